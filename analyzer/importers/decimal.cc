@@ -1,0 +1,72 @@
+// Exact decimal parsing: see decimal.h.
+#include "analyzer/importers/decimal.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <string>
+
+namespace damscope {
+
+std::optional<int64_t> parseScaledDecimal(std::string_view text, int scale_digits) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n' ||
+                           text.back() == '\r')) {
+    text.remove_suffix(1);
+  }
+  if (text.empty()) return std::nullopt;
+
+  if (text.find_first_of("eE") != std::string_view::npos) {
+    const std::string copy(text);
+    char* end = nullptr;
+    const double value = std::strtod(copy.c_str(), &end);
+    if (end != copy.c_str() + copy.size() || !std::isfinite(value)) return std::nullopt;
+    const double scaled = std::round(value * std::pow(10.0, scale_digits));
+    if (std::fabs(scaled) >= 9.2e18) return std::nullopt;
+    return static_cast<int64_t>(scaled);
+  }
+
+  size_t i = 0;
+  const bool negative = text[0] == '-';
+  if (negative) ++i;
+  // Accumulate as unsigned to detect overflow precisely.
+  constexpr uint64_t kLimit = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+  uint64_t value = 0;
+  bool any_digit = false;
+  auto push_digit = [&](int digit) -> bool {
+    if (value > (kLimit - static_cast<uint64_t>(digit)) / 10) return false;
+    value = value * 10 + static_cast<uint64_t>(digit);
+    return true;
+  };
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+    if (!push_digit(text[i] - '0')) return std::nullopt;
+    any_digit = true;
+  }
+  int fraction_digits = 0;
+  bool round_up = false;
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+      any_digit = true;
+      if (fraction_digits < scale_digits) {
+        if (!push_digit(text[i] - '0')) return std::nullopt;
+        ++fraction_digits;
+      } else if (fraction_digits == scale_digits) {
+        round_up = text[i] >= '5';  // first dropped digit decides; half rounds away from zero
+        ++fraction_digits;
+      }
+    }
+  }
+  if (i != text.size() || !any_digit) return std::nullopt;
+  for (; fraction_digits < scale_digits; ++fraction_digits) {
+    if (!push_digit(0)) return std::nullopt;
+  }
+  if (round_up) {
+    if (value == kLimit) return std::nullopt;
+    ++value;
+  }
+  const auto result = static_cast<int64_t>(value);
+  return negative ? -result : result;
+}
+
+}  // namespace damscope

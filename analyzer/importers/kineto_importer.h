@@ -1,0 +1,31 @@
+// Importer for PyTorch profiler (Kineto) Chrome-trace JSON.
+//
+// Reads both the 2021 format (categories "Kernel", "Memcpy", "Memset",
+// "Runtime", "Operator", "DataLoader", GPU threads named "stream 7") and the
+// current one (kernel, gpu_memcpy, gpu_memset, cuda_runtime, cuda_driver,
+// cpu_op, user_annotation, gpu_user_annotation, cuda_sync, python_function,
+// cuda_profiler_range; ac2g flows), microsecond or nanosecond-resolution
+// timestamps, `baseTimeNanoseconds`, `deviceProperties`, `distributedInfo`,
+// NCCL collective arguments, `flops` arguments, and ROCm traces.
+//
+// Times become int64 ns since the Unix epoch (Kineto's clock is the system
+// clock). Kernels, copies and launches keep their correlation ids, so a
+// kernel finds its launch call and, through external_id, its framework op.
+#pragma once
+
+#include <string>
+
+#include "trace/result.h"
+#include "trace/tables.h"
+
+namespace damscope {
+
+// Parses the JSON text in `json`. The string must have at least
+// kJsonPadding bytes of spare capacity after its content (readWholeFile and
+// gunzip reserve it); `source_name` names the input in error messages.
+Result<TraceTables> importKinetoJson(std::string& json, const std::string& source_name);
+
+// Spare capacity the JSON parser needs after the text (simdjson's padding).
+extern const size_t kJsonPadding;
+
+}  // namespace damscope

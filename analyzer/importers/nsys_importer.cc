@@ -1,0 +1,518 @@
+// Importer for Nsight Systems SQLite exports: see nsys_importer.h.
+#include "analyzer/importers/nsys_importer.h"
+
+#include <optional>
+#include <regex>
+#include <unordered_map>
+
+#include "trace/range_nesting.h"
+#include "trace/table_order.h"
+
+namespace damscope {
+namespace {
+
+// NVTX_EVENTS.eventType values (nsys export schema, "NVTX_EVENT_TYPES"; newer
+// exports also list them in ENUM_NSYS_EVENT_TYPE, which takes precedence).
+struct NvtxEventTypes {
+  int64_t category = 33;
+  int64_t mark = 34;
+  int64_t thread = 39;
+  int64_t push_pop = 59;
+  int64_t start_end = 60;
+  int64_t nvtxt_push_pop = 70;  // ranges from NVTXT text files
+  int64_t nvtxt_start_end = 71;
+  int64_t domain_create = 75;
+};
+
+// nsys serializes process and thread ids as globalTid = (pid << 24) | tid,
+// with the top byte(s) naming the VM/host ("Serialized process and thread
+// identifiers" in the nsys export documentation).
+int64_t pidOf(int64_t global_tid) { return (global_tid >> 24) & 0xFFFFFF; }
+int64_t tidOf(int64_t global_tid) { return global_tid & 0xFFFFFF; }
+
+// Selects named columns of an export table, tolerating absent ones.
+class ColumnSelect {
+ public:
+  // std::nullopt when the table does not exist in this export.
+  static Result<std::optional<ColumnSelect>> open(Database& db, const std::string& table,
+                                                  std::initializer_list<const char*> wanted) {
+    const std::vector<std::string> present = db.columnNames(table);
+    if (present.empty()) return std::optional<ColumnSelect>();
+    std::vector<int> positions;
+    std::string columns;
+    int next = 0;
+    for (const char* name : wanted) {
+      bool found = false;
+      for (const auto& p : present) found = found || p == name;
+      if (!found) {
+        positions.push_back(-1);
+        continue;
+      }
+      if (!columns.empty()) columns += ',';
+      columns += std::string("\"") + name + "\"";
+      positions.push_back(next++);
+    }
+    if (columns.empty()) columns = "NULL";
+    DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt, db.prepare("SELECT " + columns + " FROM \"" + table + "\""));
+    return std::optional<ColumnSelect>(ColumnSelect(std::move(stmt), std::move(positions), table));
+  }
+
+  Result<bool> next() {
+    auto row = stmt_.step();
+    if (!row.ok()) return Error("reading " + table_ + ": " + row.error().message());
+    return row.value();
+  }
+  bool has(size_t i) const { return positions_[i] >= 0 && !stmt_.isNull(positions_[i]); }
+  int64_t integer(size_t i) const { return has(i) ? stmt_.columnInt(positions_[i]) : kNullInt; }
+  double real(size_t i) const { return has(i) ? stmt_.columnReal(positions_[i]) : nullValue<double>(); }
+  std::string_view text(size_t i) const {
+    return has(i) ? stmt_.columnText(positions_[i]) : std::string_view();
+  }
+
+ private:
+  ColumnSelect(Statement stmt, std::vector<int> positions, std::string table)
+      : stmt_(std::move(stmt)), positions_(std::move(positions)), table_(std::move(table)) {}
+
+  Statement stmt_;
+  std::vector<int> positions_;
+  std::string table_;
+};
+
+// Calls on_row(select) for each row of `table`; nothing if the table is absent.
+template <typename OnRow>
+Status forEachRow(Database& db, const std::string& table, std::initializer_list<const char*> columns,
+                  OnRow&& on_row) {
+  DAMSCOPE_ASSIGN_OR_RETURN(std::optional<ColumnSelect> select, ColumnSelect::open(db, table, columns));
+  if (!select) return okStatus();
+  while (true) {
+    DAMSCOPE_ASSIGN_OR_RETURN(bool more, select->next());
+    if (!more) return okStatus();
+    on_row(*select);
+  }
+}
+
+int32_t toInt32(int64_t v) { return isNull(v) ? kNullInt32 : static_cast<int32_t>(v); }
+
+// "cudaMalloc_v3020" -> "cudaMalloc": CUPTI names runtime callbacks with the
+// API version they appeared in; users know the plain name.
+std::string_view stripApiVersion(std::string_view name) {
+  const size_t at = name.rfind("_v");
+  if (at == std::string_view::npos || at + 2 >= name.size()) return name;
+  for (size_t i = at + 2; i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return name;
+  }
+  return name.substr(0, at);
+}
+
+class NsysImporter {
+ public:
+  NsysImporter(Database db, std::string source) : db_(std::move(db)), source_(std::move(source)) {}
+  Result<TraceTables> run();
+
+ private:
+  Status loadStrings();
+  Status loadEventTypes();
+  Status loadSessionStart();
+  Status loadKernels();
+  Status loadMemcpys();
+  Status loadMemsets();
+  Status loadRuntime();
+  Status loadSyncs();
+  Status loadNvtx();
+  Status loadDevices();
+  Status loadProcessInfo();
+  void finish();
+
+  StringId stringFor(int64_t nsys_id) {
+    auto it = strings_.find(nsys_id);
+    return it == strings_.end() ? kNoString : t_.strings.intern(it->second);
+  }
+  int64_t threadFor(int64_t global_tid);
+  int64_t processFor(int64_t pid);
+  int64_t time(int64_t ns) const { return isNull(ns) ? ns : ns + session_start_ns_; }
+
+  Database db_;
+  std::string source_;
+  TraceTables t_;
+  std::unordered_map<int64_t, std::string> strings_;  // StringIds
+  NvtxEventTypes nvtx_types_;
+  int64_t session_start_ns_ = 0;
+  bool has_session_start_ = false;
+  std::unordered_map<int64_t, int64_t> process_rows_;  // pid -> row
+  std::unordered_map<int64_t, int64_t> thread_rows_;   // globalTid -> row
+  std::unordered_map<int64_t, std::string> nvtx_thread_names_;  // globalTid -> name
+};
+
+int64_t NsysImporter::processFor(int64_t pid) {
+  auto [it, inserted] = process_rows_.try_emplace(pid, 0);
+  if (inserted) {
+    ProcessTable::Row row;
+    row.pid = pid;
+    it->second = t_.processes.append(row);
+  }
+  return it->second;
+}
+
+int64_t NsysImporter::threadFor(int64_t global_tid) {
+  if (isNull(global_tid)) return kNullInt;
+  auto [it, inserted] = thread_rows_.try_emplace(global_tid, 0);
+  if (inserted) {
+    ThreadTable::Row row;
+    row.process_id = processFor(pidOf(global_tid));
+    row.tid = tidOf(global_tid);
+    it->second = t_.threads.append(row);
+  }
+  return it->second;
+}
+
+Status NsysImporter::loadStrings() {
+  return forEachRow(db_, "StringIds", {"id", "value"},
+                    [&](const ColumnSelect& r) { strings_.emplace(r.integer(0), std::string(r.text(1))); });
+}
+
+Status NsysImporter::loadEventTypes() {
+  return forEachRow(db_, "ENUM_NSYS_EVENT_TYPE", {"id", "name"}, [&](const ColumnSelect& r) {
+    const std::string_view name = r.text(1);
+    const int64_t id = r.integer(0);
+    if (name == "NvtxCategory") nvtx_types_.category = id;
+    if (name == "NvtxMark") nvtx_types_.mark = id;
+    if (name == "NvtxThread") nvtx_types_.thread = id;
+    if (name == "NvtxPushPopRange") nvtx_types_.push_pop = id;
+    if (name == "NvtxStartEndRange") nvtx_types_.start_end = id;
+    if (name == "NvtxtPushPopRange") nvtx_types_.nvtxt_push_pop = id;
+    if (name == "NvtxtStartEndRange") nvtx_types_.nvtxt_start_end = id;
+    if (name == "NvtxDomainCreate") nvtx_types_.domain_create = id;
+  });
+}
+
+Status NsysImporter::loadSessionStart() {
+  return forEachRow(db_, "TARGET_INFO_SESSION_START_TIME", {"utcEpochNs"}, [&](const ColumnSelect& r) {
+    if (r.has(0)) {
+      session_start_ns_ = r.integer(0);
+      has_session_start_ = true;
+    }
+  });
+}
+
+Status NsysImporter::loadKernels() {
+  return forEachRow(
+      db_, "CUPTI_ACTIVITY_KIND_KERNEL",
+      {"start", "end", "deviceId", "streamId", "correlationId", "demangledName", "shortName",
+       "mangledName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread",
+       "staticSharedMemory", "dynamicSharedMemory", "graphId", "graphNodeId"},
+      [&](const ColumnSelect& r) {
+        KernelTable::Row k;
+        k.ts = time(r.integer(0));
+        k.dur = r.integer(1) - r.integer(0);
+        k.device = toInt32(r.integer(2));
+        k.stream = r.integer(3);
+        k.correlation_id = r.integer(4);
+        k.name = r.has(5) ? stringFor(r.integer(5)) : r.has(6) ? stringFor(r.integer(6)) : stringFor(r.integer(7));
+        k.grid_x = toInt32(r.integer(8)), k.grid_y = toInt32(r.integer(9)), k.grid_z = toInt32(r.integer(10));
+        k.block_x = toInt32(r.integer(11)), k.block_y = toInt32(r.integer(12));
+        k.block_z = toInt32(r.integer(13));
+        k.registers_per_thread = toInt32(r.integer(14));
+        if (r.has(15) || r.has(16)) {
+          k.shared_memory_bytes = (r.has(15) ? r.integer(15) : 0) + (r.has(16) ? r.integer(16) : 0);
+        }
+        k.graph_id = r.integer(17);
+        k.graph_node_id = r.integer(18);
+        t_.kernels.append(k);
+      });
+}
+
+Status NsysImporter::loadMemcpys() {
+  return forEachRow(db_, "CUPTI_ACTIVITY_KIND_MEMCPY",
+                    {"start", "end", "deviceId", "streamId", "correlationId", "bytes", "copyKind",
+                     "srcKind", "dstKind", "srcDeviceId", "dstDeviceId", "graphNodeId"},
+                    [&](const ColumnSelect& r) {
+                      MemcpyTable::Row m;
+                      m.ts = time(r.integer(0));
+                      m.dur = r.integer(1) - r.integer(0);
+                      m.device = toInt32(r.integer(2));
+                      m.stream = r.integer(3);
+                      m.correlation_id = r.integer(4);
+                      m.bytes = r.integer(5);
+                      // copyKind/srcKind/dstKind hold CUPTI's enum values.
+                      m.copy_kind = copyKindFromCupti(r.integer(6));
+                      m.src_kind = memoryKindFromCupti(r.integer(7));
+                      m.dst_kind = memoryKindFromCupti(r.integer(8));
+                      m.src_device = toInt32(r.integer(9));
+                      m.dst_device = toInt32(r.integer(10));
+                      m.graph_node_id = r.integer(11);
+                      t_.memcpys.append(m);
+                    });
+}
+
+Status NsysImporter::loadMemsets() {
+  return forEachRow(db_, "CUPTI_ACTIVITY_KIND_MEMSET",
+                    {"start", "end", "deviceId", "streamId", "correlationId", "bytes", "memKind",
+                     "value", "graphNodeId"},
+                    [&](const ColumnSelect& r) {
+                      MemsetTable::Row m;
+                      m.ts = time(r.integer(0));
+                      m.dur = r.integer(1) - r.integer(0);
+                      m.device = toInt32(r.integer(2));
+                      m.stream = r.integer(3);
+                      m.correlation_id = r.integer(4);
+                      m.bytes = r.integer(5);
+                      m.memory_kind = memoryKindFromCupti(r.integer(6));
+                      m.value = toInt32(r.integer(7));
+                      m.graph_node_id = r.integer(8);
+                      t_.memsets.append(m);
+                    });
+}
+
+Status NsysImporter::loadRuntime() {
+  std::unordered_map<int64_t, int> calls_per_correlation;
+  DAMSCOPE_RETURN_IF_ERROR(forEachRow(
+      db_, "CUPTI_ACTIVITY_KIND_RUNTIME",
+      {"start", "end", "globalTid", "correlationId", "nameId", "returnValue"}, [&](const ColumnSelect& r) {
+        ApiCallTable::Row a;
+        a.ts = time(r.integer(0));
+        a.dur = r.integer(1) - r.integer(0);
+        a.thread_id = threadFor(r.integer(2));
+        a.correlation_id = r.integer(3);
+        auto text = strings_.find(r.integer(4));
+        const std::string_view name =
+            text == strings_.end() ? std::string_view() : stripApiVersion(text->second);
+        a.name = t_.strings.intern(name);
+        // The table holds runtime and driver calls; the driver API is cu*, the runtime cuda*.
+        a.api = (name.substr(0, 2) == "cu" && name.substr(0, 4) != "cuda") ? ApiKind::kDriver
+                                                                          : ApiKind::kRuntime;
+        a.return_code = toInt32(r.integer(5));
+        t_.api_calls.append(a);
+        if (!isNull(a.correlation_id)) ++calls_per_correlation[a.correlation_id];
+      }));
+  int64_t shared = 0;
+  for (const auto& [id, n] : calls_per_correlation) shared += n > 1 ? n - 1 : 0;
+  if (shared > 0) {
+    t_.addStat("nsys.runtime_rows_sharing_correlation", shared,
+               "CUPTI_ACTIVITY_KIND_RUNTIME rows whose correlation id another row already has "
+               "(older nsys writes an outer and an inner record per call); all are kept");
+  }
+  return okStatus();
+}
+
+Status NsysImporter::loadSyncs() {
+  return forEachRow(db_, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+                    {"start", "end", "deviceId", "streamId", "correlationId", "syncType", "eventId",
+                     "globalTid"},
+                    [&](const ColumnSelect& r) {
+                      SyncTable::Row s;
+                      s.ts = time(r.integer(0));
+                      s.dur = r.integer(1) - r.integer(0);
+                      s.device = toInt32(r.integer(2));
+                      s.stream = r.integer(3);
+                      s.correlation_id = r.integer(4);
+                      s.kind = syncKindFromCupti(r.integer(5));
+                      s.event_id = r.integer(6);
+                      s.thread_id = threadFor(r.integer(7));
+                      t_.syncs.append(s);
+                    });
+}
+
+Status NsysImporter::loadNvtx() {
+  struct Row {
+    int64_t start, end, type, global_tid, domain, category;
+    std::string text, payload;
+  };
+  std::vector<Row> rows;
+  std::unordered_map<int64_t, std::string> domains;  // domainId -> name
+  DAMSCOPE_RETURN_IF_ERROR(forEachRow(
+      db_, "NVTX_EVENTS",
+      {"start", "end", "eventType", "text", "textId", "globalTid", "domainId", "category",
+       "uint64Value", "int64Value", "doubleValue", "uint32Value", "int32Value", "floatValue",
+       "jsonText", "jsonTextId"},
+      [&](const ColumnSelect& r) {
+        Row row{r.integer(0), r.integer(1), r.integer(2), r.integer(5), r.integer(6), r.integer(7), {}, {}};
+        if (r.has(3)) {
+          row.text = r.text(3);
+        } else if (auto s = strings_.find(r.integer(4)); s != strings_.end()) {
+          row.text = s->second;
+        }
+        if (r.has(8) || r.has(9) || r.has(11) || r.has(12)) {
+          const size_t i = r.has(8) ? 8 : r.has(9) ? 9 : r.has(11) ? 11 : 12;
+          row.payload = std::to_string(r.integer(i));
+        } else if (r.has(10) || r.has(13)) {
+          row.payload = std::to_string(r.real(r.has(10) ? 10 : 13));
+        } else if (r.has(14)) {
+          row.payload = std::string(r.text(14));
+        } else if (auto s = strings_.find(r.integer(15)); s != strings_.end()) {
+          row.payload = s->second;
+        }
+        if (row.type == nvtx_types_.domain_create && !isNull(row.domain)) {
+          domains[row.domain] = row.text;
+        } else if (row.type == nvtx_types_.thread && !isNull(row.global_tid)) {
+          nvtx_thread_names_[row.global_tid] = row.text;
+        }
+        rows.push_back(std::move(row));
+      }));
+
+  const StringId nvtx = t_.strings.intern("nvtx");
+  const StringId nvtx_mark = t_.strings.intern("nvtx_mark");
+  for (const Row& row : rows) {
+    const bool is_range = row.type == nvtx_types_.push_pop || row.type == nvtx_types_.start_end ||
+                          row.type == nvtx_types_.nvtxt_push_pop ||
+                          row.type == nvtx_types_.nvtxt_start_end;
+    if (!is_range && row.type != nvtx_types_.mark) continue;
+    RangeTable::Row r;
+    r.ts = time(row.start);
+    if (is_range && isNull(row.end)) {
+      t_.addStat("nsys.nvtx_unterminated_ranges", 1,
+                 "NVTX ranges still open when the capture ended; stored with dur 0");
+    }
+    r.dur = (is_range && !isNull(row.end)) ? row.end - row.start : 0;
+    r.thread_id = threadFor(row.global_tid);
+    r.category = is_range ? nvtx : nvtx_mark;
+    if (auto d = domains.find(row.domain); d != domains.end() && row.domain != 0) {
+      r.domain = t_.strings.intern(d->second);
+    }
+    r.name = t_.strings.intern(row.text);
+    std::string args;
+    auto add = [&](const char* key, const std::string& json_value) {
+      args += args.empty() ? "{" : ",";
+      args += std::string("\"") + key + "\":" + json_value;
+    };
+    if (!row.payload.empty()) {
+      const bool numeric = row.payload.find_first_not_of("0123456789.-e+") == std::string::npos;
+      std::string quoted = "\"";
+      for (char c : row.payload) quoted += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+      add("payload", numeric ? row.payload : quoted + "\"");
+    }
+    if (!isNull(row.category)) add("category", std::to_string(row.category));
+    if (!args.empty()) r.args = args + "}";
+    t_.ranges.append(r);
+  }
+  return okStatus();
+}
+
+Status NsysImporter::loadDevices() {
+  return forEachRow(
+      db_, "TARGET_INFO_GPU",
+      {"id", "name", "smCount", "totalMemory", "memoryBandwidth", "clockRate", "computeMajor",
+       "computeMinor", "threadsPerWarp", "maxThreadsPerBlock", "maxWarpsPerSm", "maxBlocksPerSm",
+       "maxRegistersPerBlock", "maxRegistersPerSm", "maxShmemPerBlock", "maxShmemPerSm",
+       "l2CacheSize", "uuid", "busLocation"},
+      [&](const ColumnSelect& r) {
+        DeviceTable::Row d;
+        d.device = toInt32(r.integer(0));
+        d.kind = DeviceKind::kGpu;
+        d.vendor = t_.strings.intern("nvidia");
+        d.name = t_.strings.intern(r.text(1));
+        d.sm_count = toInt32(r.integer(2));
+        d.memory_bytes = r.integer(3);
+        d.memory_bandwidth_bytes_per_s = r.real(4);
+        d.sm_clock_hz = r.integer(5);
+        d.compute_major = toInt32(r.integer(6));
+        d.compute_minor = toInt32(r.integer(7));
+        d.warp_size = toInt32(r.integer(8));
+        d.max_threads_per_block = toInt32(r.integer(9));
+        if (r.has(10) && r.has(8)) d.max_threads_per_sm = toInt32(r.integer(10) * r.integer(8));
+        d.max_blocks_per_sm = toInt32(r.integer(11));
+        d.registers_per_block = toInt32(r.integer(12));
+        d.registers_per_sm = toInt32(r.integer(13));
+        d.shared_memory_per_block_bytes = r.integer(14);
+        d.shared_memory_per_sm_bytes = r.integer(15);
+        d.l2_cache_bytes = r.integer(16);
+        if (r.has(17)) d.uuid = t_.strings.intern(r.text(17));
+        if (r.has(18)) d.bus_location = t_.strings.intern(r.text(18));
+        if (!isNull(d.device)) t_.devices.append(d);
+      });
+}
+
+Status NsysImporter::loadProcessInfo() {
+  // Names of the processes and threads that have events.
+  DAMSCOPE_RETURN_IF_ERROR(forEachRow(db_, "PROCESSES", {"pid", "name"}, [&](const ColumnSelect& r) {
+    auto it = process_rows_.find(r.integer(0));
+    if (it != process_rows_.end()) t_.processes.name[it->second] = t_.strings.intern(r.text(1));
+  }));
+  std::unordered_map<int64_t, std::string> thread_names = nvtx_thread_names_;
+  DAMSCOPE_RETURN_IF_ERROR(forEachRow(db_, "ThreadNames", {"nameId", "globalTid"}, [&](const ColumnSelect& r) {
+    if (auto s = strings_.find(r.integer(0)); s != strings_.end()) thread_names.emplace(r.integer(1), s->second);
+  }));
+  // nsys's MPI trace names a rank's thread "MPI Rank N": the only rank
+  // information an export carries.
+  static const std::regex kMpiRank("MPI Rank ([0-9]+)");
+  for (const auto& [global_tid, name] : thread_names) {
+    auto it = thread_rows_.find(global_tid);
+    if (it != thread_rows_.end()) t_.threads.name[it->second] = t_.strings.intern(name);
+    std::smatch match;
+    if (std::regex_match(name, match, kMpiRank)) {
+      auto process = process_rows_.find(pidOf(global_tid));
+      if (process != process_rows_.end()) {
+        t_.processes.rank[process->second] = std::stoi(match[1].str());
+        t_.processes.comm_backend[process->second] = t_.strings.intern("mpi");
+      }
+    }
+  }
+  std::string hostname;
+  DAMSCOPE_RETURN_IF_ERROR(
+      forEachRow(db_, "TARGET_INFO_SYSTEM_ENV", {"name", "value"}, [&](const ColumnSelect& r) {
+        if (r.text(0) == "Hostname") hostname = std::string(r.text(1));
+      }));
+  if (!hostname.empty()) {
+    for (auto& h : t_.processes.hostname) h = t_.strings.intern(hostname);
+  }
+  for (const char* table : {"EXPORT_META_DATA", "META_DATA_EXPORT"}) {
+    DAMSCOPE_RETURN_IF_ERROR(forEachRow(db_, table, {"name", "value"}, [&](const ColumnSelect& r) {
+      if (r.text(0) == "EXPORT_PRODUCT_VERSION") t_.setMeta("nsys_version", std::string(r.text(1)));
+      if (r.text(0) == "EXPORT_SCHEMA_VERSION") t_.setMeta("nsys_export_schema", std::string(r.text(1)));
+    }));
+  }
+  return okStatus();
+}
+
+void NsysImporter::finish() {
+  sortByTime(t_.kernels), sortByTime(t_.memcpys), sortByTime(t_.memsets);
+  sortByTime(t_.api_calls), sortByTime(t_.syncs), sortByTime(t_.ranges);
+  computeRangeNesting(t_.ranges);
+  t_.setMeta("source_format", "nsys");
+  t_.setMeta("source_file", source_);
+  t_.setMeta("clock", has_session_start_ ? "realtime" : "session");
+}
+
+Result<TraceTables> NsysImporter::run() {
+  auto step = [&](Status status) -> Status {
+    return status.ok() ? status : Error(source_ + ": " + status.error().message());
+  };
+  DAMSCOPE_RETURN_IF_ERROR(step(loadStrings()));
+  DAMSCOPE_RETURN_IF_ERROR(step(loadEventTypes()));
+  DAMSCOPE_RETURN_IF_ERROR(step(loadSessionStart()));
+  DAMSCOPE_RETURN_IF_ERROR(step(loadKernels()));
+  DAMSCOPE_RETURN_IF_ERROR(step(loadMemcpys()));
+  DAMSCOPE_RETURN_IF_ERROR(step(loadMemsets()));
+  DAMSCOPE_RETURN_IF_ERROR(step(loadRuntime()));
+  DAMSCOPE_RETURN_IF_ERROR(step(loadSyncs()));
+  DAMSCOPE_RETURN_IF_ERROR(step(loadNvtx()));
+  DAMSCOPE_RETURN_IF_ERROR(step(loadDevices()));
+  DAMSCOPE_RETURN_IF_ERROR(step(loadProcessInfo()));
+  finish();
+  return std::move(t_);
+}
+
+}  // namespace
+
+bool isNsysExport(Database& db) {
+  if (!db.hasTable("StringIds")) return false;
+  for (const char* table : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS",
+                            "TARGET_INFO_GPU", "TARGET_INFO_SESSION_START_TIME"}) {
+    if (db.hasTable(table)) return true;
+  }
+  return false;
+}
+
+Result<TraceTables> importNsysSqlite(const std::string& path) {
+  DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadOnly));
+  // A file that is not SQLite at all fails on its first query, not on open.
+  if (auto probe = db.exec("SELECT count(*) FROM sqlite_master"); !probe.ok()) {
+    return Error(path + ": not a readable SQLite database (" + probe.error().message() + ")");
+  }
+  if (!isNsysExport(db)) {
+    return Error(path + ": SQLite database is not an Nsight Systems export (no StringIds/CUPTI_ACTIVITY_KIND_* tables)");
+  }
+  NsysImporter importer(std::move(db), path);
+  return importer.run();
+}
+
+}  // namespace damscope

@@ -1,0 +1,28 @@
+// Importer for Nsight Systems SQLite exports (`nsys export --type sqlite`).
+//
+// Reads CUPTI_ACTIVITY_KIND_KERNEL / MEMCPY / MEMSET / RUNTIME /
+// SYNCHRONIZATION, NVTX_EVENTS, StringIds, ThreadNames, PROCESSES,
+// TARGET_INFO_GPU, TARGET_INFO_SESSION_START_TIME and the ENUM_* tables of
+// newer exports. Columns are looked up by name, and a table or column that a
+// given nsys version lacks reads as empty or NULL: the export schema changes
+// between releases (2.9 in nsys 2022.2, 3.x later).
+//
+// nsys times are nanoseconds since the session start; adding
+// TARGET_INFO_SESSION_START_TIME.utcEpochNs puts them on the Unix-epoch clock
+// the trace store uses (meta "clock" says "session" when the table is absent).
+#pragma once
+
+#include <string>
+
+#include "trace/result.h"
+#include "trace/sqlite_db.h"
+#include "trace/tables.h"
+
+namespace damscope {
+
+// True when `db` has the tables of an Nsight Systems export.
+bool isNsysExport(Database& db);
+
+Result<TraceTables> importNsysSqlite(const std::string& path);
+
+}  // namespace damscope

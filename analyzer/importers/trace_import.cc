@@ -1,0 +1,105 @@
+// The importer front door: see trace_import.h.
+#include "analyzer/importers/trace_import.h"
+
+#include <chrono>
+#include <cstring>
+
+#include "analyzer/importers/input_file.h"
+#include "analyzer/importers/kineto_importer.h"
+#include "analyzer/importers/nsys_importer.h"
+#include "trace/sqlite_db.h"
+#include "trace/trace_reader.h"
+
+namespace damscope {
+namespace {
+
+constexpr std::string_view kSqliteMagic("SQLite format 3\0", 16);
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+bool startsLikeJson(std::string_view bytes) {
+  if (bytes.substr(0, 3) == "\xEF\xBB\xBF") bytes.remove_prefix(3);  // UTF-8 byte order mark
+  for (char c : bytes) {
+    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+    return c == '{' || c == '[';
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string_view formatDescription(TraceFormat format) {
+  switch (format) {
+    case TraceFormat::kKinetoJson: return "PyTorch profiler (Kineto) JSON";
+    case TraceFormat::kNsysSqlite: return "Nsight Systems SQLite export";
+    case TraceFormat::kTraceStore: return "damscope trace";
+  }
+  return "unknown";
+}
+
+Result<TraceFormat> detectFormat(const std::string& path) {
+  DAMSCOPE_RETURN_IF_ERROR(checkInputFile(path));
+  DAMSCOPE_ASSIGN_OR_RETURN(std::string head, readFilePrefix(path, 64));
+  if (isGzip(head)) return TraceFormat::kKinetoJson;  // content checked when parsed
+  if (head.substr(0, kSqliteMagic.size()) == kSqliteMagic) {
+    DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadOnly));
+    if (auto probe = db.exec("SELECT count(*) FROM sqlite_master"); !probe.ok()) {
+      return Error(path + ": damaged SQLite database");
+    }
+    if (isTraceStore(db)) return TraceFormat::kTraceStore;
+    if (isNsysExport(db)) return TraceFormat::kNsysSqlite;
+    return Error(path +
+                 ": SQLite database is neither an Nsight Systems export nor a damscope trace");
+  }
+  if (startsLikeJson(head)) return TraceFormat::kKinetoJson;
+  return Error(path +
+               ": unrecognised format (expected PyTorch profiler JSON, plain or .gz, or an "
+               "Nsight Systems SQLite export)");
+}
+
+Result<TraceTables> importTrace(const std::string& path, ImportTimings* timings) {
+  ImportTimings local;
+  ImportTimings& t = timings ? *timings : local;
+  DAMSCOPE_ASSIGN_OR_RETURN(TraceFormat format, detectFormat(path));
+  switch (format) {
+    case TraceFormat::kTraceStore:
+      return Error(path + ": already a damscope trace; nothing to import");
+    case TraceFormat::kNsysSqlite: {
+      auto start = std::chrono::steady_clock::now();
+      auto tables = importNsysSqlite(path);
+      t.parse_s = secondsSince(start);
+      return tables;
+    }
+    case TraceFormat::kKinetoJson: {
+      auto start = std::chrono::steady_clock::now();
+      DAMSCOPE_ASSIGN_OR_RETURN(std::string bytes, readWholeFile(path, kJsonPadding));
+      t.file_bytes = bytes.size();
+      t.read_s = secondsSince(start);
+      if (isGzip(bytes)) {
+        start = std::chrono::steady_clock::now();
+        DAMSCOPE_ASSIGN_OR_RETURN(std::string json, gunzip(bytes, path, kJsonPadding));
+        bytes = std::move(json);
+        t.decompress_s = secondsSince(start);
+        if (!startsLikeJson(std::string_view(bytes).substr(0, 64))) {
+          return Error(path + ": gzip content is not JSON (expected a PyTorch profiler trace)");
+        }
+      }
+      t.json_bytes = bytes.size();
+      start = std::chrono::steady_clock::now();
+      auto tables = importKinetoJson(bytes, path);
+      t.parse_s = secondsSince(start);
+      return tables;
+    }
+  }
+  return Error(path + ": unsupported format");
+}
+
+int64_t eventCount(const TraceTables& t) {
+  return static_cast<int64_t>(t.kernels.size() + t.memcpys.size() + t.memsets.size() +
+                              t.api_calls.size() + t.ranges.size() + t.syncs.size() +
+                              t.counters.size());
+}
+
+}  // namespace damscope

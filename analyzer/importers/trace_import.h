@@ -1,0 +1,43 @@
+// The importer front door: recognises a trace file by its content (never by
+// its extension) and runs the matching importer, producing neutral
+// TraceTables. Importers are plugins behind this: Kineto JSON (plain or
+// gzip) and Nsight Systems SQLite exports.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "trace/result.h"
+#include "trace/tables.h"
+
+namespace damscope {
+
+enum class TraceFormat {
+  kKinetoJson,  // PyTorch profiler / Kineto Chrome-trace JSON, plain or gzip
+  kNsysSqlite,  // nsys export --type sqlite
+  kTraceStore,  // already a damscope trace store (run.db)
+};
+
+std::string_view formatDescription(TraceFormat format);
+
+// Looks at the first bytes (and, for SQLite, the tables) of `path`.
+Result<TraceFormat> detectFormat(const std::string& path);
+
+// Where import time went, for progress and benchmarks.
+struct ImportTimings {
+  double read_s = 0;
+  double decompress_s = 0;
+  double parse_s = 0;
+  size_t file_bytes = 0;
+  size_t json_bytes = 0;  // uncompressed JSON size (0 for SQLite sources)
+};
+
+// Imports a Kineto JSON or nsys SQLite file. A damscope trace store is not an
+// import source: the error says so.
+Result<TraceTables> importTrace(const std::string& path, ImportTimings* timings = nullptr);
+
+// Total rows in the event tables: what "events imported" counts.
+int64_t eventCount(const TraceTables& tables);
+
+}  // namespace damscope

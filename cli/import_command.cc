@@ -1,0 +1,67 @@
+// `damscope import TRACE [-o run.db]`: converts a trace into a damscope trace store.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+
+#include "analyzer/importers/trace_import.h"
+#include "cli/commands.h"
+#include "cli/progress.h"
+#include "cli/text_format.h"
+#include "trace/trace_writer.h"
+
+namespace damscope {
+namespace {
+
+// "traces/resnet50.pt.trace.json.gz" -> "resnet50.db" (in the current directory).
+std::string defaultOutputName(const std::string& input) {
+  std::string name = std::filesystem::path(input).filename().string();
+  for (const char* suffix : {".gz", ".json", ".pt.trace", ".sqlite", ".sqlite3"}) {
+    const std::string s(suffix);
+    if (name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0) {
+      name.resize(name.size() - s.size());
+    }
+  }
+  return name + ".db";
+}
+
+}  // namespace
+
+void printError(const std::string& message) { fmt::print(stderr, "damscope: {}\n", message); }
+
+int runImport(const ImportArgs& args) {
+  const std::string output = args.output.empty() ? defaultOutputName(args.input) : args.output;
+  std::error_code ec;
+  if (std::filesystem::equivalent(args.input, output, ec)) {
+    printError(output + ": output would overwrite the input");
+    return kExitBadInput;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  ImportTimings timings;
+  Result<TraceTables> tables = Error("");
+  {
+    Progress progress("importing " + args.input);
+    progress.stage("parsing");
+    tables = importTrace(args.input, &timings);
+    if (tables.ok()) {
+      progress.stage("writing");
+      if (Status saved = saveTrace(tables.value(), output, args.force); !saved.ok()) {
+        tables = saved.error();
+      }
+    }
+  }
+  if (!tables.ok()) {
+    printError(tables.error().message());
+    return kExitBadInput;
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const TraceTables& t = tables.value();
+  fmt::print("{} -> {}: {} kernels, {} memcpys, {} memsets, {} API calls, {} ranges, {} counters ({:.2f} s)\n",
+             args.input, output, withThousands(t.kernels.size()), withThousands(t.memcpys.size()),
+             withThousands(t.memsets.size()), withThousands(t.api_calls.size()),
+             withThousands(t.ranges.size()), withThousands(t.counters.size()), seconds);
+  return kExitOk;
+}
+
+}  // namespace damscope

@@ -1,0 +1,190 @@
+// `damscope info TRACE [--json]`: what a trace holds (ranks, devices, event
+// counts, time span, import notes). Works on a damscope trace store and on
+// any importable trace, which is imported into memory first.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "analyzer/importers/trace_import.h"
+#include "cli/commands.h"
+#include "cli/progress.h"
+#include "cli/text_format.h"
+#include "trace/sqlite_db.h"
+#include "trace/trace_summary.h"
+#include "trace/trace_writer.h"
+
+namespace damscope {
+namespace {
+
+Result<Database> openAsStore(const std::string& path, TraceFormat format) {
+  if (format == TraceFormat::kTraceStore) return Database::open(path, Database::Mode::kReadOnly);
+  Progress progress("reading " + path);
+  progress.stage("importing");
+  DAMSCOPE_ASSIGN_OR_RETURN(TraceTables tables, importTrace(path));
+  DAMSCOPE_ASSIGN_OR_RETURN(Database memory, Database::open(":memory:", Database::Mode::kReadWriteCreate));
+  DAMSCOPE_ASSIGN_OR_RETURN(TraceWriter writer, TraceWriter::create(std::move(memory)));
+  DAMSCOPE_RETURN_IF_ERROR(writer.append(tables));
+  return writer.finishAndRelease();
+}
+
+std::string deviceLine(const DeviceSummary& d) {
+  std::string line = fmt::format("{} {}", d.kind == "cpu" ? "CPU" : "GPU", d.device);
+  if (!d.name.empty()) line += "  " + d.name;
+  if (d.sm_count > 0) line += fmt::format("  {} SMs", d.sm_count);
+  if (d.memory_bytes > 0) line += "  " + humanBytes(static_cast<double>(d.memory_bytes));
+  if (d.compute_major >= 0) line += fmt::format("  cc {}.{}", d.compute_major, d.compute_minor);
+  return line;
+}
+
+std::string processLine(const ProcessSummary& p, int64_t threads) {
+  std::string line;
+  if (p.rank >= 0) {
+    line = fmt::format("rank {}", p.rank);
+    if (p.world_size > 0) line += fmt::format(" of {}", p.world_size);
+    if (!p.comm_backend.empty()) line += fmt::format(" ({})", p.comm_backend);
+    line += "  ";
+  }
+  line += fmt::format("pid {}", p.pid);
+  if (!p.name.empty()) line += "  " + p.name;
+  if (!p.hostname.empty()) line += "  on " + p.hostname;
+  if (threads > 0) line += fmt::format("  {} thread{}", threads, threads == 1 ? "" : "s");
+  return line;
+}
+
+void printText(const std::string& path, TraceFormat format, const TraceSummary& s) {
+  const std::string source = s.metaValue("source_format");
+  std::string origin = format == TraceFormat::kTraceStore ? "damscope trace" : std::string(formatDescription(format));
+  if (format == TraceFormat::kTraceStore && !source.empty()) {
+    origin += ", imported from " + std::string(source == "kineto" ? "PyTorch profiler (Kineto) JSON"
+                                               : source == "nsys"  ? "Nsight Systems export"
+                                                                   : source);
+    if (!s.metaValue("source_file").empty()) origin += " " + s.metaValue("source_file");
+  }
+  fmt::print("{}  ({})\n", path, origin);
+
+  if (s.has_events) {
+    fmt::print("  span       {} + {}\n", utcTimestamp(s.first_ts), humanDuration(s.last_end - s.first_ts));
+  } else {
+    fmt::print("  span       no events\n");
+  }
+  if (s.processes.empty()) fmt::print("  process    unknown\n");
+  for (size_t i = 0; i < s.processes.size(); ++i) {
+    fmt::print("  {}  {}\n", i == 0 ? "process  " : "         ",
+               processLine(s.processes[i], s.processes.size() == 1 ? s.threads : 0));
+  }
+
+  int idle_devices = 0;
+  bool first = true;
+  for (const DeviceSummary& d : s.devices) {
+    if (!d.active()) {
+      ++idle_devices;
+      continue;
+    }
+    fmt::print("  {}  {}\n", first ? "device   " : "         ", deviceLine(d));
+    std::string streams;
+    for (int64_t stream : d.streams) streams += (streams.empty() ? "" : ", ") + std::to_string(stream);
+    fmt::print("             {} kernels, {} memcpys, {} memsets on stream{} {}\n",
+               withThousands(d.kernels), withThousands(d.memcpys), withThousands(d.memsets),
+               d.streams.size() == 1 ? "" : "s", streams);
+    first = false;
+  }
+  if (first) fmt::print("  device     no GPU activity in this trace\n");
+  if (idle_devices > 0) {
+    fmt::print("             {} more device{} visible to the process, with no activity\n", idle_devices,
+               idle_devices == 1 ? "" : "s");
+  }
+
+  auto detail = [](const std::vector<std::pair<std::string, int64_t>>& parts) {
+    std::string text;
+    for (const auto& [name, n] : parts) {
+      text += (text.empty() ? "" : ", ") + (name.empty() ? std::string("other") : name) + " " + withThousands(n);
+    }
+    return text.empty() ? text : "  (" + text + ")";
+  };
+  fmt::print("  events\n");
+  const std::string nccl =
+      s.nccl_kernels > 0 ? fmt::format("  ({} NCCL)", withThousands(s.nccl_kernels)) : "";
+  fmt::print("    kernels         {:>12}{}\n", withThousands(s.rows("kernels")), nccl);
+  fmt::print("    memcpys         {:>12}\n", withThousands(s.rows("memcpys")));
+  fmt::print("    memsets         {:>12}\n", withThousands(s.rows("memsets")));
+  fmt::print("    api calls       {:>12}{}\n", withThousands(s.rows("api_calls")), detail(s.api_kinds));
+  fmt::print("    ranges          {:>12}{}\n", withThousands(s.rows("ranges")), detail(s.range_categories));
+  fmt::print("    syncs           {:>12}\n", withThousands(s.rows("syncs")));
+  fmt::print("    counters        {:>12}\n", withThousands(s.rows("counters")));
+  fmt::print("    kernel metrics  {:>12}\n", withThousands(s.rows("kernel_metrics")));
+
+  if (!s.stats.empty()) {
+    fmt::print("  notes\n");
+    for (const auto& stat : s.stats) {
+      fmt::print("    {:>10}  {}: {}\n", withThousands(stat.value), stat.name, stat.description);
+    }
+  }
+}
+
+nlohmann::json toJson(const std::string& path, TraceFormat format, const TraceSummary& s) {
+  nlohmann::json j;
+  j["file"] = path;
+  j["format"] = formatDescription(format);
+  j["meta"] = nlohmann::json::object();
+  for (const auto& [key, value] : s.meta) j["meta"][key] = value;
+  j["processes"] = nlohmann::json::array();
+  for (const auto& p : s.processes) {
+    nlohmann::json jp = {{"pid", p.pid}, {"name", p.name}, {"hostname", p.hostname}};
+    jp["rank"] = p.rank >= 0 ? nlohmann::json(p.rank) : nlohmann::json();
+    jp["world_size"] = p.world_size > 0 ? nlohmann::json(p.world_size) : nlohmann::json();
+    jp["comm_backend"] = p.comm_backend;
+    j["processes"].push_back(jp);
+  }
+  j["devices"] = nlohmann::json::array();
+  for (const auto& d : s.devices) {
+    nlohmann::json jd = {{"device", d.device}, {"kind", d.kind},          {"name", d.name},
+                         {"kernels", d.kernels}, {"memcpys", d.memcpys}, {"memsets", d.memsets},
+                         {"streams", d.streams}, {"active", d.active()}};
+    jd["sm_count"] = d.sm_count > 0 ? nlohmann::json(d.sm_count) : nlohmann::json();
+    jd["memory_bytes"] = d.memory_bytes > 0 ? nlohmann::json(d.memory_bytes) : nlohmann::json();
+    j["devices"].push_back(jd);
+  }
+  j["counts"] = nlohmann::json::object();
+  for (const auto& [table, n] : s.table_rows) j["counts"][table] = n;
+  j["counts"]["nccl_kernels"] = s.nccl_kernels;
+  j["range_categories"] = nlohmann::json::object();
+  for (const auto& [category, n] : s.range_categories) j["range_categories"][category] = n;
+  j["api_kinds"] = nlohmann::json::object();
+  for (const auto& [api, n] : s.api_kinds) j["api_kinds"][api] = n;
+  if (s.has_events) {
+    j["first_ts_ns"] = s.first_ts;
+    j["last_end_ns"] = s.last_end;
+    j["span_ns"] = s.last_end - s.first_ts;
+  }
+  j["stats"] = nlohmann::json::object();
+  for (const auto& stat : s.stats) j["stats"][stat.name] = stat.value;
+  return j;
+}
+
+}  // namespace
+
+int runInfo(const InfoArgs& args) {
+  auto format = detectFormat(args.input);
+  if (!format.ok()) {
+    printError(format.error().message());
+    return kExitBadInput;
+  }
+  auto db = openAsStore(args.input, format.value());
+  if (!db.ok()) {
+    printError(db.error().message());
+    return kExitBadInput;
+  }
+  auto summary = summarizeTrace(db.value());
+  if (!summary.ok()) {
+    printError(summary.error().message());
+    return kExitBadInput;
+  }
+  if (args.json) {
+    fmt::print("{}\n", toJson(args.input, format.value(), summary.value()).dump(2));
+  } else {
+    printText(args.input, format.value(), summary.value());
+  }
+  return kExitOk;
+}
+
+}  // namespace damscope

@@ -1,0 +1,45 @@
+// Human-readable formatting: see text_format.h.
+#include "cli/text_format.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <ctime>
+
+namespace damscope {
+
+std::string withThousands(int64_t value) {
+  std::string digits = std::to_string(value < 0 ? -value : value);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return value < 0 ? "-" + out : out;
+}
+
+std::string humanBytes(double bytes) {
+  static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (std::fabs(bytes) >= 1024 && unit < 4) bytes /= 1024, ++unit;
+  return unit == 0 ? fmt::format("{:.0f} B", bytes) : fmt::format("{:.1f} {}", bytes, kUnits[unit]);
+}
+
+std::string humanDuration(int64_t ns) {
+  const double abs = std::fabs(static_cast<double>(ns));
+  if (abs >= 1e9) return fmt::format("{:.3f} s", ns / 1e9);
+  if (abs >= 1e6) return fmt::format("{:.3f} ms", ns / 1e6);
+  if (abs >= 1e3) return fmt::format("{:.3f} us", ns / 1e3);
+  return fmt::format("{} ns", ns);
+}
+
+std::string utcTimestamp(int64_t ns) {
+  const std::time_t seconds = static_cast<std::time_t>(ns / 1000000000);
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M:%S", &tm);
+  return fmt::format("{}.{:03d} UTC", buffer, static_cast<int>((ns / 1000000) % 1000));
+}
+
+}  // namespace damscope

@@ -1,0 +1,41 @@
+// Meta and stats helpers of TraceTables; the tables themselves are in tables.h.
+#include "trace/tables.h"
+
+namespace damscope {
+
+void TraceTables::setMeta(const std::string& key, const std::string& value) {
+  for (size_t i = 0; i < meta.size(); ++i) {
+    if (meta.key[i] == key) {
+      meta.value[i] = value;
+      return;
+    }
+  }
+  meta.append({key, value});
+}
+
+std::string TraceTables::getMeta(const std::string& key) const {
+  for (size_t i = 0; i < meta.size(); ++i) {
+    if (meta.key[i] == key) return meta.value[i];
+  }
+  return {};
+}
+
+void TraceTables::addStat(const std::string& name, int64_t delta,
+                          const std::string& description) {
+  for (size_t i = 0; i < stats.size(); ++i) {
+    if (stats.name[i] == name) {
+      stats.value[i] += delta;
+      return;
+    }
+  }
+  stats.append({name, delta, description});
+}
+
+int64_t TraceTables::getStat(const std::string& name) const {
+  for (size_t i = 0; i < stats.size(); ++i) {
+    if (stats.name[i] == name) return stats.value[i];
+  }
+  return 0;
+}
+
+}  // namespace damscope

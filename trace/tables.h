@@ -1,0 +1,339 @@
+// The in-memory event tables: one struct per trace-store table, stored column
+// by column (one std::vector per column) so analyses scan only what they use.
+//
+// Every table is declared once, below, as an X-macro list of (type, column).
+// From that list follow the column vectors, a Row struct for appending, and a
+// visitor that the SQLite writer and reader use to bind and read each column,
+// so a column added here is stored and loaded without further code. The SQL
+// definitions live in trace/schema.sql; a test checks the two agree.
+//
+// Conventions (docs/trace-format.md is the reference):
+// - The row index is the table's `id`; `*_id` columns that name another table
+//   (thread_id, parent_id, kernel_id, range_id, process_id) hold that row index.
+// - `device` and `stream` are the numbers CUDA/HIP gives (device ordinal,
+//   CUPTI stream id); `correlation_id` is CUPTI's; `external_id` the
+//   framework's (Kineto "External id"); `pid`/`tid` the OS's.
+// - Times are int64 nanoseconds on the file's one clock (`ts` start, `dur`).
+// - Unknown values are "null": the minimum integer, NaN, kNoString, or "".
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "trace/enums.h"
+#include "trace/string_pool.h"
+
+namespace damscope {
+
+template <typename T>
+inline T nullValue() {
+  if constexpr (std::is_same_v<T, double>) {
+    return std::numeric_limits<double>::quiet_NaN();
+  } else if constexpr (std::is_integral_v<T>) {
+    return std::numeric_limits<T>::min();
+  } else {
+    return T{};  // StringId -> kNoString, std::string -> "", enums -> first value.
+  }
+}
+
+template <typename T>
+inline bool isNull(const T& v) {
+  if constexpr (std::is_same_v<T, double>) {
+    return std::isnan(v);
+  } else if constexpr (std::is_integral_v<T>) {
+    return v == std::numeric_limits<T>::min();
+  } else if constexpr (std::is_same_v<T, StringId>) {
+    return !v.valid();
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    return v.empty();
+  } else {
+    return false;  // Enums always hold a value.
+  }
+}
+
+constexpr int64_t kNullInt = std::numeric_limits<int64_t>::min();
+constexpr int32_t kNullInt32 = std::numeric_limits<int32_t>::min();
+
+// --- Table declarations -----------------------------------------------------
+
+// One row per recorded OS process (a rank in a distributed job).
+#define DAMSCOPE_PROCESS_COLUMNS(X) \
+  X(int64_t, pid)                   \
+  X(StringId, name)                 \
+  X(StringId, hostname)             \
+  X(int32_t, rank)                  \
+  X(int32_t, local_rank)            \
+  X(int32_t, world_size)            \
+  X(StringId, comm_backend)         \
+  X(std::string, cmdline)
+
+#define DAMSCOPE_THREAD_COLUMNS(X) \
+  X(int64_t, process_id)           \
+  X(int64_t, tid)                  \
+  X(StringId, name)
+
+// Devices the process could see. `memory_bandwidth_bytes_per_s` is the
+// theoretical DRAM bandwidth; `sm_clock_hz` the maximum SM clock.
+#define DAMSCOPE_DEVICE_COLUMNS(X)          \
+  X(int32_t, device)                        \
+  X(DeviceKind, kind)                       \
+  X(StringId, vendor)                       \
+  X(StringId, name)                         \
+  X(int32_t, sm_count)                      \
+  X(int64_t, memory_bytes)                  \
+  X(double, memory_bandwidth_bytes_per_s)   \
+  X(int64_t, sm_clock_hz)                   \
+  X(int32_t, compute_major)                 \
+  X(int32_t, compute_minor)                 \
+  X(int32_t, warp_size)                     \
+  X(int32_t, max_threads_per_block)         \
+  X(int32_t, max_threads_per_sm)            \
+  X(int32_t, max_blocks_per_sm)             \
+  X(int32_t, registers_per_block)           \
+  X(int32_t, registers_per_sm)              \
+  X(int64_t, shared_memory_per_block_bytes) \
+  X(int64_t, shared_memory_per_sm_bytes)    \
+  X(int64_t, l2_cache_bytes)                \
+  X(StringId, uuid)                         \
+  X(StringId, bus_location)
+
+// GPU kernel executions. `shared_memory_bytes` is static + dynamic per block;
+// `occupancy_pct` is the estimated achieved occupancy the source reported
+// (Kineto's "est. achieved occupancy %"); `args` keeps source arguments that
+// have no column (e.g. NCCL collective sizes) as a JSON object.
+#define DAMSCOPE_KERNEL_COLUMNS(X)  \
+  X(int64_t, ts)                    \
+  X(int64_t, dur)                   \
+  X(int32_t, device)                \
+  X(int64_t, stream)                \
+  X(int64_t, correlation_id)        \
+  X(int64_t, external_id)           \
+  X(StringId, name)                 \
+  X(int32_t, grid_x)                \
+  X(int32_t, grid_y)                \
+  X(int32_t, grid_z)                \
+  X(int32_t, block_x)               \
+  X(int32_t, block_y)               \
+  X(int32_t, block_z)               \
+  X(int32_t, registers_per_thread)  \
+  X(int64_t, shared_memory_bytes)   \
+  X(int64_t, graph_id)              \
+  X(int64_t, graph_node_id)         \
+  X(double, occupancy_pct)          \
+  X(std::string, args)
+
+#define DAMSCOPE_MEMCPY_COLUMNS(X) \
+  X(int64_t, ts)                   \
+  X(int64_t, dur)                  \
+  X(int32_t, device)               \
+  X(int64_t, stream)               \
+  X(int64_t, correlation_id)       \
+  X(int64_t, external_id)          \
+  X(CopyKind, copy_kind)           \
+  X(MemoryKind, src_kind)          \
+  X(MemoryKind, dst_kind)          \
+  X(int64_t, bytes)                \
+  X(int32_t, src_device)           \
+  X(int32_t, dst_device)           \
+  X(int64_t, graph_node_id)
+
+#define DAMSCOPE_MEMSET_COLUMNS(X) \
+  X(int64_t, ts)                   \
+  X(int64_t, dur)                  \
+  X(int32_t, device)               \
+  X(int64_t, stream)               \
+  X(int64_t, correlation_id)       \
+  X(int64_t, external_id)          \
+  X(MemoryKind, memory_kind)       \
+  X(int64_t, bytes)                \
+  X(int32_t, value)                \
+  X(int64_t, graph_node_id)
+
+// Host calls into the CUDA/HIP runtime or driver (launches, copies, syncs,
+// allocations). `cbid` is CUPTI's callback id where the source gives it.
+#define DAMSCOPE_API_CALL_COLUMNS(X) \
+  X(int64_t, ts)                     \
+  X(int64_t, dur)                    \
+  X(int64_t, thread_id)              \
+  X(ApiKind, api)                    \
+  X(StringId, name)                  \
+  X(int64_t, correlation_id)         \
+  X(int64_t, external_id)            \
+  X(int32_t, cbid)                   \
+  X(int32_t, return_code)
+
+// Named spans: NVTX ranges and marks, framework ops (cpu_op), user and GPU
+// annotations, profiler ranges. Host ranges have a thread_id; GPU-side ranges a
+// device and stream. `depth` and `parent_id` describe nesting on the same
+// thread (or stream); `args` is a JSON object of source arguments and payloads.
+#define DAMSCOPE_RANGE_COLUMNS(X) \
+  X(int64_t, ts)                  \
+  X(int64_t, dur)                 \
+  X(int64_t, thread_id)           \
+  X(int32_t, device)              \
+  X(int64_t, stream)              \
+  X(StringId, category)           \
+  X(StringId, domain)             \
+  X(StringId, name)               \
+  X(int32_t, depth)               \
+  X(int64_t, parent_id)           \
+  X(int64_t, external_id)         \
+  X(int64_t, correlation_id)      \
+  X(std::string, args)
+
+// Time a host thread or a stream spent synchronizing.
+#define DAMSCOPE_SYNC_COLUMNS(X) \
+  X(int64_t, ts)                 \
+  X(int64_t, dur)                \
+  X(int64_t, thread_id)          \
+  X(int32_t, device)             \
+  X(int64_t, stream)             \
+  X(SyncKind, kind)              \
+  X(int64_t, correlation_id)     \
+  X(int64_t, external_id)        \
+  X(int64_t, event_id)
+
+// Sampled values: memory in use, per-thread CPU utilisation, ...
+#define DAMSCOPE_COUNTER_COLUMNS(X) \
+  X(int64_t, ts)                    \
+  X(StringId, name)                 \
+  X(double, value)                  \
+  X(int32_t, device)                \
+  X(int64_t, thread_id)
+
+// FLOPs and DRAM bytes of one kernel (kernel_id) or of a profiled range
+// (range_id, e.g. Kineto's cuda_profiler_range), with where they came from.
+#define DAMSCOPE_KERNEL_METRIC_COLUMNS(X) \
+  X(int64_t, kernel_id)                   \
+  X(int64_t, range_id)                    \
+  X(double, flops)                        \
+  X(double, dram_bytes)                   \
+  X(MetricSource, source)
+
+// Counts of what was lost, skipped or repaired on the way in: data loss is data.
+#define DAMSCOPE_STAT_COLUMNS(X) \
+  X(std::string, name)           \
+  X(int64_t, value)              \
+  X(std::string, description)
+
+#define DAMSCOPE_META_COLUMNS(X) \
+  X(std::string, key)            \
+  X(std::string, value)
+
+// --- Table machinery ---------------------------------------------------------
+
+#define DAMSCOPE_COLUMN_VECTOR(type, column) std::vector<type> column;
+#define DAMSCOPE_ROW_FIELD(type, column) type column = nullValue<type>();
+#define DAMSCOPE_APPEND_FIELD(type, column) column.push_back(row.column);
+#define DAMSCOPE_GATHER_FIELD(type, column) row.column = column[i];
+#define DAMSCOPE_VISIT_COLUMN(type, column) visit(#column, column);
+
+#define DAMSCOPE_DEFINE_TABLE(Struct, sql_name, COLUMNS)                   \
+  struct Struct {                                                          \
+    static constexpr const char* kSqlName = sql_name;                      \
+    struct Row {                                                           \
+      COLUMNS(DAMSCOPE_ROW_FIELD)                                          \
+    };                                                                     \
+    COLUMNS(DAMSCOPE_COLUMN_VECTOR)                                        \
+    /* Appends a row and returns its id (row index). */                    \
+    int64_t append(const Row& row) {                                       \
+      COLUMNS(DAMSCOPE_APPEND_FIELD)                                       \
+      return static_cast<int64_t>(size()) - 1;                             \
+    }                                                                      \
+    Row row(size_t i) const {                                              \
+      Row row;                                                             \
+      COLUMNS(DAMSCOPE_GATHER_FIELD)                                       \
+      return row;                                                          \
+    }                                                                      \
+    /* Calls visit(name, column_vector) for every column, in order. */     \
+    template <typename Visit>                                              \
+    void forEachColumn(Visit&& visit) {                                    \
+      COLUMNS(DAMSCOPE_VISIT_COLUMN)                                       \
+    }                                                                      \
+    template <typename Visit>                                              \
+    void forEachColumn(Visit&& visit) const {                              \
+      COLUMNS(DAMSCOPE_VISIT_COLUMN)                                       \
+    }                                                                      \
+    size_t size() const {                                                  \
+      size_t n = 0;                                                        \
+      bool first = true;                                                   \
+      forEachColumn([&](const char*, const auto& c) {                      \
+        if (first) n = c.size();                                           \
+        first = false;                                                     \
+      });                                                                  \
+      return n;                                                            \
+    }                                                                      \
+    bool empty() const { return size() == 0; }                             \
+    void reserve(size_t n) {                                               \
+      forEachColumn([n](const char*, auto& c) { c.reserve(n); });          \
+    }                                                                      \
+    void clear() {                                                         \
+      forEachColumn([](const char*, auto& c) { c.clear(); });              \
+    }                                                                      \
+  };
+
+DAMSCOPE_DEFINE_TABLE(ProcessTable, "processes", DAMSCOPE_PROCESS_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(ThreadTable, "threads", DAMSCOPE_THREAD_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(DeviceTable, "devices", DAMSCOPE_DEVICE_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(KernelTable, "kernels", DAMSCOPE_KERNEL_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(MemcpyTable, "memcpys", DAMSCOPE_MEMCPY_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(MemsetTable, "memsets", DAMSCOPE_MEMSET_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(ApiCallTable, "api_calls", DAMSCOPE_API_CALL_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(RangeTable, "ranges", DAMSCOPE_RANGE_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(SyncTable, "syncs", DAMSCOPE_SYNC_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(CounterTable, "counters", DAMSCOPE_COUNTER_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(KernelMetricTable, "kernel_metrics", DAMSCOPE_KERNEL_METRIC_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(StatTable, "stats", DAMSCOPE_STAT_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(MetaTable, "meta", DAMSCOPE_META_COLUMNS)
+
+// A whole trace in memory: what importers produce, what the store writes and
+// reads, and what analyses take.
+struct TraceTables {
+  StringPool strings;
+  MetaTable meta;
+  StatTable stats;
+  ProcessTable processes;
+  ThreadTable threads;
+  DeviceTable devices;
+  KernelTable kernels;
+  MemcpyTable memcpys;
+  MemsetTable memsets;
+  ApiCallTable api_calls;
+  RangeTable ranges;
+  SyncTable syncs;
+  CounterTable counters;
+  KernelMetricTable kernel_metrics;
+
+  // Calls visit(table) for every row table, in the order they are stored.
+  template <typename Visit>
+  void forEachTable(Visit&& visit) {
+    visit(meta), visit(stats), visit(processes), visit(threads), visit(devices);
+    visit(kernels), visit(memcpys), visit(memsets), visit(api_calls), visit(ranges);
+    visit(syncs), visit(counters), visit(kernel_metrics);
+  }
+  template <typename Visit>
+  void forEachTable(Visit&& visit) const {
+    visit(meta), visit(stats), visit(processes), visit(threads), visit(devices);
+    visit(kernels), visit(memcpys), visit(memsets), visit(api_calls), visit(ranges);
+    visit(syncs), visit(counters), visit(kernel_metrics);
+  }
+
+  // Meta values are text; setMeta replaces an existing key.
+  void setMeta(const std::string& key, const std::string& value);
+  std::string getMeta(const std::string& key) const;
+
+  // Adds `delta` to the named stat, creating it with `description` if new.
+  void addStat(const std::string& name, int64_t delta, const std::string& description);
+  int64_t getStat(const std::string& name) const;
+};
+
+// The schema version this build writes and reads (meta key "schema_version").
+constexpr int kSchemaVersion = 1;
+// The meta "format" value that marks a file as a damscope trace store.
+constexpr const char* kTraceStoreFormat = "damscope-trace";
+
+}  // namespace damscope

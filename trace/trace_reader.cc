@@ -1,0 +1,115 @@
+// Loads a trace-store file into TraceTables: see trace_reader.h.
+#include "trace/trace_reader.h"
+
+#include <type_traits>
+
+namespace damscope {
+namespace {
+
+void readValue(const Statement& s, int c, int64_t& out) {
+  out = s.isNull(c) ? nullValue<int64_t>() : s.columnInt(c);
+}
+void readValue(const Statement& s, int c, int32_t& out) {
+  out = s.isNull(c) ? nullValue<int32_t>() : static_cast<int32_t>(s.columnInt(c));
+}
+void readValue(const Statement& s, int c, double& out) {
+  out = s.isNull(c) ? nullValue<double>() : s.columnReal(c);
+}
+void readValue(const Statement& s, int c, StringId& out) {
+  out = s.isNull(c) ? kNoString : StringId{static_cast<int32_t>(s.columnInt(c))};
+}
+void readValue(const Statement& s, int c, std::string& out) { out = std::string(s.columnText(c)); }
+template <typename E>
+  requires std::is_enum_v<E>
+void readValue(const Statement& s, int c, E& out) {
+  // A value this build does not know reads as the enum's first ("unknown") value.
+  out = enumFromText<E>(s.columnText(c)).value_or(E{});
+}
+
+template <typename Table>
+Status readTable(Database& db, Table& table) {
+  std::string columns = "id";
+  table.forEachColumn([&](const char* name, const auto&) { columns += std::string(",") + name; });
+  DAMSCOPE_ASSIGN_OR_RETURN(
+      Statement stmt,
+      db.prepare("SELECT " + columns + " FROM " + Table::kSqlName + " ORDER BY id"));
+  int64_t expected_id = 0;
+  while (true) {
+    auto row = stmt.step();
+    if (!row.ok()) return Error(db.path() + ": reading " + Table::kSqlName + ": " + row.error().message());
+    if (!row.value()) break;
+    // Row ids double as row indexes (references between tables use them), so
+    // they must be dense. meta and stats are keyed by name and exempt.
+    if constexpr (!std::is_same_v<Table, MetaTable> && !std::is_same_v<Table, StatTable>) {
+      if (stmt.columnInt(0) != expected_id) {
+        return Error(db.path() + ": table " + Table::kSqlName + " has a gap in its ids at " +
+                     std::to_string(expected_id));
+      }
+    }
+    ++expected_id;
+    int column = 1;
+    table.forEachColumn([&](const char*, auto& values) {
+      values.emplace_back();
+      readValue(stmt, column++, values.back());
+    });
+  }
+  return okStatus();
+}
+
+Status readStrings(Database& db, StringPool& pool) {
+  DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt, db.prepare("SELECT id, value FROM strings ORDER BY id"));
+  while (true) {
+    auto row = stmt.step();
+    if (!row.ok()) return Error(db.path() + ": reading strings: " + row.error().message());
+    if (!row.value()) break;
+    // Two equal strings would collapse into one id; the writer never stores
+    // duplicates, so this only fails on a file damaged by hand.
+    if (pool.intern(stmt.columnText(1)).value != stmt.columnInt(0)) {
+      return Error(db.path() + ": strings table is not a dense list of distinct strings");
+    }
+  }
+  return okStatus();
+}
+
+}  // namespace
+
+bool isTraceStore(Database& db) {
+  if (!db.hasTable("meta")) return false;
+  auto stmt = db.prepare("SELECT value FROM meta WHERE key='format'");
+  if (!stmt.ok()) return false;
+  auto row = stmt->step();
+  return row.ok() && row.value() && stmt->columnText(0) == kTraceStoreFormat;
+}
+
+Status checkTraceStore(Database& db) {
+  if (!isTraceStore(db)) return Error(db.path() + ": not a damscope trace store");
+  DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt,
+                            db.prepare("SELECT value FROM meta WHERE key='schema_version'"));
+  auto row = stmt.step();
+  if (!row.ok() || !row.value()) return Error(db.path() + ": trace store has no schema_version");
+  const std::string version(stmt.columnText(0));
+  if (version != std::to_string(kSchemaVersion)) {
+    return Error(db.path() + ": trace store schema version " + version + ", this damscope reads " +
+                 std::to_string(kSchemaVersion));
+  }
+  return okStatus();
+}
+
+Result<TraceTables> readTrace(Database& db) {
+  DAMSCOPE_RETURN_IF_ERROR(checkTraceStore(db));
+  TraceTables tables;
+  DAMSCOPE_RETURN_IF_ERROR(readStrings(db, tables.strings));
+  Status status;
+  tables.forEachTable([&](auto& table) {
+    if (status.ok()) status = readTable(db, table);
+  });
+  if (!status.ok()) return status.error();
+  return tables;
+}
+
+Result<TraceTables> readTrace(const std::string& path) {
+  DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadOnly));
+  return readTrace(db);
+}
+
+}  // namespace damscope

@@ -1,0 +1,74 @@
+// Writes TraceTables into a trace-store file (trace/schema.sql).
+//
+// Two ways to use it:
+// - saveTrace(): a whole trace at once (importers). The file appears under its
+//   final name only when complete: it is written to a temporary name beside
+//   the target and renamed at the end, so a failure leaves nothing behind.
+// - TraceWriter: batch after batch (the collector). Each append() is one
+//   transaction; with Mode::kStreaming the file is in WAL mode with
+//   synchronous=NORMAL, so a killed process leaves every committed batch.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "trace/result.h"
+#include "trace/sqlite_db.h"
+#include "trace/tables.h"
+
+namespace damscope {
+
+struct WriterOptions {
+  enum class Mode {
+    // No rollback journal and no fsync while writing; indexes built once in
+    // finish(). For files that are renamed into place only when complete.
+    kBulkLoad,
+    // WAL, synchronous=NORMAL, indexes up front so readers can query while
+    // the file grows.
+    kStreaming,
+  };
+  Mode mode = Mode::kBulkLoad;
+};
+
+class TraceWriter {
+ public:
+  // Creates the schema in `db`, which must be empty.
+  static Result<TraceWriter> create(Database db, WriterOptions options = {});
+
+  TraceWriter(TraceWriter&&) = default;
+  TraceWriter& operator=(TraceWriter&&) = default;
+
+  // Appends every row of `batch` in one transaction. Row ids continue from the
+  // previous batches, so references inside a batch (thread_id, parent_id, ...)
+  // must already be global ids. Strings are written from the first id not yet
+  // written: pass the same, growing StringPool with every batch. Meta and stats
+  // rows replace the stored row with the same key or name.
+  Status append(const TraceTables& batch);
+
+  // Builds the indexes (bulk mode), leaves the file in WAL mode and closes it.
+  Status finish();
+
+  // For in-memory databases: finishes and hands the open database back.
+  Result<Database> finishAndRelease();
+
+ private:
+  TraceWriter(Database db, WriterOptions options) : db_(std::move(db)), options_(options) {}
+  Status finishWithoutClosing();
+
+  Database db_;
+  WriterOptions options_;
+  int64_t strings_written_ = 0;
+  // Rows already written per event table, in TraceTables::forEachTable order.
+  std::vector<int64_t> rows_written_;
+  bool finished_ = false;
+};
+
+// Writes `tables` to `path` atomically (temporary file, then rename). Fails if
+// `path` exists unless `overwrite` is set.
+Status saveTrace(const TraceTables& tables, const std::string& path, bool overwrite);
+
+// The statements of schema.sql before and after its "-- @indexes" marker.
+std::string schemaTablesSql();
+std::string schemaIndexesSql();
+
+}  // namespace damscope
