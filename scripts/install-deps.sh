@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what damscope needs to build and test, from Debian 12 packages.
+# Run as root (or with sudo) on a fresh machine; safe to run again.
+# CUDA is not a Debian package here: when $CUDA_HOME (or /usr/local/cuda) holds
+# a toolkit, the CUDA parts are built too; without it they are skipped.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config git ca-certificates
+  libsqlite3-dev sqlite3      # trace store
+  libsimdjson-dev             # Kineto JSON parsing
+  zlib1g-dev                  # .json.gz traces
+  libcli11-dev                # command line
+  libfmt-dev                  # formatting
+  nlohmann-json3-dev          # JSON output (info --json, reports)
+  libgtest-dev libgmock-dev   # tests
+  libbenchmark-dev            # bench/
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"

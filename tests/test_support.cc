@@ -1,0 +1,77 @@
+// Shared test helpers: see test_support.h.
+#include "tests/test_support.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace damscope::testing {
+
+std::string sharedTracesDir() {
+  if (const char* env = std::getenv("DAMSCOPE_SHARED_TRACES")) return env;
+  return std::string(DAMSCOPE_SOURCE_DIR) + "/../shared/traces";
+}
+
+bool haveSharedTraces() { return std::filesystem::is_directory(sharedTracesDir() + "/kineto"); }
+
+std::string sharedTrace(const std::string& relative) { return sharedTracesDir() + "/" + relative; }
+
+TempDir::TempDir() {
+  const char* base = std::getenv("TMPDIR");
+  std::string pattern = std::string(base ? base : "/tmp") + "/damscope-test-XXXXXX";
+  if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+  path_ = pattern;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+void writeFile(const std::string& path, std::string_view content) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(content.data(), static_cast<std::streamsize>(content.size()));
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+void writeGzip(const std::string& path, std::string_view content, size_t keep_bytes) {
+  z_stream zs{};
+  deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&zs, content.size()) + 64, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(content.data()));
+  zs.avail_in = static_cast<uInt>(content.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  deflate(&zs, Z_FINISH);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  if (keep_bytes > 0 && keep_bytes < out.size()) out.resize(keep_bytes);
+  writeFile(path, out);
+}
+
+CommandResult runCommand(const std::string& command) {
+  TempDir dir;
+  const std::string out = dir.file("stdout"), err = dir.file("stderr");
+  const int status = std::system((command + " >" + out + " 2>" + err).c_str());
+  CommandResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = readFile(out);
+  result.err = readFile(err);
+  return result;
+}
+
+std::string damscopeBinary() { return std::string(DAMSCOPE_BINARY_DIR) + "/cli/damscope"; }
+
+}  // namespace damscope::testing

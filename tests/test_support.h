@@ -1,0 +1,53 @@
+// Shared helpers for the test suites: temporary directories, fixture files
+// (plain and gzip), running the damscope binary, and finding the real traces
+// in ../shared/traces (tests that need them skip when they are absent).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+
+namespace damscope::testing {
+
+// ../shared/traces beside the project root, or $DAMSCOPE_SHARED_TRACES.
+std::string sharedTracesDir();
+bool haveSharedTraces();
+std::string sharedTrace(const std::string& relative);  // e.g. "kineto/v100_rank1.json.gz"
+
+#define DAMSCOPE_REQUIRE_SHARED_TRACES()                                        \
+  do {                                                                          \
+    if (!::damscope::testing::haveSharedTraces())                               \
+      GTEST_SKIP() << "../shared/traces is absent; skipping real-trace checks"; \
+  } while (0)
+
+// A fresh directory under $TMPDIR, removed with everything in it on destruction.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+void writeFile(const std::string& path, std::string_view content);
+std::string readFile(const std::string& path);
+// Writes `content` gzip-compressed; keep_bytes > 0 truncates the compressed output.
+void writeGzip(const std::string& path, std::string_view content, size_t keep_bytes = 0);
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+// Runs `command` through /bin/sh, capturing stdout and stderr.
+CommandResult runCommand(const std::string& command);
+// Path of the built damscope binary.
+std::string damscopeBinary();
+
+}  // namespace damscope::testing
