@@ -13,6 +13,7 @@
 #include <charconv>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "analyzer/importers/decimal.h"
@@ -58,44 +59,48 @@ enum class ArgKey : uint8_t {
 };
 
 ArgKey classifyArg(std::string_view key) {
-  static const std::unordered_map<std::string_view, ArgKey> kKeys = {
+  // A linear scan, most frequent keys first: cheaper than hashing for keys
+  // this short, since most comparisons stop at the length.
+  static constexpr std::pair<std::string_view, ArgKey> kKeys[] = {
       {"External id", ArgKey::kExternalId},
-      {"external id", ArgKey::kExternalId},
+      {"Ev Idx", ArgKey::kDropped},
       {"correlation", ArgKey::kCorrelation},
+      {"cbid", ArgKey::kCbid},
       {"device", ArgKey::kDevice},
       {"stream", ArgKey::kStream},
-      {"grid", ArgKey::kGrid},
-      {"block", ArgKey::kBlock},
+      {"context", ArgKey::kDropped},
+      {"Record function id", ArgKey::kDropped},
+      {"queued", ArgKey::kDropped},
       {"registers per thread", ArgKey::kRegisters},
       {"shared memory", ArgKey::kSharedMemory},
+      {"blocks per SM", ArgKey::kDropped},
+      {"warps per SM", ArgKey::kDropped},
+      {"grid", ArgKey::kGrid},
+      {"block", ArgKey::kBlock},
       {"est. achieved occupancy %", ArgKey::kOccupancy},
       {"bytes", ArgKey::kBytes},
-      {"cbid", ArgKey::kCbid},
-      {"cid", ArgKey::kCbid},  // ROCm
-      {"cuda_sync_kind", ArgKey::kSyncKind},
-      {"kind", ArgKey::kCopyKind},  // ROCm memcpy direction
+      {"memory bandwidth (GB/s)", ArgKey::kDropped},
       {"Device Type", ArgKey::kDeviceType},
       {"Device Id", ArgKey::kDeviceId},
       {"Total Allocated", ArgKey::kTotalAllocated},
       {"Total Reserved", ArgKey::kTotalReserved},
-      {"flops", ArgKey::kFlops},
-      {"name", ArgKey::kMetaName},
-      {"labels", ArgKey::kMetaLabels},
-      {"Ev Idx", ArgKey::kDropped},
-      {"Record function id", ArgKey::kDropped},
+      {"external id", ArgKey::kExternalId},  // 2021 format
+      {"external ts", ArgKey::kDropped},
       {"Trace name", ArgKey::kDropped},
       {"Trace iteration", ArgKey::kDropped},
       {"Profiler Event Index", ArgKey::kDropped},
-      {"queued", ArgKey::kDropped},
-      {"context", ArgKey::kDropped},
-      {"blocks per SM", ArgKey::kDropped},
-      {"warps per SM", ArgKey::kDropped},
-      {"memory bandwidth (GB/s)", ArgKey::kDropped},
-      {"external ts", ArgKey::kDropped},
+      {"cuda_sync_kind", ArgKey::kSyncKind},
+      {"flops", ArgKey::kFlops},
+      {"cid", ArgKey::kCbid},       // ROCm
+      {"kind", ArgKey::kCopyKind},  // ROCm memcpy direction
+      {"name", ArgKey::kMetaName},
+      {"labels", ArgKey::kMetaLabels},
       {"sort_index", ArgKey::kDropped},
   };
-  auto it = kKeys.find(key);
-  return it == kKeys.end() ? ArgKey::kOther : it->second;
+  for (const auto& [name, kind] : kKeys) {
+    if (name.size() == key.size() && name == key) return kind;
+  }
+  return ArgKey::kOther;
 }
 
 // FLOPs per thread instruction of the CUPTI SASS counters Kineto's
@@ -378,6 +383,8 @@ class KinetoImporter {
   TraceTables t_;
   Event e_;
   std::string lower_cat_;
+  std::string last_cat_;
+  std::optional<CategoryRoute> last_route_;
 
   int64_t base_time_ns_ = 0;
   std::vector<KinetoDevice> devices_;
@@ -549,9 +556,14 @@ void KinetoImporter::addComplete() {
     stat("kineto.bad_durations", "complete events with a missing or negative \"dur\"; stored as 0");
     e_.dur = 0;
   }
-  lower_cat_.assign(e_.cat);
-  for (char& c : lower_cat_) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const CategoryRoute route = routeForCategory(lower_cat_);
+  // Consecutive events mostly share a category: route once per change.
+  if (e_.cat != last_cat_ || !last_route_) {
+    last_cat_.assign(e_.cat);
+    lower_cat_.assign(e_.cat);
+    for (char& c : lower_cat_) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    last_route_ = routeForCategory(lower_cat_);
+  }
+  const CategoryRoute route = *last_route_;
 
   const int32_t device = static_cast<int32_t>(!isNull(e_.device) ? e_.device : e_.pid.number);
   const int64_t stream = !isNull(e_.stream) ? e_.stream : e_.tid.number;
