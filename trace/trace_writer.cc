@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -107,6 +108,49 @@ Status insertStrings(Database& db, const StringPool& pool, int64_t first) {
   return okStatus();
 }
 
+// True when `table` is a TraceTables row table with an integer-valued column
+// `column` (StringId columns hold integers too).
+bool isIntegerColumn(std::string_view table, std::string_view column) {
+  bool found = false;
+  TraceTables tables;
+  tables.forEachTable([&](const auto& t) {
+    if (table != std::decay_t<decltype(t)>::kSqlName) return;
+    t.forEachColumn([&](const char* name, const auto& values) {
+      using Value = typename std::decay_t<decltype(values)>::value_type;
+      constexpr bool integer = std::is_integral_v<Value> || std::is_same_v<Value, StringId>;
+      if (integer && column == name) found = true;
+    });
+  });
+  return found;
+}
+
+Status applyUpdates(Database& db, const std::vector<RowUpdate>& updates) {
+  // One prepared statement per (table, column), reused across its updates.
+  std::vector<std::pair<std::string, Statement>> statements;
+  for (const RowUpdate& u : updates) {
+    const std::string key = std::string(u.table) + "." + std::string(u.column);
+    auto it = std::find_if(statements.begin(), statements.end(),
+                           [&](const auto& entry) { return entry.first == key; });
+    if (it == statements.end()) {
+      if (!isIntegerColumn(u.table, u.column)) {
+        return Error(db.path() + ": cannot update " + key + ": no such integer column");
+      }
+      DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt,
+                                db.prepare("UPDATE " + std::string(u.table) + " SET " +
+                                           std::string(u.column) + "=? WHERE id=?"));
+      statements.emplace_back(key, std::move(stmt));
+      it = statements.end() - 1;
+    }
+    Statement& stmt = it->second;
+    isNull(u.value) ? stmt.bindNull(1) : stmt.bindInt(1, u.value);
+    stmt.bindInt(2, u.id);
+    if (auto status = stmt.run(); !status.ok()) {
+      return Error(db.path() + ": cannot update " + key + ": " + status.error().message());
+    }
+  }
+  return okStatus();
+}
+
 }  // namespace
 
 std::string schemaTablesSql() {
@@ -141,7 +185,9 @@ Result<TraceWriter> TraceWriter::create(Database db, WriterOptions options) {
   return writer;
 }
 
-Status TraceWriter::append(const TraceTables& batch) {
+Status TraceWriter::append(const TraceTables& batch) { return append(batch, {}); }
+
+Status TraceWriter::append(const TraceTables& batch, const std::vector<RowUpdate>& updates) {
   if (finished_) return Error(db_.path() + ": append after finish");
   DAMSCOPE_RETURN_IF_ERROR(db_.exec("BEGIN;"));
   Status status = insertStrings(db_, batch.strings, strings_written_);
@@ -152,6 +198,7 @@ Status TraceWriter::append(const TraceTables& batch) {
     written[table_index] += static_cast<int64_t>(table.size());
     ++table_index;
   });
+  if (status.ok()) status = applyUpdates(db_, updates);
   if (!status.ok()) {
     (void)db_.exec("ROLLBACK;");
     return status;
