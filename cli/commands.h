@@ -5,6 +5,9 @@
 
 #include <string>
 
+#include "collector/attach_client.h"
+#include "collector/record_launcher.h"
+
 namespace damscope {
 
 constexpr int kExitOk = 0;
@@ -23,6 +26,15 @@ struct InfoArgs {
   bool json = false;
 };
 int runInfo(const InfoArgs& args);
+
+// `damscope record [options] -- CMD ARGS...`: runs CMD with the collector
+// injected; returns CMD's exit code (and dies of CMD's signal if one killed it).
+using RecordArgs = collector::RecordOptions;
+int runRecord(const RecordArgs& args);
+
+// `damscope attach PID [--duration S | --steps N] [-o run.db]`.
+using AttachArgs = collector::AttachOptions;
+int runAttach(const AttachArgs& args);
 
 // Prints "damscope: <message>" on stderr.
 void printError(const std::string& message);

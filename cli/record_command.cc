@@ -1,0 +1,49 @@
+// `damscope record [options] -- CMD ARGS...`: thin wrapper over
+// collector/record_launcher.h.
+#include <fmt/format.h>
+#include <signal.h>
+#include <sys/resource.h>
+
+#include "cli/commands.h"
+#include "collector/trace_finalizer.h"
+
+namespace damscope {
+
+int runRecord(const RecordArgs& args) {
+  Result<collector::PreparedRecord> prepared = collector::prepareRecord(args);
+  if (!prepared.ok()) {
+    printError(prepared.error().message());
+    return kExitBadInput;
+  }
+  Result<collector::ChildStatus> status = collector::runRecorded(prepared.value());
+  if (!status.ok()) {
+    printError(status.error().message());
+    return kExitFailure;
+  }
+  const std::vector<std::string> files = collector::listRunOutputs(prepared->output);
+  if (files.empty()) {
+    printError(args.on_demand
+                   ? "no capture window was recorded"
+                   : "no trace was written: the command never used CUDA or NVTX (the collector "
+                     "starts at a process's first CUDA or NVTX call)");
+  } else {
+    for (const std::string& file : files) {
+      // The command has exited (or was killed): put its files in time order.
+      if (Status sorted = collector::finalizeTraceFile(file); !sorted.ok()) {
+        printError(sorted.error().message());
+      }
+      fmt::print(stderr, "damscope: wrote {}\n", file);
+    }
+  }
+  if (status->signal != 0) {
+    // Die as the command died, so that callers (shells, schedulers) see the
+    // same status; no core file of our own for crash signals.
+    rlimit no_core{0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    signal(status->signal, SIG_DFL);
+    raise(status->signal);
+  }
+  return status->exit_code;
+}
+
+}  // namespace damscope
