@@ -184,6 +184,7 @@ class CollectorImpl {
   void setupControlSocket();
   std::string threadName(int64_t tid);
   void sayOnce(const std::string& key, const std::string& message);
+  void sayWriteFailure(const Status& status);
 
   const CollectorConfig config_;
   const RankInfo rank_;
@@ -221,6 +222,11 @@ class CollectorImpl {
   std::string socket_path_;
   std::set<std::string> said_;  // mutex_
 };
+
+void CollectorImpl::sayWriteFailure(const Status& status) {
+  say(status.error().message() +
+      "; recording stopped, the file keeps everything up to the last successful write");
+}
 
 void CollectorImpl::sayOnce(const std::string& key, const std::string& message) {
   {
@@ -300,14 +306,16 @@ bool CollectorImpl::openWindow(AttachJob* job, std::string* error) {
   options.max_file_bytes = config_.max_file_bytes;
   options.process = process_;
   Result<std::unique_ptr<CaptureWriter>> capture = Error("no output name");
+  std::string first_error;
   for (const std::string& path : candidates) {
     options.path = path;
     capture = CaptureWriter::create(options);
     if (capture.ok()) break;
+    if (first_error.empty()) first_error = capture.error().message();
   }
   if (!capture.ok()) {
     --windows_opened_;
-    *error = capture.error().message();
+    *error = first_error;  // the name the user asked for, not the last fallback
     return false;
   }
   auto w = std::make_unique<Window>();
@@ -533,9 +541,7 @@ void CollectorImpl::commitWindow() {
   updateStats();
   w.last_commit_mono = nowNs(CLOCK_MONOTONIC);
   if (Status s = w.capture->commit(); !s.ok()) {
-    say(s.error().message() +
-        "; recording stopped, the file keeps everything up to the last "
-        "successful write");
+    sayWriteFailure(s);
     closeWindow("write error");
   }
 }
@@ -572,9 +578,7 @@ void CollectorImpl::closeWindow(const char* reason) {
     updateStats();
     win.capture->setMeta("collector.window_end_ns", std::to_string(end));
     win.capture->setMeta("collector.end_reason", reason);
-    if (Status s = win.capture->finish(); !s.ok()) {
-      say(s.error().message() + "; the file keeps everything up to the last successful write");
-    }
+    if (Status s = win.capture->finish(); !s.ok()) sayWriteFailure(s);
   } else {
     inert_ = true;  // a file that cannot be written: record nothing more
   }

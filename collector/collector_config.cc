@@ -22,9 +22,9 @@ Status readDouble(const GetEnv& getenv, const char* name, double min, double max
   errno = 0;
   const double parsed = std::strtod(value, &end);
   if (errno != 0 || *end != '\0' || !std::isfinite(parsed) || parsed < min || parsed > max) {
-    return badValue(
-        name, value,
-        ("a number from " + std::to_string(min) + " to " + std::to_string(max)).c_str());
+    char expected[64];
+    std::snprintf(expected, sizeof(expected), "a number from %g to %g", min, max);
+    return badValue(name, value, expected);
   }
   *out = parsed;
   return okStatus();

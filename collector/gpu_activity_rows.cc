@@ -123,9 +123,9 @@ int64_t GpuActivityRows::externalIdFor(uint32_t correlation, const char* table, 
   if (const uint64_t* external = external_of_correlation_.find(correlation)) {
     return nonZeroOrNull(*external);
   }
-  // Track the row only once the process uses external correlation at all:
-  // most runs never push an external id, and their rows need no follow-up.
-  if (!external_of_correlation_.empty() && correlation != 0) {
+  // The external record may still come (it sits in the launching thread's
+  // buffer, which CUPTI may deliver after the GPU's).
+  if (correlation != 0) {
     pending_.push_back({Need::kExternalId, table, row_id, correlation, kPendingCommits});
   }
   return kNullInt;
@@ -344,6 +344,7 @@ bool GpuActivityRows::resolve(const Pending& p) {
       return true;
     }
     case Need::kExternalId: {
+      if (external_of_correlation_.empty()) return false;
       const uint64_t* external = external_of_correlation_.find(p.key);
       if (!external) return false;
       const int64_t value = nonZeroOrNull(*external);
@@ -365,7 +366,9 @@ void GpuActivityRows::resolvePending(bool final_commit) {
   for (Pending& p : pending_) {
     if (resolve(p)) continue;
     if (final_commit || --p.commits_left < 0) {
-      ++expired;
+      // Most launches have no external id (only code that pushes one, such
+      // as a framework's profiler, creates them): not a loss.
+      if (p.need != Need::kExternalId) ++expired;
       continue;
     }
     pending_[kept++] = p;

@@ -16,8 +16,9 @@
 // records (correlation -> thread, correlation -> external id, context ->
 // device) are remembered in bounded maps; rows that arrive before the fact
 // they need are completed when it arrives, in the batch or, once written, by
-// a row update. A row still incomplete two commits later stays as it is and
-// is counted (collector.unresolved_correlations).
+// a row update. A row still incomplete two commits later stays as it is; a
+// missing thread or device is counted (collector.unresolved_correlations), a
+// missing external id is not (most launches have none).
 #pragma once
 
 #include <cstdint>

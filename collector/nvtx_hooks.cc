@@ -113,8 +113,14 @@ Message attributes(const nvtxEventAttributes_t* a, NvtxEventHeader& h) noexcept 
   }
 }
 
-inline void emit(NvtxThreadSlot* s, NvtxEventHeader& h, Message m) noexcept {
-  s->ring.push(h, m.bytes, m.size);
+// Room kept free for the pops of the ranges open on the thread (a pop is a
+// bare header), plus one: see NvtxRing::push.
+inline size_t popReserve(const NvtxThreadSlot* s) noexcept {
+  return (static_cast<size_t>(s->depth) + 1) * sizeof(NvtxEventHeader);
+}
+
+inline bool emit(NvtxThreadSlot* s, NvtxEventHeader& h, Message m, size_t reserve = 0) noexcept {
+  return s->ring.push(h, m.bytes, m.size, reserve);
 }
 
 // --- Push/pop ranges ---------------------------------------------------------
@@ -129,7 +135,13 @@ int push(const void* domain, MakeMessage&& make) noexcept {
   h.domain = domain;
   const Message m = make(h);
   h.ts = nowNs();
-  emit(s, h, m);
+  // A dropped push drops its pop too (bit per depth, up to 64 levels), so
+  // the writer never closes the wrong range.
+  const bool kept = emit(s, h, m, popReserve(s));
+  if (s->depth < 64) {
+    const uint64_t bit = uint64_t{1} << s->depth;
+    s->dropped_pushes = kept ? (s->dropped_pushes & ~bit) : (s->dropped_pushes | bit);
+  }
   return s->depth++;
 }
 
@@ -137,12 +149,16 @@ int pop(const void* domain) noexcept {
   if (!recording()) return 0;
   NvtxThreadSlot* s = slot();
   if (!s) return -1;
+  if (s->depth > 0) --s->depth;
+  if (s->depth < 64 && (s->dropped_pushes >> s->depth) & 1) {
+    s->dropped_pushes &= ~(uint64_t{1} << s->depth);
+    return s->depth;
+  }
   NvtxEventHeader h;
   h.type = NvtxEventType::kPop;
   h.domain = domain;
   h.ts = nowNs();
   emit(s, h, {});
-  if (s->depth > 0) --s->depth;
   return s->depth;
 }
 
@@ -180,7 +196,7 @@ nvtxRangeId_t start(const void* domain, MakeMessage&& make) noexcept {
   h.id = ((s->index + 1) << 40) | (++s->next_range & ((uint64_t{1} << 40) - 1));
   const Message m = make(h);
   h.ts = nowNs();
-  emit(s, h, m);
+  emit(s, h, m, popReserve(s));
   return h.id;
 }
 
@@ -228,7 +244,7 @@ void mark(const void* domain, MakeMessage&& make) noexcept {
   h.domain = domain;
   const Message m = make(h);
   h.ts = nowNs();
-  emit(s, h, m);
+  emit(s, h, m, popReserve(s));
 }
 
 void NVTX_API markA(const char* message) noexcept {

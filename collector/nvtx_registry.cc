@@ -53,6 +53,8 @@ NvtxThreadSlot* NvtxRegistry::claimSlot(int64_t tid) noexcept {
                                          std::memory_order_acquire)) {
       s->tid.store(tid, std::memory_order_release);
       s->depth = 0;
+      s->dropped_pushes = 0;
+      s->dropped_pushes = 0;
       return s;
     }
   }

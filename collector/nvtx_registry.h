@@ -43,6 +43,7 @@ struct NvtxThreadSlot {
   // Owner-thread only:
   uint64_t next_range = 0;         // counter for nvtxRangeStart ids
   int depth = 0;                   // push/pop nesting level returned to the caller
+  uint64_t dropped_pushes = 0;     // bit d: the push at depth d was dropped, and so is its pop
   NvtxThreadSlot* next = nullptr;  // registry list link (immutable once published)
 };
 

@@ -33,7 +33,8 @@ void NvtxRing::copyOut(uint64_t position, void* data, size_t bytes) const noexce
   if (first < bytes) std::memcpy(static_cast<uint8_t*>(data) + first, data_, bytes - first);
 }
 
-bool NvtxRing::push(NvtxEventHeader header, const void* message, size_t message_bytes) noexcept {
+bool NvtxRing::push(NvtxEventHeader header, const void* message, size_t message_bytes,
+                    size_t reserve_bytes) noexcept {
   if (message_bytes > maxMessageBytes()) {
     message_bytes = maxMessageBytes();
     header.flags |= NvtxEventHeader::kTruncated;
@@ -43,7 +44,7 @@ bool NvtxRing::push(NvtxEventHeader header, const void* message, size_t message_
   // Acquire pairs with the consumer's release of tail: the space it freed is
   // no longer being read when we overwrite it.
   const uint64_t tail = tail_.load(std::memory_order_acquire);
-  if (head + size - tail > capacity_) {
+  if (head + size + reserve_bytes - tail > capacity_) {
     dropped_.fetch_add(1, std::memory_order_relaxed);
     return false;
   }

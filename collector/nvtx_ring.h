@@ -86,8 +86,12 @@ class NvtxRing {
   size_t maxMessageBytes() const { return capacity_ / 4; }
 
   // Producer: appends an event (header.size and message_bytes are filled in
-  // here). Returns false, and counts a drop, when the ring is full.
-  bool push(NvtxEventHeader header, const void* message, size_t message_bytes) noexcept;
+  // here) if it fits with `reserve_bytes` to spare. Returns false, and
+  // counts a drop, when it does not. A push reserves room for the pops of
+  // every range open on the thread, so that a full ring drops whole ranges
+  // and never the end of a range it kept.
+  bool push(NvtxEventHeader header, const void* message, size_t message_bytes,
+            size_t reserve_bytes = 0) noexcept;
 
   // Consumer: calls fn(const NvtxEventHeader&, const uint8_t* message) for
   // every published event, then frees their space. Returns the count.
