@@ -14,7 +14,9 @@ function(extract header prefix strip_version out_var)
     string(REGEX MATCH "${prefix}([A-Za-z0-9_]+)[ \t]*=[ \t]*([0-9]+)" _ "${line}")
     set(name "${CMAKE_MATCH_1}")
     set(id "${CMAKE_MATCH_2}")
-    if(name STREQUAL "INVALID" OR name STREQUAL "SIZE")
+    # Not functions: the enum's sentinels (FORCE_INT is 0x7fffffff, whose
+    # leading 0 the pattern above would otherwise take as id 0).
+    if(name STREQUAL "INVALID" OR name STREQUAL "SIZE" OR name STREQUAL "FORCE_INT")
       continue()
     endif()
     if(strip_version)

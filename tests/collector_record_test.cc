@@ -194,7 +194,9 @@ TEST_F(Record, RecordsEveryAnnotationOfAnNvtxProgram) {
         threadName(t, t.counters.thread_id[i]) == "trainer-main") {
       main_thread_max = std::max(main_thread_max, t.counters.value[i]);
     }
-    if (n == "memory_rss_bytes") EXPECT_GT(t.counters.value[i], 1e5);
+    if (n == "memory_rss_bytes") {
+      EXPECT_GT(t.counters.value[i], 1e5);
+    }
     EXPECT_TRUE(i == 0 || t.counters.ts[i - 1] <= t.counters.ts[i]);
   }
   EXPECT_GE(counter_rows["cpu_process_utilization_pct"], 5);
