@@ -221,6 +221,8 @@ class CollectorImpl {
   bool writer_done_ = false;  // mutex_
   std::string socket_path_;
   std::set<std::string> said_;  // mutex_
+  static constexpr int kMaxConnections = 4;
+  std::atomic<int> connections_{0};
 };
 
 void CollectorImpl::sayWriteFailure(const Status& status) {
@@ -774,12 +776,28 @@ void CollectorImpl::controlMain(int listen_fd) {
     if (::poll(&p, 1, 200) <= 0) continue;
     const int fd = ::accept4(listen_fd, nullptr, nullptr, SOCK_CLOEXEC);
     if (fd < 0) continue;
-    try {
-      serveAttach(fd);
-    } catch (...) {
-      // A failed attach must not take the control thread down.
+    // Each connection on its own thread: an attach waits for its whole
+    // window, and meanwhile another must still get its answer.
+    if (connections_.fetch_add(1) >= kMaxConnections) {
+      writeAll(fd, "error too many attach connections\n");
+      ::close(fd);
+      connections_.fetch_sub(1);
+      continue;
     }
-    ::close(fd);
+    try {
+      std::thread([this, fd] {
+        try {
+          serveAttach(fd);
+        } catch (...) {
+          // A failed attach must not take the process down.
+        }
+        ::close(fd);
+        connections_.fetch_sub(1);
+      }).detach();
+    } catch (...) {
+      ::close(fd);
+      connections_.fetch_sub(1);
+    }
   }
   ::close(listen_fd);
 }
@@ -804,7 +822,7 @@ void CollectorImpl::serveAttach(int fd) {
   {
     std::unique_lock<std::mutex> lock(mutex_);
     if (job_) {
-      writeAll(fd, "error another attach is being served\n");
+      writeAll(fd, "error a capture window is already open in this process\n");
       return;
     }
     job_ = &job;
@@ -825,19 +843,21 @@ void CollectorImpl::serveAttach(int fd) {
     return;
   }
   bool client_present = writeAll(fd, "started " + job.message + "\n");
-  // Wait for the window to close, passing on "stop" or a vanished client.
+  // Wait for the window to close, passing on "stop" or a vanished client
+  // (an attach that is gone must not leave the process recording).
   for (;;) {
     {
-      std::unique_lock<std::mutex> lock(mutex_);
+      std::lock_guard<std::mutex> lock(mutex_);
       if (job.state == AttachJob::State::kDone || writer_done_) break;
+      if (!client_present) job.stop = true;
     }
     if (client_present) {
       line = readLine(fd, pending, 100, &closed);
-      if ((line && *line == "stop") || closed) {
+      if (line && *line == "stop") {
         std::lock_guard<std::mutex> lock(mutex_);
         job.stop = true;
-        client_present = !closed;
       }
+      if (closed) client_present = false;
     } else {
       std::unique_lock<std::mutex> lock(mutex_);
       cv_.wait_for(lock, std::chrono::milliseconds(100));

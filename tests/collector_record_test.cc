@@ -406,12 +406,12 @@ TEST_F(Record, UnwritableOutputLeavesTheProgramRunningWithItsExitCode) {
 
 TEST_F(Record, FullDiskStopsRecordingNotTheProgram) {
   // --max-size makes SQLite fail with SQLITE_FULL at 1 MB, exactly as a full
-  // disk would; the burst writes far more than that.
+  // disk would; 200,000 ranges, paced so the writer keeps up, need far more.
   // The steps take 1.5 s, so a periodic commit holds some of them before the
   // burst fills the file.
   const ProcessResult r =
       record({"-o", out("run.db"), "--max-size", "1"},
-             {"--steps", "3", "--step-ms", "500", "--burst", "300000", "--exit-code", "4"});
+             {"--steps", "3", "--step-ms", "500", "--paced-burst", "200000", "--exit-code", "4"});
   EXPECT_EQ(r.exit_code, 4) << r.err;
   EXPECT_NE(r.out.find("workload done"), std::string::npos);
   EXPECT_NE(r.err.find("database or disk is full"), std::string::npos) << r.err;

@@ -7,7 +7,7 @@
 //
 // Usage: nvtx_workload [--steps N] [--step-ms MS] [--busy] [--until-file F]
 //          [--pid-file F] [--exit-code C] [--echo] [--signal NAME] [--fork]
-//          [--call-cuda-injection] [--burst N] [--long-message BYTES]
+//          [--call-cuda-injection] [--burst N] [--paced-burst N] [--long-message BYTES]
 #include <dlfcn.h>
 #include <nvtx3/nvToolsExt.h>
 #include <signal.h>
@@ -39,6 +39,7 @@ struct Options {
   bool fork_child = false;
   bool call_cuda_injection = false;
   long burst = 0;
+  long paced_burst = 0;
   size_t long_message = 0;
 };
 
@@ -95,6 +96,8 @@ int main(int argc, char** argv) {
       o.call_cuda_injection = true;
     else if (arg == "--burst")
       o.burst = std::atol(next().c_str());
+    else if (arg == "--paced-burst")
+      o.paced_burst = std::atol(next().c_str());
     else if (arg == "--long-message")
       o.long_message = std::strtoul(next().c_str(), nullptr, 10);
     else {
@@ -188,6 +191,12 @@ int main(int argc, char** argv) {
   for (long i = 0; i < o.burst; ++i) {
     nvtxRangePushA("burst");
     nvtxRangePop();
+  }
+  // The same, paced so that the writer keeps up: chunks of 1000 pairs, 2 ms apart.
+  for (long i = 0; i < o.paced_burst; ++i) {
+    nvtxRangePushA("paced");
+    nvtxRangePop();
+    if (i % 1000 == 999) std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
 
   if (o.fork_child) {
