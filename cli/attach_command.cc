@@ -6,6 +6,7 @@
 #include <atomic>
 
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "collector/trace_finalizer.h"
 
 namespace damscope {
@@ -42,8 +43,14 @@ int runAttach(const AttachArgs& args) {
     return error.kind == collector::AttachError::kBadInput ? kExitBadInput : kExitFailure;
   }
   // The window's file is complete; put it in time order.
-  if (Status sorted = collector::finalizeTraceFile(outcome.path); !sorted.ok()) {
-    printError(sorted.error().message());
+  Status finalized = okStatus();
+  {
+    Progress progress("finalizing " + outcome.path);
+    progress.stage("sorting and indexing");
+    finalized = collector::finalizeTraceFile(outcome.path);
+  }
+  if (!finalized.ok()) {
+    printError(finalized.error().message());
     return kExitFailure;
   }
   fmt::print("{}: {}\n", outcome.path, outcome.summary);

@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "collector/trace_finalizer.h"
 
 namespace damscope {
@@ -29,9 +30,13 @@ int runRecord(const RecordArgs& args) {
   } else {
     for (const std::string& file : files) {
       // The command has exited (or was killed): put its files in time order.
-      if (Status sorted = collector::finalizeTraceFile(file); !sorted.ok()) {
-        printError(sorted.error().message());
+      Status finalized = okStatus();
+      {
+        Progress progress("finalizing " + file);
+        progress.stage("sorting and indexing");
+        finalized = collector::finalizeTraceFile(file);
       }
+      if (!finalized.ok()) printError(finalized.error().message());
       fmt::print(stderr, "damscope: wrote {}\n", file);
     }
   }

@@ -43,7 +43,10 @@ Result<std::unique_ptr<CaptureWriter>> CaptureWriter::create(const CaptureFileOp
       DAMSCOPE_RETURN_IF_ERROR(db.exec("PRAGMA max_page_count=" + std::to_string(pages) + ";"));
     }
     DAMSCOPE_ASSIGN_OR_RETURN(
-        TraceWriter writer, TraceWriter::create(std::move(db), {WriterOptions::Mode::kStreaming}));
+        TraceWriter writer,
+        // No indexes while recording: their upkeep halves the insert rate
+        // (bench/collector_bench); the finalizer adds them (trace_finalizer.h).
+        TraceWriter::create(std::move(db), {WriterOptions::Mode::kStreaming, false}));
     std::unique_ptr<CaptureWriter> capture(new CaptureWriter(options.path, std::move(writer)));
     TraceTables& t = capture->batch_;
     const ProcessInfo& p = options.process;

@@ -2,7 +2,8 @@
 //
 // The collector writes one trace-store file per process and capture window.
 // A CaptureWriter owns that file's TraceWriter (streaming mode: WAL,
-// synchronous=NORMAL, one transaction per batch) and the batch being filled:
+// synchronous=NORMAL, one transaction per batch, no indexes until the file is
+// finalized, trace_finalizer.h) and the batch being filled:
 // the row builders (GPU activity, NVTX ranges, CPU samples) append rows to
 // batch(), and commit() writes them, about once a second, so that a process
 // killed at any moment leaves a valid file holding everything up to the last

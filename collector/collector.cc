@@ -340,7 +340,7 @@ bool CollectorImpl::openWindow(AttachJob* job, std::string* error) {
   c.setMeta("clock", "realtime");
   c.setMeta("source_format", "damscope-collector");
   c.setMeta("collector.version", kVersion);
-  c.setMeta("collector.sorted", "0");  // trace_finalizer.h
+  c.setMeta("collector.finalized", "0");  // trace_finalizer.h
   c.setMeta("collector.capture", std::to_string(number));
   c.setMeta("collector.trigger", job ? "attach" : "record");
   c.setMeta("collector.window_start_ns", std::to_string(w->start_ns));

@@ -1,4 +1,5 @@
-// Puts a trace written by the collector into the store's time order.
+// Puts a trace written by the collector into the store's time order and
+// gives it its indexes.
 //
 // The trace store keeps every event table sorted by (ts, -dur)
 // (docs/trace-format.md), which analyses and the GUI rely on. The injected
@@ -9,10 +10,14 @@
 // processes do it: `damscope record` after the command exits (also for a
 // process that was killed), `damscope attach` after its window closes.
 //
+// The library also writes without indexes, whose upkeep would halve its
+// insert rate (bench/collector_bench), and leaves them to the same step.
+//
 // finalizeTraceFile rewrites each unsorted event table in (ts, -dur) order,
-// remaps ranges.parent_id to the new ids, and sets meta collector.sorted to
-// 1. The library writes collector.sorted = 0, so a file that was never
-// finalized (the program was injected by hand and killed) says so.
+// remaps ranges.parent_id to the new ids, creates the schema's indexes, and
+// sets meta collector.finalized to 1. The library writes 0, so a file that
+// was never finalized (the program was injected by hand and killed) says so;
+// it is complete up to its last commit, only unsorted and unindexed.
 #pragma once
 
 #include <string>
@@ -24,7 +29,7 @@ namespace damscope::collector {
 // True when the file is a collector trace not yet finalized.
 Result<bool> needsFinalize(const std::string& path);
 
-// Sorts and marks the file; a no-op for a file already finalized.
+// Sorts, indexes and marks the file; a no-op for a file already finalized.
 Status finalizeTraceFile(const std::string& path);
 
 }  // namespace damscope::collector

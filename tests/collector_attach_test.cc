@@ -88,7 +88,7 @@ TEST_F(Attach, WindowsOfADurationAndOfStepsEachInTheirOwnFile) {
   TraceTables t = load(first);
   EXPECT_EQ(t.getMeta("collector.trigger"), "attach");
   EXPECT_EQ(t.getMeta("collector.end_reason"), "duration");
-  EXPECT_EQ(t.getMeta("collector.sorted"), "1");
+  EXPECT_EQ(t.getMeta("collector.finalized"), "1");
   const int64_t window = std::stoll(t.getMeta("collector.window_end_ns")) -
                          std::stoll(t.getMeta("collector.window_start_ns"));
   EXPECT_GE(window, 500'000'000);

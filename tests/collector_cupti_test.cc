@@ -7,9 +7,6 @@
 // arrives later or in another buffer, and unusual values. Where libcupti is
 // installed, its own cuptiActivityGetNextRecord must walk the same buffers
 // the same way as the decoder's PackedRecordWalker.
-#include <cupti_activity.h>
-#include <cupti_driver_cbid.h>
-#include <cupti_runtime_cbid.h>
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
@@ -23,6 +20,7 @@
 #include "collector/cupti_session.h"
 #include "collector/gpu_activity_rows.h"
 #include "collector/trace_finalizer.h"
+#include "tests/fabricated_cupti.h"
 #include "tests/test_support.h"
 #include "trace/trace_reader.h"
 
@@ -31,64 +29,18 @@ namespace {
 
 using damscope::testing::TempDir;
 
-// A buffer of packed activity records, as CUPTI hands one to the client.
-class PackedBuffer {
- public:
-  // Reserved up front: add() returns references that must stay valid.
-  PackedBuffer() { bytes_.reserve(1 << 20); }
-  template <typename Record>
-  Record& add(CUpti_ActivityKind kind) {
-    const size_t at = bytes_.size();
-    bytes_.resize(at + sizeof(Record), 0);
-    auto* record = reinterpret_cast<Record*>(bytes_.data() + at);
-    record->kind = kind;
-    return *record;
-  }
-  // Raw bytes, e.g. a record of a kind the decoder does not know.
-  void addRaw(uint32_t kind, size_t size) {
-    const size_t at = bytes_.size();
-    bytes_.resize(at + size, 0);
-    std::memcpy(bytes_.data() + at, &kind, sizeof(kind));
-  }
-  uint8_t* data() { return reinterpret_cast<uint8_t*>(bytes_.data()); }
-  size_t size() const { return bytes_.size(); }
-
- private:
-  // operator new aligns to 16, and every record is a multiple of 8 bytes
-  // (PACKED_ALIGNMENT), so each record starts 8-byte aligned as in CUPTI.
-  std::vector<char> bytes_;
-};
+using damscope::testing::PackedBuffer;
 
 constexpr uint64_t kT0 = 1'700'000'000'000'000'000ull;
 
 CUpti_ActivityKernel10& kernel(PackedBuffer& b, const char* name, uint32_t correlation,
                                uint64_t start, uint64_t end) {
-  auto& k = b.add<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-  k.start = start;
-  k.end = end;
-  k.deviceId = 0;
-  k.contextId = 1;
-  k.streamId = 7;
-  k.gridX = 80, k.gridY = 2, k.gridZ = 1;
-  k.blockX = 256, k.blockY = 1, k.blockZ = 1;
-  k.registersPerThread = 40;
-  k.staticSharedMemory = 1024;
-  k.dynamicSharedMemory = 4096;
-  k.correlationId = correlation;
-  k.name = name;
-  return k;
+  return damscope::testing::addKernel(b, name, correlation, start, end);
 }
 
 CUpti_ActivityAPI& api(PackedBuffer& b, CUpti_ActivityKind kind, uint32_t cbid,
                        uint32_t correlation, uint64_t start, uint64_t end, uint32_t tid) {
-  auto& a = b.add<CUpti_ActivityAPI>(kind);
-  a.cbid = cbid;
-  a.start = start;
-  a.end = end;
-  a.processId = 4242;
-  a.threadId = tid;
-  a.correlationId = correlation;
-  return a;
+  return damscope::testing::addApi(b, kind, cbid, correlation, start, end, tid);
 }
 
 // Decodes buffers into a capture file through the production sink, then
@@ -102,7 +54,7 @@ class CuptiToStore : public ::testing::Test {
     auto capture = CaptureWriter::create(options);
     ASSERT_TRUE(capture.ok()) << capture.error().message();
     capture_ = std::move(capture).value();
-    capture_->setMeta("collector.sorted", "0");
+    capture_->setMeta("collector.finalized", "0");
     rows_ = std::make_unique<GpuActivityRows>(*capture_, 0);
   }
 

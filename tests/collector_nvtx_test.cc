@@ -30,7 +30,7 @@ class Assembler : public ::testing::Test {
     auto capture = CaptureWriter::create(options);
     ASSERT_TRUE(capture.ok());
     capture_ = std::move(capture).value();
-    capture_->setMeta("collector.sorted", "0");
+    capture_->setMeta("collector.finalized", "0");
     assembler_ = std::make_unique<NvtxAssembler>(*capture_, names_, kWindowStart);
     assembler_->setStepObserver(
         [this](int64_t start, int64_t end) { steps_.push_back(end - start); });

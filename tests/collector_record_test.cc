@@ -17,6 +17,7 @@
 #include "collector/record_launcher.h"
 #include "tests/collector_test_support.h"
 #include "trace/range_nesting.h"
+#include "trace/sqlite_db.h"
 #include "trace/trace_reader.h"
 
 namespace damscope {
@@ -104,8 +105,19 @@ TEST_F(Record, RecordsEveryAnnotationOfAnNvtxProgram) {
   const TraceTables t = load("run.db");
   EXPECT_EQ(t.getMeta("clock"), "realtime");
   EXPECT_EQ(t.getMeta("source_format"), "damscope-collector");
-  EXPECT_EQ(t.getMeta("collector.sorted"), "1");
+  EXPECT_EQ(t.getMeta("collector.finalized"), "1");
   EXPECT_EQ(t.getMeta("collector.end_reason"), "exit");
+  {
+    // Finalized: the schema's indexes exist (the library writes without them).
+    auto db = Database::open(out("run.db"), Database::Mode::kReadOnly);
+    ASSERT_TRUE(db.ok());
+    auto stmt = db->prepare(
+        "SELECT COUNT(*) FROM sqlite_master WHERE type='index' AND name IN "
+        "('kernels_by_ts','ranges_by_ts','counters_by_ts')");
+    ASSERT_TRUE(stmt.ok());
+    ASSERT_TRUE(stmt->step().value());
+    EXPECT_EQ(stmt->columnInt(0), 3);
+  }
   EXPECT_NE(t.getMeta("collector.gpu").find("no NVIDIA driver"), std::string::npos);
   EXPECT_EQ(t.getStat("collector.dropped_records"), 0);
   ASSERT_EQ(t.processes.size(), 1u);
@@ -272,7 +284,7 @@ TEST_F(Record, SigkillLeavesEverythingUpToTheLastCommit) {
   EXPECT_EQ(r.signal, SIGKILL) << r.err;
   const TraceTables t = load("run.db");
   EXPECT_EQ(t.getMeta("collector.end_reason"), "");  // never closed
-  EXPECT_EQ(t.getMeta("collector.sorted"), "1");
+  EXPECT_EQ(t.getMeta("collector.finalized"), "1");
   const size_t steps = rangesNamed(t, "step").size();
   EXPECT_GE(steps, 5u);
   EXPECT_LE(steps, 15u);

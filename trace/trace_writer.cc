@@ -171,7 +171,7 @@ Result<TraceWriter> TraceWriter::create(Database db, WriterOptions options) {
   DAMSCOPE_RETURN_IF_ERROR(db.exec("PRAGMA cache_size=-65536;"));  // 64 MiB page cache
   DAMSCOPE_RETURN_IF_ERROR(db.exec("BEGIN;"));
   DAMSCOPE_RETURN_IF_ERROR(db.exec(schemaTablesSql()));
-  if (!bulk) DAMSCOPE_RETURN_IF_ERROR(db.exec(schemaIndexesSql()));
+  if (!bulk && options.create_indexes) DAMSCOPE_RETURN_IF_ERROR(db.exec(schemaIndexesSql()));
   DAMSCOPE_RETURN_IF_ERROR(db.exec("COMMIT;"));
   TraceWriter writer(std::move(db), options);
   TraceTables identity;
@@ -214,7 +214,7 @@ Status TraceWriter::finishWithoutClosing() {
   finished_ = true;
   if (options_.mode == WriterOptions::Mode::kBulkLoad) {
     DAMSCOPE_RETURN_IF_ERROR(db_.exec("BEGIN;"));
-    DAMSCOPE_RETURN_IF_ERROR(db_.exec(schemaIndexesSql()));
+    if (options_.create_indexes) DAMSCOPE_RETURN_IF_ERROR(db_.exec(schemaIndexesSql()));
     DAMSCOPE_RETURN_IF_ERROR(db_.exec("COMMIT;"));
     // WAL lets a reader (the GUI) and a writer (a later `analyze`) share the file.
     if (db_.path() != ":memory:") DAMSCOPE_RETURN_IF_ERROR(db_.exec("PRAGMA journal_mode=WAL;"));

@@ -30,6 +30,10 @@ struct WriterOptions {
     kStreaming,
   };
   Mode mode = Mode::kBulkLoad;
+  // false: this writer creates no indexes at all; its owner adds them later
+  // with schemaIndexesSql(). The collector writes without them (index upkeep
+  // halves its insert rate) and `damscope record` indexes the finished file.
+  bool create_indexes = true;
 };
 
 // A value learned after its row was written. A streaming writer stores an
