@@ -60,6 +60,8 @@ Result<std::unique_ptr<CaptureWriter>> CaptureWriter::create(const CaptureFileOp
     row.cmdline = p.cmdline;
     t.processes.append(row);
     DAMSCOPE_RETURN_IF_ERROR(capture->commit());
+    // The first write shows whether the file can be written at all.
+    DAMSCOPE_RETURN_IF_ERROR(capture->store_->flush());
     return capture;
   };
   auto capture = open();
@@ -68,9 +70,11 @@ Result<std::unique_ptr<CaptureWriter>> CaptureWriter::create(const CaptureFileOp
 }
 
 CaptureWriter::CaptureWriter(std::string path, TraceWriter writer)
-    : path_(std::move(path)), writer_(std::move(writer)) {
+    : path_(std::move(path)), store_(std::make_unique<BatchStore>(std::move(writer))) {
   batch_.forEachTable([&](const auto&) { written_.push_back(0); });
 }
+
+CaptureWriter::~CaptureWriter() = default;
 
 void CaptureWriter::update(std::string_view table, std::string_view column, int64_t id,
                            int64_t value) {
@@ -111,28 +115,34 @@ size_t CaptureWriter::pendingRows() const {
 Status CaptureWriter::commit() {
   if (!failure_.ok()) return failure_;
   if (finished_) return Error(path_ + ": commit after finish");
-  if (Status status = writer_.append(batch_, updates_); !status.ok()) {
-    failure_ = status;
-    return status;
+  BatchStore::Job job;
+  for (size_t id = strings_handed_; id < batch_.strings.size(); ++id) {
+    job.new_strings.emplace_back(batch_.strings.get(StringId{static_cast<int32_t>(id)}));
   }
+  strings_handed_ = batch_.strings.size();
   size_t index = 0;
-  batch_.forEachTable([&](auto& table) {
+  batch_.forEachTable([&](const auto& table) {
     using Table = std::decay_t<decltype(table)>;
     // Meta and stats are keyed by name and re-written with every commit.
     if constexpr (!std::is_same_v<Table, MetaTable> && !std::is_same_v<Table, StatTable>) {
       written_[index] += static_cast<int64_t>(table.size());
-      table.clear();
     }
     ++index;
   });
+  moveBatchTables(batch_, job.tables);
+  job.updates = std::move(updates_);
   updates_.clear();
+  if (Status status = store_->submit(std::move(job)); !status.ok()) {
+    failure_ = status;
+    return status;
+  }
   return okStatus();
 }
 
 Status CaptureWriter::finish() {
   DAMSCOPE_RETURN_IF_ERROR(commit());
   finished_ = true;
-  if (Status status = writer_.finish(); !status.ok()) {
+  if (Status status = store_->finish(); !status.ok()) {
     failure_ = status;
     return status;
   }

@@ -5,9 +5,9 @@
 // synchronous=NORMAL, one transaction per batch, no indexes until the file is
 // finalized, trace_finalizer.h) and the batch being filled:
 // the row builders (GPU activity, NVTX ranges, CPU samples) append rows to
-// batch(), and commit() writes them, about once a second, so that a process
-// killed at any moment leaves a valid file holding everything up to the last
-// commit.
+// batch(), and commit() hands them to the file's store thread (batch_store.h),
+// about once a second, so that a process killed at any moment leaves a valid
+// file holding everything up to the last commit written.
 //
 // Row ids are global: a row's id is the number of rows of its table written
 // before it, so references (thread_id, parent_id) can name rows of earlier
@@ -31,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "collector/batch_store.h"
 #include "trace/result.h"
 #include "trace/tables.h"
 #include "trace/trace_writer.h"
@@ -62,6 +63,7 @@ class CaptureWriter {
   // so two processes never share a file), and writes the schema, the meta
   // identity rows and the process row (id 0).
   static Result<std::unique_ptr<CaptureWriter>> create(const CaptureFileOptions& options);
+  ~CaptureWriter();  // without finish(): the file keeps what was written
 
   const std::string& path() const { return path_; }
 
@@ -113,11 +115,12 @@ class CaptureWriter {
     return nextId(table);
   }
 
-  // Writes the batch and the pending updates in one transaction and empties
-  // the event tables. After a failure the writer is dead: every later call
-  // returns the first error.
+  // Hands the batch and the pending updates to the store thread, which
+  // writes them in one transaction, and empties the event tables. Errors of
+  // earlier batches surface here (a batch late). After a failure the writer
+  // is dead: every later call returns the first error.
   Status commit();
-  // Commits and closes the file.
+  // Commits, waits for everything to be written and closes the file.
   Status finish();
 
  private:
@@ -127,8 +130,9 @@ class CaptureWriter {
   int64_t writtenBefore(const Table& table) const;
 
   std::string path_;
-  TraceWriter writer_;
+  std::unique_ptr<BatchStore> store_;
   TraceTables batch_;
+  size_t strings_handed_ = 0;  // strings of batch_'s pool already sent to the store
   std::vector<RowUpdate> updates_;
   // Rows written per table, in TraceTables::forEachTable order.
   std::vector<int64_t> written_;
