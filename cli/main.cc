@@ -7,7 +7,7 @@
 
 int main(int argc, char** argv) {
   using namespace damscope;
-  CLI::App app{"damscope: find why a GPU training run is slow and what to change first"};
+  CLI::App app{"damscope: find why a GPU training run is slow and what to change first", "damscope"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "damscope 0.1.0");
 
@@ -27,6 +27,17 @@ int main(int argc, char** argv) {
   info->add_option("trace", info_args.input, "Trace file")->required();
   info->add_flag("--json", info_args.json, "Print machine-readable JSON");
 
+  // An unknown first word is a mistyped command, whatever CLI11 would call it.
+  auto is_command = [&](const char* word) {
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      if (sub->get_name() == word) return true;
+    }
+    return false;
+  };
+  if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1])) {
+    printError(std::string("'") + argv[1] + "' is not a damscope command (see damscope --help)");
+    return kExitBadInput;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -34,7 +45,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    printError(e.what() + std::string(" (see damscope --help)"));
+    const std::string command = argc > 1 && argv[1][0] != '-' ? std::string(" ") + argv[1] : "";
+    printError(e.what() + std::string(" (see damscope") + command + " --help)");
     return kExitBadInput;
   }
   if (*import) return runImport(import_args);

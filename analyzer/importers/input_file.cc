@@ -85,12 +85,15 @@ bool isGzip(std::string_view bytes) {
 Result<std::string> gunzip(std::string_view compressed, const std::string& path, size_t padding) {
   std::string out;
   // A gzip member ends with its uncompressed size modulo 2^32 (RFC 1952,
-  // ISIZE): a good first guess for the output buffer.
+  // ISIZE): a good first guess for the output buffer when the file is intact.
+  // A truncated file ends with arbitrary bytes, so the guess is capped at a
+  // ratio far above what trace JSON reaches (about 20:1).
+  constexpr size_t kMaxRatio = 100;
   size_t guess = compressed.size() * 4;
   if (compressed.size() >= 18) {
     const auto* tail = reinterpret_cast<const unsigned char*>(compressed.data() + compressed.size() - 4);
     const size_t isize = tail[0] | (tail[1] << 8) | (tail[2] << 16) | (size_t(tail[3]) << 24);
-    if (isize >= compressed.size()) guess = isize;
+    if (isize >= compressed.size()) guess = std::min(isize, compressed.size() * kMaxRatio);
   }
   // Slack so that the decoder can report the end of the stream without a
   // final reallocation when the guess is exact.

@@ -796,10 +796,11 @@ Status KinetoImporter::parseDocument(std::string& json) {
   if (json.capacity() < json.size() + kJsonPadding) json.reserve(json.size() + kJsonPadding);
   od::parser parser;
   od::document doc;
+  bool iterating = false;  // current_location() is only valid on a started document
   auto fail = [&](const std::string& what) -> Status {
     const char* at = nullptr;
     std::string where;
-    if (doc.current_location().get(at) == simdjson::SUCCESS && at >= json.data() &&
+    if (iterating && doc.current_location().get(at) == simdjson::SUCCESS && at >= json.data() &&
         at <= json.data() + json.size()) {
       where = " at byte " + std::to_string(at - json.data());
     }
@@ -808,6 +809,7 @@ Status KinetoImporter::parseDocument(std::string& json) {
   if (auto error = parser.iterate(json.data(), json.size(), json.capacity()).get(doc)) {
     return fail(simdjson::error_message(error));
   }
+  iterating = true;
   od::json_type type;
   if (auto error = doc.type().get(type)) return fail(simdjson::error_message(error));
   if (type == od::json_type::array) {
