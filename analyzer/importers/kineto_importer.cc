@@ -917,6 +917,7 @@ void KinetoImporter::finish() {
 }
 
 Result<TraceTables> KinetoImporter::run(std::string& json) {
+  t_.addStat("kineto.events", 0, "trace events read from traceEvents");  // listed first
   DAMSCOPE_RETURN_IF_ERROR(parseDocument(json));
   finish();
   return std::move(t_);
