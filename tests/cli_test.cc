@@ -27,7 +27,9 @@ CommandResult damscope(const std::string& args) {
   return runCommand(testing::damscopeBinary() + " " + args);
 }
 
-int lineCount(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
+int lineCount(const std::string& text) {
+  return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+}
 
 TEST(Cli, HelpAndVersionExitZero) {
   EXPECT_EQ(damscope("--help").exit_code, 0);
@@ -48,8 +50,8 @@ TEST(Cli, UsageErrorsExitTwoWithOneLine) {
 TEST(Cli, ImportWritesTheStoreAndInfoReadsIt) {
   TempDir dir;
   testing::writeGzip(dir.file("trace.pt.trace.json.gz"), kTinyTrace);
-  CommandResult imported =
-      runCommand("cd " + dir.path() + " && " + testing::damscopeBinary() + " import trace.pt.trace.json.gz");
+  CommandResult imported = runCommand("cd " + dir.path() + " && " + testing::damscopeBinary() +
+                                      " import trace.pt.trace.json.gz");
   ASSERT_EQ(imported.exit_code, 0) << imported.err;
   ASSERT_TRUE(std::filesystem::exists(dir.file("trace.db"))) << "default name: input name with .db";
   EXPECT_NE(imported.out.find("1 kernels"), std::string::npos) << imported.out;
@@ -92,7 +94,8 @@ TEST(Cli, ImportRefusesToOverwriteWithoutForce) {
 TEST(Cli, ImportOfADamscopeTraceIsRefused) {
   TempDir dir;
   testing::writeFile(dir.file("trace.json"), kTinyTrace);
-  ASSERT_EQ(damscope("import " + dir.file("trace.json") + " -o " + dir.file("run.db")).exit_code, 0);
+  ASSERT_EQ(damscope("import " + dir.file("trace.json") + " -o " + dir.file("run.db")).exit_code,
+            0);
   CommandResult r = damscope("import " + dir.file("run.db") + " -o " + dir.file("again.db"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("already a damscope trace"), std::string::npos) << r.err;
@@ -117,8 +120,8 @@ TEST(Cli, BadInputsExitTwoNameTheFileAndLeaveNothing) {
   const std::string out = dir.file("out");
   std::filesystem::create_directory(out);
 
-  for (const char* name : {"truncated.json.gz", "corrupt.json", "empty.json", "notatrace.json", "text.txt",
-                           "a-directory", "other.sqlite", "does-not-exist.json"}) {
+  for (const char* name : {"truncated.json.gz", "corrupt.json", "empty.json", "notatrace.json",
+                           "text.txt", "a-directory", "other.sqlite", "does-not-exist.json"}) {
     const std::string path = in + "/" + name;
     for (const char* command : {"import", "info"}) {
       CommandResult r = damscope(std::string(command) + " " + path + " -o " + out + "/run.db");
@@ -135,7 +138,8 @@ TEST(Cli, BadInputsExitTwoNameTheFileAndLeaveNothing) {
 TEST(Cli, UnwritableOutputExitsTwoAndLeavesNothing) {
   TempDir dir;
   testing::writeFile(dir.file("trace.json"), kTinyTrace);
-  CommandResult r = damscope("import " + dir.file("trace.json") + " -o " + dir.file("missing-dir/run.db"));
+  CommandResult r =
+      damscope("import " + dir.file("trace.json") + " -o " + dir.file("missing-dir/run.db"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(lineCount(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("missing-dir/run.db"), std::string::npos) << r.err;

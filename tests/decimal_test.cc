@@ -31,7 +31,9 @@ TEST(Decimal, ExponentNotationFallsBackToDouble) {
   EXPECT_EQ(microsToNanos("2E-3"), 2);
 }
 
-TEST(Decimal, SurroundingSpacesAreIgnored) { EXPECT_EQ(microsToNanos(" 12 \n"), 12000); }
+TEST(Decimal, SurroundingSpacesAreIgnored) {
+  EXPECT_EQ(microsToNanos(" 12 \n"), 12000);
+}
 
 TEST(Decimal, RejectsNonNumbersAndOverflow) {
   EXPECT_FALSE(microsToNanos(""));

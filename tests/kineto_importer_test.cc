@@ -12,7 +12,9 @@ namespace {
 
 using testing::TempDir;
 
-Result<TraceTables> importText(std::string json) { return importKinetoJson(json, "test.json"); }
+Result<TraceTables> importText(std::string json) {
+  return importKinetoJson(json, "test.json");
+}
 
 // A current-format trace (PyTorch 2.x): one step with an op launching a
 // kernel, an NCCL kernel, copies, a sync, memory samples and metadata.
@@ -86,8 +88,9 @@ TEST(KinetoImporter, CurrentFormatFillsEveryTable) {
   EXPECT_EQ(t.kernels.shared_memory_bytes[0], 8192);
   EXPECT_DOUBLE_EQ(t.kernels.occupancy_pct[0], 6);
   EXPECT_EQ(t.kernels.args[0], "");  // every argument had a column or was derived
-  EXPECT_EQ(t.kernels.args[1],
-            R"json({"Collective name":"allreduce","In msg nelems":2049000,"dtype":"Float","Group size":8})json");
+  EXPECT_EQ(
+      t.kernels.args[1],
+      R"json({"Collective name":"allreduce","In msg nelems":2049000,"dtype":"Float","Group size":8})json");
 
   ASSERT_EQ(t.api_calls.size(), 1u);
   EXPECT_EQ(t.api_calls.api[0], ApiKind::kRuntime);
@@ -264,7 +267,8 @@ TEST(KinetoImporter, SassCountersBecomeMeasuredFlops) {
 }
 
 TEST(KinetoImporter, BareEventArrayIsAccepted) {
-  auto result = importText(R"json([{"ph": "X", "cat": "cpu_op", "name": "op", "pid": 1, "tid": 1, "ts": 1, "dur": 1}])json");
+  auto result = importText(
+      R"json([{"ph": "X", "cat": "cpu_op", "name": "op", "pid": 1, "tid": 1, "ts": 1, "dur": 1}])json");
   ASSERT_TRUE(result.ok()) << result.error().message();
   EXPECT_EQ(result->ranges.size(), 1u);
 }
@@ -310,13 +314,16 @@ TEST_P(KinetoBadJson, FailsWithAClearMessage) {
 INSTANTIATE_TEST_SUITE_P(
     BadInput, KinetoBadJson,
     ::testing::Values(
-        BadJson{"Truncated", R"json({"traceEvents": [{"ph": "X", "cat": "kernel", "na)json", "invalid Kineto JSON"},
-        BadJson{"TruncatedAfterEvent", R"json({"traceEvents": [{"ph": "X"}, )json", "invalid Kineto JSON"},
+        BadJson{"Truncated", R"json({"traceEvents": [{"ph": "X", "cat": "kernel", "na)json",
+                "invalid Kineto JSON"},
+        BadJson{"TruncatedAfterEvent", R"json({"traceEvents": [{"ph": "X"}, )json",
+                "invalid Kineto JSON"},
         BadJson{"NoTraceEvents", R"json({"schemaVersion": 1})json", "no \"traceEvents\""},
         BadJson{"TraceEventsNotArray", R"json({"traceEvents": 7})json", "not an array"},
         BadJson{"Scalar", "12", "not a trace"},
         BadJson{"TrailingGarbage", R"json({"traceEvents": []} xyz)json", "invalid Kineto JSON"},
-        BadJson{"BrokenString", "{\"traceEvents\": [{\"name\": \"a\x01\"}]}", "invalid Kineto JSON"}),
+        BadJson{"BrokenString", "{\"traceEvents\": [{\"name\": \"a\x01\"}]}",
+                "invalid Kineto JSON"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // Through the front door: format detection and gzip, as `damscope import` sees files.
@@ -345,7 +352,8 @@ TEST(TraceImport, BadFilesFailWithOneLineNamingTheFile) {
   testing::writeGzip(dir.file("notjson.gz"), "hello, world\n");
   testing::writeFile(dir.file("empty.json"), "");
   testing::writeFile(dir.file("text.txt"), "just some text\n");
-  testing::writeFile(dir.file("fake.sqlite"), std::string("SQLite format 3\0garbage garbage garbage", 40));
+  testing::writeFile(dir.file("fake.sqlite"),
+                     std::string("SQLite format 3\0garbage garbage garbage", 40));
 
   const std::pair<std::string, std::string> cases[] = {
       {dir.file("truncated.json.gz"), "truncated gzip stream"},

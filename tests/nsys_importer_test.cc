@@ -39,7 +39,8 @@ std::string export2022() {
     CREATE TABLE PROCESSES (globalPid INTEGER, pid INTEGER, name TEXT);
     INSERT INTO PROCESSES VALUES (1, 1000, './saxpy'), (2, 1, 'systemd');
     CREATE TABLE ThreadNames (nameId INTEGER, priority INTEGER, globalTid INTEGER);
-    INSERT INTO ThreadNames VALUES (7, 10, )sql" + other + R"sql();
+    INSERT INTO ThreadNames VALUES (7, 10, )sql" +
+         other + R"sql();
     CREATE TABLE TARGET_INFO_SYSTEM_ENV (globalVid INTEGER, devStateName TEXT, name TEXT, nameEnum INTEGER, value TEXT);
     INSERT INTO TARGET_INFO_SYSTEM_ENV VALUES (0, '', 'Hostname', 619, 'nid001608');
     CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,
@@ -61,9 +62,12 @@ std::string export2022() {
     CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, eventClass INTEGER, globalTid INTEGER,
       correlationId INTEGER, nameId INTEGER, returnValue INTEGER, callchainId INTEGER);
     INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES
-      (10, 20, 1, )sql" + main + R"sql(, 1, 5, 0, NULL),
-      (1900, 1950, 0, )sql" + main + R"sql(, 140, 4, 0, NULL),
-      (1890, 1960, 67, )sql" + main + R"sql(, 140, 4, 0, 3);
+      (10, 20, 1, )sql" +
+         main + R"sql(, 1, 5, 0, NULL),
+      (1900, 1950, 0, )sql" +
+         main + R"sql(, 140, 4, 0, NULL),
+      (1890, 1960, 67, )sql" +
+         main + R"sql(, 140, 4, 0, 3);
     CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start INTEGER, end INTEGER, deviceId INTEGER,
       contextId INTEGER, streamId INTEGER, correlationId INTEGER, globalPid INTEGER, syncType INTEGER, eventId INTEGER);
     INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES (5000, 5100, 0, 1, 7, 142, 1, 3, NULL);
@@ -72,12 +76,18 @@ std::string export2022() {
       uint64Value INTEGER, int64Value INTEGER, doubleValue REAL, uint32Value INTEGER, int32Value INTEGER,
       floatValue REAL, jsonTextId INTEGER, jsonText TEXT);
     INSERT INTO NVTX_EVENTS VALUES
-      (100, NULL, 75, NULL, NULL, NULL, 'MPI', )sql" + main + R"sql(, NULL, NULL, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
-      (110, NULL, 39, NULL, NULL, NULL, 'MPI Rank 2', )sql" + main + R"sql(, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
-      (200, 7000, 59, NULL, NULL, NULL, NULL, )sql" + main + R"sql(, NULL, 8, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
-      (300, 400, 59, NULL, NULL, NULL, 'MPI_Send', )sql" + main + R"sql(, NULL, NULL, 1, 42, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
-      (350, NULL, 34, NULL, 3, NULL, 'checkpoint', )sql" + main + R"sql(, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
-      (8000, NULL, 60, NULL, NULL, NULL, 'left open', )sql" + other + R"sql(, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+      (100, NULL, 75, NULL, NULL, NULL, 'MPI', )sql" +
+         main + R"sql(, NULL, NULL, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+      (110, NULL, 39, NULL, NULL, NULL, 'MPI Rank 2', )sql" +
+         main + R"sql(, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+      (200, 7000, 59, NULL, NULL, NULL, NULL, )sql" +
+         main + R"sql(, NULL, 8, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+      (300, 400, 59, NULL, NULL, NULL, 'MPI_Send', )sql" +
+         main + R"sql(, NULL, NULL, 1, 42, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+      (350, NULL, 34, NULL, 3, NULL, 'checkpoint', )sql" +
+         main + R"sql(, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+      (8000, NULL, 60, NULL, NULL, NULL, 'left open', )sql" +
+         other + R"sql(, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
   )sql";
 }
 

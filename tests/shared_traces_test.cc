@@ -30,8 +30,9 @@ using testing::sharedTracesDir;
 // an independent reading of the file, sharing no code with the importer.
 std::map<std::string, int64_t> countKinetoCategories(const std::string& path) {
   auto bytes = readWholeFile(path, simdjson::SIMDJSON_PADDING);
-  std::string json = isGzip(bytes.value()) ? gunzip(bytes.value(), path, simdjson::SIMDJSON_PADDING).value()
-                                           : bytes.value();
+  std::string json = isGzip(bytes.value())
+                         ? gunzip(bytes.value(), path, simdjson::SIMDJSON_PADDING).value()
+                         : bytes.value();
   simdjson::dom::parser parser;
   simdjson::dom::element root = parser.parse(json);
   std::map<std::string, int64_t> counts;
@@ -40,7 +41,8 @@ std::map<std::string, int64_t> countKinetoCategories(const std::string& path) {
     if (e["ph"].get_string().get(ph) || ph != "X") continue;
     if (e["cat"].get_string().get(cat)) cat = "";
     std::string lower(cat);
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
     ++counts[lower];
   }
   return counts;
@@ -77,7 +79,8 @@ TEST(SharedTraces, EveryKinetoTraceImportsWithCountsEqualToAPlainCount) {
     EXPECT_EQ(int64_t(t.kernels.size()), sum(counts, {"kernel"}));
     EXPECT_EQ(int64_t(t.memcpys.size()), sum(counts, {"gpu_memcpy", "memcpy"}));
     EXPECT_EQ(int64_t(t.memsets.size()), sum(counts, {"gpu_memset", "memset"}));
-    EXPECT_EQ(int64_t(t.api_calls.size()), sum(counts, {"cuda_runtime", "runtime", "cuda_driver", "driver"}));
+    EXPECT_EQ(int64_t(t.api_calls.size()),
+              sum(counts, {"cuda_runtime", "runtime", "cuda_driver", "driver"}));
     EXPECT_EQ(int64_t(t.syncs.size()), sum(counts, {"cuda_sync"}));
     EXPECT_EQ(int64_t(t.ranges.size()),
               sum(counts, {"cpu_op", "operator", "user_annotation", "gpu_user_annotation",
@@ -154,7 +157,8 @@ TEST(SharedTraces, RanksAndActiveDevicesAreRight) {
     EXPECT_EQ(active, std::set<int32_t>{e.device});
     bool named = false;
     for (size_t i = 0; i < t.devices.size(); ++i) {
-      if (t.devices.device[i] == e.device) named = t.strings.get(t.devices.name[i]) == e.device_name;
+      if (t.devices.device[i] == e.device)
+        named = t.strings.get(t.devices.name[i]) == e.device_name;
     }
     EXPECT_TRUE(named) << "device " << e.device << " should be " << e.device_name;
   }
@@ -179,7 +183,8 @@ TEST(SharedTraces, NsysExportCountsEqualSqlCounts) {
   EXPECT_EQ(int64_t(t.memcpys.size()), count("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY"));
   EXPECT_EQ(int64_t(t.memsets.size()), count("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMSET"));
   EXPECT_EQ(int64_t(t.api_calls.size()), count("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"));
-  EXPECT_EQ(int64_t(t.syncs.size()), count("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"));
+  EXPECT_EQ(int64_t(t.syncs.size()),
+            count("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"));
   // Ranges and marks; the other NVTX rows name a domain (75) or a thread (39).
   EXPECT_EQ(int64_t(t.ranges.size()),
             count("SELECT count(*) FROM NVTX_EVENTS WHERE eventType IN (34, 59, 60, 70, 71)"));
@@ -203,11 +208,13 @@ int64_t countKernelsWithLaunch(const std::string& path) {
   for (simdjson::dom::element e : root["traceEvents"].get_array()) {
     std::string_view cat;
     int64_t correlation = 0;
-    if (e["cat"].get_string().get(cat) || e["args"]["correlation"].get_int64().get(correlation)) continue;
+    if (e["cat"].get_string().get(cat) || e["args"]["correlation"].get_int64().get(correlation))
+      continue;
     if (cat == "cuda_runtime" || cat == "Runtime") runtime.insert(correlation);
     if (cat == "kernel" || cat == "Kernel") kernels.push_back(correlation);
   }
-  return std::count_if(kernels.begin(), kernels.end(), [&](int64_t c) { return runtime.count(c) > 0; });
+  return std::count_if(kernels.begin(), kernels.end(),
+                       [&](int64_t c) { return runtime.count(c) > 0; });
 }
 
 // A kernel's launch call is the runtime call with its correlation id: every
@@ -223,7 +230,8 @@ TEST(SharedTraces, KernelsFindTheirLaunchCallByCorrelation) {
     const TraceTables& t = tables.value();
     if (t.kernels.empty()) continue;
     std::unordered_map<int64_t, size_t> call_by_correlation;
-    for (size_t i = 0; i < t.api_calls.size(); ++i) call_by_correlation[t.api_calls.correlation_id[i]] = i;
+    for (size_t i = 0; i < t.api_calls.size(); ++i)
+      call_by_correlation[t.api_calls.correlation_id[i]] = i;
     int64_t found = 0, launches = 0;
     for (size_t k = 0; k < t.kernels.size(); ++k) {
       auto it = call_by_correlation.find(t.kernels.correlation_id[k]);

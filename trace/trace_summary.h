@@ -42,7 +42,7 @@ struct TraceSummary {
   std::vector<std::pair<std::string, std::string>> meta;
   std::vector<ProcessSummary> processes;
   std::vector<DeviceSummary> devices;
-  std::vector<std::pair<std::string, int64_t>> table_rows;       // table -> rows
+  std::vector<std::pair<std::string, int64_t>> table_rows;        // table -> rows
   std::vector<std::pair<std::string, int64_t>> range_categories;  // category -> rows
   std::vector<std::pair<std::string, int64_t>> api_kinds;         // runtime/driver -> rows
   int64_t nccl_kernels = 0;  // kernels of a collective library (NCCL, RCCL)
