@@ -87,9 +87,11 @@ void printText(const std::string& path, TraceFormat format, const TraceSummary& 
     std::string streams;
     for (int64_t stream : d.streams)
       streams += (streams.empty() ? "" : ", ") + std::to_string(stream);
-    fmt::print("             {} kernels, {} memcpys, {} memsets on stream{} {}\n",
-               withThousands(d.kernels), withThousands(d.memcpys), withThousands(d.memsets),
-               d.streams.size() == 1 ? "" : "s", streams);
+    std::string activity = fmt::format("{} kernels, {} memcpys, {} memsets", withThousands(d.kernels),
+                                       withThousands(d.memcpys), withThousands(d.memsets));
+    if (!d.streams.empty()) activity += fmt::format(" on stream{} {}", d.streams.size() == 1 ? "" : "s", streams);
+    if (d.gpu_ranges > 0) activity += fmt::format("; {} GPU ranges", withThousands(d.gpu_ranges));
+    fmt::print("             {}\n", activity);
     first = false;
   }
   if (first) fmt::print("  device     no GPU activity in this trace\n");
@@ -146,7 +148,8 @@ nlohmann::json toJson(const std::string& path, TraceFormat format, const TraceSu
   for (const auto& d : s.devices) {
     nlohmann::json jd = {{"device", d.device},   {"kind", d.kind},       {"name", d.name},
                          {"kernels", d.kernels}, {"memcpys", d.memcpys}, {"memsets", d.memsets},
-                         {"streams", d.streams}, {"active", d.active()}};
+                         {"gpu_ranges", d.gpu_ranges}, {"streams", d.streams},
+                         {"active", d.active()}};
     jd["sm_count"] = d.sm_count > 0 ? nlohmann::json(d.sm_count) : nlohmann::json();
     jd["memory_bytes"] = d.memory_bytes > 0 ? nlohmann::json(d.memory_bytes) : nlohmann::json();
     j["devices"].push_back(jd);

@@ -83,7 +83,6 @@ Result<TraceSummary> summarizeTrace(Database& db) {
 
   // Events per device and stream. A device that ran events but is missing
   // from the devices table (a source without device properties) still shows.
-  std::map<int32_t, DeviceSummary*> by_device;
   auto device_entry = [&](int32_t device) -> DeviceSummary& {
     for (auto& d : s.devices) {
       if (d.device == device) return d;
@@ -111,6 +110,9 @@ Result<TraceSummary> summarizeTrace(Database& db) {
                      }
                    }));
   }
+  DAMSCOPE_RETURN_IF_ERROR(forEachRow(
+      db, "SELECT device, count(*) FROM ranges WHERE device IS NOT NULL GROUP BY device",
+      [&](auto& r) { device_entry(int32_t(r.columnInt(0))).gpu_ranges += r.columnInt(1); }));
   for (auto& d : s.devices) std::sort(d.streams.begin(), d.streams.end());
   std::sort(s.devices.begin(), s.devices.end(),
             [](const auto& a, const auto& b) { return a.device < b.device; });
