@@ -17,9 +17,15 @@ namespace {
 
 constexpr std::string_view kIndexMarker = "-- @indexes";
 
-void bindValue(Statement& s, int i, int64_t v) { isNull(v) ? s.bindNull(i) : s.bindInt(i, v); }
-void bindValue(Statement& s, int i, int32_t v) { isNull(v) ? s.bindNull(i) : s.bindInt(i, v); }
-void bindValue(Statement& s, int i, double v) { isNull(v) ? s.bindNull(i) : s.bindReal(i, v); }
+void bindValue(Statement& s, int i, int64_t v) {
+  isNull(v) ? s.bindNull(i) : s.bindInt(i, v);
+}
+void bindValue(Statement& s, int i, int32_t v) {
+  isNull(v) ? s.bindNull(i) : s.bindInt(i, v);
+}
+void bindValue(Statement& s, int i, double v) {
+  isNull(v) ? s.bindNull(i) : s.bindReal(i, v);
+}
 void bindValue(Statement& s, int i, StringId v) {
   v.valid() ? s.bindInt(i, v.value) : s.bindNull(i);
 }
@@ -27,7 +33,7 @@ void bindValue(Statement& s, int i, const std::string& v) {
   v.empty() ? s.bindNull(i) : s.bindText(i, v);
 }
 template <typename E>
-  requires std::is_enum_v<E>
+requires std::is_enum_v<E>
 void bindValue(Statement& s, int i, E v) {
   s.bindText(i, toText(v));
 }
@@ -82,7 +88,8 @@ Status insertRows(Database& db, const Table& table, int64_t first_id) {
     int index = 1;
     for (size_t end = row + rows; row < end; ++row) {
       if constexpr (!keyed) stmt.bindInt(index++, first_id + static_cast<int64_t>(row));
-      table.forEachColumn([&](const char*, const auto& column) { bindValue(stmt, index++, column[row]); });
+      table.forEachColumn(
+          [&](const char*, const auto& column) { bindValue(stmt, index++, column[row]); });
     }
     if (auto status = stmt.run(); !status.ok()) {
       return Error(db.path() + ": cannot write table " + Table::kSqlName + ": " +
@@ -97,7 +104,8 @@ Status insertRows(Database& db, const Table& table, int64_t first_id) {
 
 Status insertStrings(Database& db, const StringPool& pool, int64_t first) {
   if (first >= static_cast<int64_t>(pool.size())) return okStatus();
-  DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt, db.prepare("INSERT INTO strings(id,value) VALUES(?,?)"));
+  DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt,
+                            db.prepare("INSERT INTO strings(id,value) VALUES(?,?)"));
   for (auto id = static_cast<int32_t>(first); id < static_cast<int32_t>(pool.size()); ++id) {
     stmt.bindInt(1, id);
     stmt.bindText(2, pool.get(StringId{id}));

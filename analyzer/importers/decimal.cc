@@ -20,7 +20,9 @@ std::optional<int64_t> parseWithExponent(std::string_view text, int scale_digits
   return static_cast<int64_t>(scaled);
 }
 
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool isSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
 }  // namespace
 
