@@ -48,21 +48,27 @@ nvtxDomainHandle_t benchDomain() {
 
 template <typename Pair>
 void run(benchmark::State& state, Pair&& pair) {
+  double seconds = 0;
+  int64_t pairs = 0;
   if (!recording()) {
+    const auto start = std::chrono::steady_clock::now();
     for (auto _ : state) pair();
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    pairs = state.iterations();
   } else {
     for (auto _ : state) {
       const auto start = std::chrono::steady_clock::now();
       for (int i = 0; i < kBurst; ++i) pair();
-      const auto end = std::chrono::steady_clock::now();
-      state.SetIterationTime(std::chrono::duration<double>(end - start).count());
+      const double burst =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      state.SetIterationTime(burst);
+      seconds += burst;
       std::this_thread::sleep_for(std::chrono::milliseconds(3));  // the writer drains
     }
+    pairs = state.iterations() * kBurst;
   }
-  const double pairs = static_cast<double>(state.iterations()) * (recording() ? kBurst : 1);
-  state.counters["pairs"] = pairs;
-  state.counters["ns_per_pair"] =
-      benchmark::Counter(pairs * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["pairs"] = static_cast<double>(pairs);
+  state.counters["ns_per_pair"] = seconds * 1e9 / static_cast<double>(pairs);
 }
 
 void BM_PushPop(benchmark::State& state) {
