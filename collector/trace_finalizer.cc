@@ -1,12 +1,16 @@
 // Sorting a collector trace into the store's order: see trace_finalizer.h.
 #include "collector/trace_finalizer.h"
 
+#include <filesystem>
+
 #include "trace/sqlite_db.h"
 #include "trace/trace_reader.h"
 #include "trace/trace_writer.h"
 
 namespace damscope::collector {
 namespace {
+
+namespace fs = std::filesystem;
 
 Result<int64_t> count(Database& db, const std::string& sql) {
   DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt, db.prepare(sql));
@@ -80,6 +84,29 @@ Status sortTable(Database& db, const std::string& table, bool has_dur) {
   return db.exec("DROP TABLE " + table + "; ALTER TABLE " + copy + " RENAME TO " + table + ";");
 }
 
+// The pid of the process that wrote `path` if it is alive and still has the
+// file open (its /proc/<pid>/fd links name it), else 0.
+int64_t processWriting(const std::string& path) {
+  int64_t pid = 0;
+  {
+    auto db = Database::open(path, Database::Mode::kReadOnly);
+    if (!db.ok()) return 0;
+    auto stmt = db->prepare("SELECT pid FROM processes LIMIT 1");
+    if (!stmt.ok()) return 0;
+    auto row = stmt->step();
+    if (!row.ok() || !row.value()) return 0;
+    pid = stmt->columnInt(0);
+  }
+  std::error_code ec;
+  const fs::path target = fs::canonical(path, ec);
+  if (pid <= 0 || ec) return 0;
+  for (const auto& fd : fs::directory_iterator("/proc/" + std::to_string(pid) + "/fd", ec)) {
+    std::error_code link_ec;
+    if (fs::read_symlink(fd.path(), link_ec) == target) return pid;
+  }
+  return 0;
+}
+
 }  // namespace
 
 Result<bool> needsFinalize(const std::string& path) {
@@ -93,6 +120,12 @@ Result<bool> needsFinalize(const std::string& path) {
 Status finalizeTraceFile(const std::string& path) {
   DAMSCOPE_ASSIGN_OR_RETURN(bool needed, needsFinalize(path));
   if (!needed) return okStatus();
+  // A process of the command may outlive it (started in the background) and
+  // still be writing: rewriting its tables now would pull them from under it.
+  if (const int64_t pid = processWriting(path); pid > 0) {
+    return Error(path + ": still being written by process " + std::to_string(pid) +
+                 " (it outlived the command); left unsorted and unindexed");
+  }
   DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadWriteCreate));
   auto run = [&]() -> Status {
     // Sorting and indexing want memory, not temp files: 256 MiB of page cache.

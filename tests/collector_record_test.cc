@@ -340,6 +340,38 @@ TEST_F(Record, EachProcessWritesItsOwnFileNamedByRankOrPid) {
   EXPECT_EQ(countOccurrences(r.err, "damscope: wrote "), 2u);
 }
 
+TEST_F(Record, AFileStillBeingWrittenIsNotFinalizedUnderItsWriter) {
+  // The command's shell exits while its background child keeps recording.
+  const std::string stop = out("stop");
+  std::vector<std::string> argv = {damscopeBinary(),
+                                   "record",
+                                   "-o",
+                                   out("run.db"),
+                                   "--",
+                                   "/bin/sh",
+                                   "-c",
+                                   nvtxWorkloadBinary() + " --until-file " + stop +
+                                       " --step-ms 20 --pid-file " + out("pid") +
+                                       " >/dev/null & sleep 0.5"};
+  const ProcessResult r =
+      runProcess(argv, {{"DAMSCOPE_CONTROL_DIR", dir_.file("ctl")}}, dir_.path());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find(out("run.db") + ": still being written by process"), std::string::npos)
+      << r.err;
+  // The background program is unharmed and finishes its file itself.
+  writeFile(stop, "");
+  // (It is not our child, and a container's init may not reap it: wait for
+  // its file to say it is complete.)
+  ASSERT_TRUE(waitFor([&] {
+    auto trace = readTrace(out("run.db"));
+    return trace.ok() && trace->getMeta("collector.end_reason") == "exit";
+  }));
+  const TraceTables t = load("run.db");
+  EXPECT_EQ(t.getMeta("collector.end_reason"), "exit");
+  EXPECT_EQ(t.getMeta("collector.finalized"), "0");
+  EXPECT_GE(rangesNamed(t, "step").size(), 10u);
+}
+
 TEST_F(Record, DurationClosesTheWindowNotTheProgram) {
   const ProcessResult r =
       record({"-o", out("run.db"), "--duration", "0.4"}, {"--steps", "12", "--step-ms", "100"});
