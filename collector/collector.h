@@ -21,11 +21,6 @@
 // them) and exit() finish the open window before the process ends.
 #pragma once
 
-#include <atomic>
-#include <cstdint>
-
-#include "collector/nvtx_hooks.h"
-
 namespace damscope::collector {
 
 class CollectorImpl;
