@@ -23,10 +23,13 @@ int runRecord(const RecordArgs& args) {
   }
   const std::vector<std::string> files = collector::listRunOutputs(prepared->output);
   if (files.empty()) {
-    printError(args.on_demand
-                   ? "no capture window was recorded"
-                   : "no trace was written: the command never used CUDA or NVTX (the collector "
-                     "starts at a process's first CUDA or NVTX call)");
+    std::string why =
+        "no trace was written: the collector starts at a process's first NVTX call or CUDA "
+        "initialization, and the command made neither";
+    if (!collector::nvidiaDriverPresent()) {
+      why += " (there is no NVIDIA driver on this machine, so CUDA cannot initialize)";
+    }
+    printError(args.on_demand ? "no capture window was recorded" : why);
   } else {
     for (const std::string& file : files) {
       // The command has exited (or was killed): put its files in time order.

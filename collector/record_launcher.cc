@@ -67,6 +67,10 @@ Result<std::string> findInjectLibrary() {
                "toolkit? set DAMSCOPE_INJECT_LIBRARY to its path)");
 }
 
+bool nvidiaDriverPresent() {
+  return ::access("/proc/driver/nvidia/version", R_OK) == 0;
+}
+
 std::vector<std::string> listRunOutputs(const std::string& output) {
   std::vector<std::string> files;
   const fs::path base(output);

@@ -61,6 +61,11 @@ struct ChildStatus {
 // after a message, as in a shell.
 Result<ChildStatus> runRecorded(const PreparedRecord& record);
 
+// Whether an NVIDIA kernel driver is loaded on this machine
+// (/proc/driver/nvidia/version exists): without one, CUDA never initializes
+// and never loads the collector.
+bool nvidiaDriverPresent();
+
 // The trace files of the run named `output` present now (output_naming.h).
 std::vector<std::string> listRunOutputs(const std::string& output);
 

@@ -424,6 +424,18 @@ TEST_F(Record, BadInputIsOneLineAndRunsNothing) {
   EXPECT_NE(r.err.find("no command given"), std::string::npos) << r.err;
 }
 
+TEST_F(Record, ACommandThatNeverUsesCudaOrNvtxLeavesNoFileAndSaysWhy) {
+  const ProcessResult r =
+      runProcess({damscopeBinary(), "record", "-o", out("run.db"), "--", "/bin/sh", "-c", "exit 9"},
+                 {}, dir_.path());
+  EXPECT_EQ(r.exit_code, 9);
+  EXPECT_NE(r.err.find("no trace was written: the collector starts at a process's first NVTX call "
+                       "or CUDA initialization, and the command made neither"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(collector::listRunOutputs(out("run.db")).empty());
+}
+
 TEST_F(Record, CommandNotFoundExits127LikeAShell) {
   const ProcessResult r =
       runProcess({damscopeBinary(), "record", "-o", out("run.db"), "--", "/nonexistent/program"},
