@@ -33,29 +33,35 @@
 
 namespace damscope::collector {
 
-// A map from 32-bit CUPTI ids that forgets old entries: it keeps the last
-// one to two generations of kGeneration insertions, so memory stays bounded
-// in a run with billions of launches.
+// A map from CUPTI correlation ids that remembers the most recent ones.
+// CUPTI numbers API calls in increasing order, so a direct-mapped table
+// indexed by the id's low bits keeps exactly the last kSlots ids: an entry is
+// overwritten only by an id kSlots newer. No allocation per entry (the
+// unordered_map this replaces spent most of the decoder's time in malloc),
+// and memory is fixed: kSlots x 16 bytes = 4 MiB per map.
 template <typename Value>
 class RecentMap {
  public:
-  static constexpr size_t kGeneration = 1 << 18;
+  static constexpr size_t kSlots = size_t{1} << 18;
+  RecentMap() : slots_(kSlots) {}
   void put(uint32_t key, Value value) {
-    if (current_.size() >= kGeneration) {
-      previous_ = std::move(current_);
-      current_.clear();
-    }
-    current_[key] = value;
+    slots_[key & (kSlots - 1)] = {key, true, value};
+    any_ = true;
   }
   const Value* find(uint32_t key) const {
-    if (auto it = current_.find(key); it != current_.end()) return &it->second;
-    if (auto it = previous_.find(key); it != previous_.end()) return &it->second;
-    return nullptr;
+    const Slot& slot = slots_[key & (kSlots - 1)];
+    return slot.used && slot.key == key ? &slot.value : nullptr;
   }
-  bool empty() const { return current_.empty() && previous_.empty(); }
+  bool empty() const { return !any_; }
 
  private:
-  std::unordered_map<uint32_t, Value> current_, previous_;
+  struct Slot {
+    uint32_t key = 0;
+    bool used = false;
+    Value value{};
+  };
+  std::vector<Slot> slots_;
+  bool any_ = false;
 };
 
 class GpuActivityRows final : public ActivitySink {

@@ -21,6 +21,7 @@
 #include "collector/cpu_sampler.h"
 #include "collector/cupti_activity_decoder.h"
 #include "collector/cupti_holder.h"
+#include "collector/gpu_activity_rows.h"
 #include "collector/nvtx_assembler.h"
 #include "collector/nvtx_ring.h"
 #include "collector/output_naming.h"
@@ -129,6 +130,23 @@ TEST(BufferPool, ConcurrentLendersAndOneDrainLoseNothing) {
   for (auto& t : lenders) t.join();
   EXPECT_EQ(received, kThreads * kPerThread);
   EXPECT_EQ(received_sum, sent_sum.load());
+}
+
+// --- RecentMap -----------------------------------------------------------------
+
+TEST(RecentMap, KeepsTheLastSlotsIdsAndForgetsOlderOnes) {
+  RecentMap<int64_t> map;
+  EXPECT_TRUE(map.empty());
+  EXPECT_EQ(map.find(7), nullptr);
+  constexpr uint32_t kSlots = RecentMap<int64_t>::kSlots;
+  for (uint32_t id = 1; id <= kSlots + 10; ++id) map.put(id, id * 2);
+  EXPECT_FALSE(map.empty());
+  ASSERT_NE(map.find(kSlots + 10), nullptr);
+  EXPECT_EQ(*map.find(kSlots + 10), 2 * (kSlots + 10));
+  ASSERT_NE(map.find(11), nullptr);  // exactly kSlots ids back: still there
+  EXPECT_EQ(*map.find(11), 22);
+  EXPECT_EQ(map.find(10), nullptr);  // overwritten by id kSlots + 10
+  EXPECT_EQ(map.find(0xFFFFFFFF), nullptr);
 }
 
 // --- NvtxRing ------------------------------------------------------------------
