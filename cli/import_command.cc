@@ -27,7 +27,9 @@ std::string defaultOutputName(const std::string& input) {
 
 }  // namespace
 
-void printError(const std::string& message) { fmt::print(stderr, "damscope: {}\n", message); }
+void printError(const std::string& message) {
+  fmt::print(stderr, "damscope: {}\n", message);
+}
 
 int runImport(const ImportArgs& args) {
   const std::string output = args.output.empty() ? defaultOutputName(args.input) : args.output;
@@ -57,10 +59,12 @@ int runImport(const ImportArgs& args) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const TraceTables& t = tables.value();
-  fmt::print("{} -> {}: {} kernels, {} memcpys, {} memsets, {} API calls, {} ranges, {} counters ({:.2f} s)\n",
-             args.input, output, withThousands(t.kernels.size()), withThousands(t.memcpys.size()),
-             withThousands(t.memsets.size()), withThousands(t.api_calls.size()),
-             withThousands(t.ranges.size()), withThousands(t.counters.size()), seconds);
+  fmt::print(
+      "{} -> {}: {} kernels, {} memcpys, {} memsets, {} API calls, {} ranges, {} counters ({:.2f} "
+      "s)\n",
+      args.input, output, withThousands(t.kernels.size()), withThousands(t.memcpys.size()),
+      withThousands(t.memsets.size()), withThousands(t.api_calls.size()),
+      withThousands(t.ranges.size()), withThousands(t.counters.size()), seconds);
   return kExitOk;
 }
 

@@ -21,7 +21,8 @@ Result<Database> openAsStore(const std::string& path, TraceFormat format) {
   Progress progress("reading " + path);
   progress.stage("importing");
   DAMSCOPE_ASSIGN_OR_RETURN(TraceTables tables, importTrace(path));
-  DAMSCOPE_ASSIGN_OR_RETURN(Database memory, Database::open(":memory:", Database::Mode::kReadWriteCreate));
+  DAMSCOPE_ASSIGN_OR_RETURN(Database memory,
+                            Database::open(":memory:", Database::Mode::kReadWriteCreate));
   DAMSCOPE_ASSIGN_OR_RETURN(TraceWriter writer, TraceWriter::create(std::move(memory)));
   DAMSCOPE_RETURN_IF_ERROR(writer.append(tables));
   return writer.finishAndRelease();
@@ -53,17 +54,19 @@ std::string processLine(const ProcessSummary& p, int64_t threads) {
 
 void printText(const std::string& path, TraceFormat format, const TraceSummary& s) {
   const std::string source = s.metaValue("source_format");
-  std::string origin = format == TraceFormat::kTraceStore ? "damscope trace" : std::string(formatDescription(format));
+  std::string origin = format == TraceFormat::kTraceStore ? "damscope trace"
+                                                          : std::string(formatDescription(format));
   if (format == TraceFormat::kTraceStore && !source.empty()) {
     origin += ", imported from " + std::string(source == "kineto" ? "PyTorch profiler (Kineto) JSON"
-                                               : source == "nsys"  ? "Nsight Systems export"
-                                                                   : source);
+                                               : source == "nsys" ? "Nsight Systems export"
+                                                                  : source);
     if (!s.metaValue("source_file").empty()) origin += " " + s.metaValue("source_file");
   }
   fmt::print("{}  ({})\n", path, origin);
 
   if (s.has_events) {
-    fmt::print("  span       {} + {}\n", utcTimestamp(s.first_ts), humanDuration(s.last_end - s.first_ts));
+    fmt::print("  span       {} + {}\n", utcTimestamp(s.first_ts),
+               humanDuration(s.last_end - s.first_ts));
   } else {
     fmt::print("  span       no events\n");
   }
@@ -82,22 +85,26 @@ void printText(const std::string& path, TraceFormat format, const TraceSummary& 
     }
     fmt::print("  {}  {}\n", first ? "device   " : "         ", deviceLine(d));
     std::string streams;
-    for (int64_t stream : d.streams) streams += (streams.empty() ? "" : ", ") + std::to_string(stream);
-    fmt::print("             {} kernels, {} memcpys, {} memsets on stream{} {}\n",
-               withThousands(d.kernels), withThousands(d.memcpys), withThousands(d.memsets),
-               d.streams.size() == 1 ? "" : "s", streams);
+    for (int64_t stream : d.streams)
+      streams += (streams.empty() ? "" : ", ") + std::to_string(stream);
+    std::string activity = fmt::format("{} kernels, {} memcpys, {} memsets", withThousands(d.kernels),
+                                       withThousands(d.memcpys), withThousands(d.memsets));
+    if (!d.streams.empty()) activity += fmt::format(" on stream{} {}", d.streams.size() == 1 ? "" : "s", streams);
+    if (d.gpu_ranges > 0) activity += fmt::format("; {} GPU ranges", withThousands(d.gpu_ranges));
+    fmt::print("             {}\n", activity);
     first = false;
   }
   if (first) fmt::print("  device     no GPU activity in this trace\n");
   if (idle_devices > 0) {
-    fmt::print("             {} more device{} visible to the process, with no activity\n", idle_devices,
-               idle_devices == 1 ? "" : "s");
+    fmt::print("             {} more device{} visible to the process, with no activity\n",
+               idle_devices, idle_devices == 1 ? "" : "s");
   }
 
   auto detail = [](const std::vector<std::pair<std::string, int64_t>>& parts) {
     std::string text;
     for (const auto& [name, n] : parts) {
-      text += (text.empty() ? "" : ", ") + (name.empty() ? std::string("other") : name) + " " + withThousands(n);
+      text += (text.empty() ? "" : ", ") + (name.empty() ? std::string("other") : name) + " " +
+              withThousands(n);
     }
     return text.empty() ? text : "  (" + text + ")";
   };
@@ -107,8 +114,10 @@ void printText(const std::string& path, TraceFormat format, const TraceSummary& 
   fmt::print("    kernels         {:>12}{}\n", withThousands(s.rows("kernels")), nccl);
   fmt::print("    memcpys         {:>12}\n", withThousands(s.rows("memcpys")));
   fmt::print("    memsets         {:>12}\n", withThousands(s.rows("memsets")));
-  fmt::print("    api calls       {:>12}{}\n", withThousands(s.rows("api_calls")), detail(s.api_kinds));
-  fmt::print("    ranges          {:>12}{}\n", withThousands(s.rows("ranges")), detail(s.range_categories));
+  fmt::print("    api calls       {:>12}{}\n", withThousands(s.rows("api_calls")),
+             detail(s.api_kinds));
+  fmt::print("    ranges          {:>12}{}\n", withThousands(s.rows("ranges")),
+             detail(s.range_categories));
   fmt::print("    syncs           {:>12}\n", withThousands(s.rows("syncs")));
   fmt::print("    counters        {:>12}\n", withThousands(s.rows("counters")));
   fmt::print("    kernel metrics  {:>12}\n", withThousands(s.rows("kernel_metrics")));
@@ -137,9 +146,10 @@ nlohmann::json toJson(const std::string& path, TraceFormat format, const TraceSu
   }
   j["devices"] = nlohmann::json::array();
   for (const auto& d : s.devices) {
-    nlohmann::json jd = {{"device", d.device}, {"kind", d.kind},          {"name", d.name},
+    nlohmann::json jd = {{"device", d.device},   {"kind", d.kind},       {"name", d.name},
                          {"kernels", d.kernels}, {"memcpys", d.memcpys}, {"memsets", d.memsets},
-                         {"streams", d.streams}, {"active", d.active()}};
+                         {"gpu_ranges", d.gpu_ranges}, {"streams", d.streams},
+                         {"active", d.active()}};
     jd["sm_count"] = d.sm_count > 0 ? nlohmann::json(d.sm_count) : nlohmann::json();
     jd["memory_bytes"] = d.memory_bytes > 0 ? nlohmann::json(d.memory_bytes) : nlohmann::json();
     j["devices"].push_back(jd);

@@ -27,7 +27,8 @@ void Progress::watch() {
   const char* last_stage = nullptr;
   std::unique_lock lock(mutex_);
   while (!wake_.wait_for(lock, std::chrono::seconds(1), [this] { return done_; })) {
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const char* stage = stage_.load();
     if (tty) {
       std::fprintf(stderr, "\rdamscope: %s: %s... %.0f s   ", what_.c_str(), stage, elapsed);

@@ -18,9 +18,13 @@ std::string sharedTracesDir() {
   return std::string(DAMSCOPE_SOURCE_DIR) + "/../shared/traces";
 }
 
-bool haveSharedTraces() { return std::filesystem::is_directory(sharedTracesDir() + "/kineto"); }
+bool haveSharedTraces() {
+  return std::filesystem::is_directory(sharedTracesDir() + "/kineto");
+}
 
-std::string sharedTrace(const std::string& relative) { return sharedTracesDir() + "/" + relative; }
+std::string sharedTrace(const std::string& relative) {
+  return sharedTracesDir() + "/" + relative;
+}
 
 TempDir::TempDir() {
   const char* base = std::getenv("TMPDIR");
@@ -72,6 +76,8 @@ CommandResult runCommand(const std::string& command) {
   return result;
 }
 
-std::string damscopeBinary() { return std::string(DAMSCOPE_BINARY_DIR) + "/cli/damscope"; }
+std::string damscopeBinary() {
+  return std::string(DAMSCOPE_BINARY_DIR) + "/cli/damscope";
+}
 
 }  // namespace damscope::testing

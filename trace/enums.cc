@@ -33,12 +33,24 @@ E fromCuptiNumber(const std::array<std::string_view, N>&, int64_t value) {
 
 }  // namespace
 
-std::string_view toText(CopyKind v) { return kCopyKindText[static_cast<size_t>(v)]; }
-std::string_view toText(MemoryKind v) { return kMemoryKindText[static_cast<size_t>(v)]; }
-std::string_view toText(ApiKind v) { return kApiKindText[static_cast<size_t>(v)]; }
-std::string_view toText(SyncKind v) { return kSyncKindText[static_cast<size_t>(v)]; }
-std::string_view toText(DeviceKind v) { return kDeviceKindText[static_cast<size_t>(v)]; }
-std::string_view toText(MetricSource v) { return kMetricSourceText[static_cast<size_t>(v)]; }
+std::string_view toText(CopyKind v) {
+  return kCopyKindText[static_cast<size_t>(v)];
+}
+std::string_view toText(MemoryKind v) {
+  return kMemoryKindText[static_cast<size_t>(v)];
+}
+std::string_view toText(ApiKind v) {
+  return kApiKindText[static_cast<size_t>(v)];
+}
+std::string_view toText(SyncKind v) {
+  return kSyncKindText[static_cast<size_t>(v)];
+}
+std::string_view toText(DeviceKind v) {
+  return kDeviceKindText[static_cast<size_t>(v)];
+}
+std::string_view toText(MetricSource v) {
+  return kMetricSourceText[static_cast<size_t>(v)];
+}
 
 template <>
 std::optional<CopyKind> enumFromText(std::string_view text) {

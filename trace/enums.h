@@ -27,14 +27,14 @@ namespace damscope {
 
 // Kind of memory at either end of a copy or under a memset
 // (CUpti_ActivityMemoryKind, cupti_activity.h).
-#define DAMSCOPE_MEMORY_KINDS(X)       \
-  X(kUnknown, "unknown")               \
-  X(kPageable, "pageable")             \
-  X(kPinned, "pinned")                 \
-  X(kDevice, "device")                 \
-  X(kArray, "array")                   \
-  X(kManaged, "managed")               \
-  X(kDeviceStatic, "device_static")    \
+#define DAMSCOPE_MEMORY_KINDS(X)    \
+  X(kUnknown, "unknown")            \
+  X(kPageable, "pageable")          \
+  X(kPinned, "pinned")              \
+  X(kDevice, "device")              \
+  X(kArray, "array")                \
+  X(kManaged, "managed")            \
+  X(kDeviceStatic, "device_static") \
   X(kManagedStatic, "managed_static")
 
 // Which CUDA (or HIP) API layer a host call belongs to.
@@ -43,11 +43,11 @@ namespace damscope {
   X(kDriver, "driver")
 
 // What a synchronization waited for (CUpti_ActivitySynchronizationType).
-#define DAMSCOPE_SYNC_KINDS(X)                  \
-  X(kUnknown, "unknown")                        \
-  X(kEventSynchronize, "event_synchronize")     \
-  X(kStreamWaitEvent, "stream_wait_event")      \
-  X(kStreamSynchronize, "stream_synchronize")   \
+#define DAMSCOPE_SYNC_KINDS(X)                \
+  X(kUnknown, "unknown")                      \
+  X(kEventSynchronize, "event_synchronize")   \
+  X(kStreamWaitEvent, "stream_wait_event")    \
+  X(kStreamSynchronize, "stream_synchronize") \
   X(kContextSynchronize, "context_synchronize")
 
 #define DAMSCOPE_DEVICE_KINDS(X) \

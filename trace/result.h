@@ -17,9 +17,7 @@ class Error {
 
   // Prefixes context, e.g. the file name: Error("bad gzip").withContext("a.gz")
   // reads "a.gz: bad gzip".
-  Error withContext(const std::string& context) const {
-    return Error(context + ": " + message_);
-  }
+  Error withContext(const std::string& context) const { return Error(context + ": " + message_); }
 
  private:
   std::string message_;
@@ -65,7 +63,9 @@ class [[nodiscard]] Result<void> {
 
 using Status = Result<void>;
 
-inline Status okStatus() { return Status(); }
+inline Status okStatus() {
+  return Status();
+}
 
 }  // namespace damscope
 
@@ -73,15 +73,15 @@ inline Status okStatus() { return Status(); }
 #define DAMSCOPE_CONCAT(a, b) DAMSCOPE_CONCAT_INNER(a, b)
 
 // Returns the error of a Status/Result expression from the enclosing function.
-#define DAMSCOPE_RETURN_IF_ERROR(expr)                    \
-  do {                                                    \
-    auto damscope_status_ = (expr);                       \
+#define DAMSCOPE_RETURN_IF_ERROR(expr)                           \
+  do {                                                           \
+    auto damscope_status_ = (expr);                              \
     if (!damscope_status_.ok()) return damscope_status_.error(); \
   } while (0)
 
 // `DAMSCOPE_ASSIGN_OR_RETURN(auto x, makeX());` binds the value or returns the error.
-#define DAMSCOPE_ASSIGN_OR_RETURN(lhs, expr)                                  \
-  auto DAMSCOPE_CONCAT(damscope_result_, __LINE__) = (expr);                  \
-  if (!DAMSCOPE_CONCAT(damscope_result_, __LINE__).ok())                      \
-    return DAMSCOPE_CONCAT(damscope_result_, __LINE__).error();               \
+#define DAMSCOPE_ASSIGN_OR_RETURN(lhs, expr)                    \
+  auto DAMSCOPE_CONCAT(damscope_result_, __LINE__) = (expr);    \
+  if (!DAMSCOPE_CONCAT(damscope_result_, __LINE__).ok())        \
+    return DAMSCOPE_CONCAT(damscope_result_, __LINE__).error(); \
   lhs = std::move(DAMSCOPE_CONCAT(damscope_result_, __LINE__)).value()

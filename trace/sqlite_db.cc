@@ -7,8 +7,8 @@ namespace damscope {
 
 Result<Database> Database::open(const std::string& path, Mode mode) {
   sqlite3* db = nullptr;
-  const int flags = mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY
-                                            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  const int flags =
+      mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
   const int rc = sqlite3_open_v2(path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     std::string message = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
@@ -37,7 +37,9 @@ Database::~Database() {
   if (db_) sqlite3_close(db_);
 }
 
-std::string Database::lastError() const { return db_ ? sqlite3_errmsg(db_) : "database closed"; }
+std::string Database::lastError() const {
+  return db_ ? sqlite3_errmsg(db_) : "database closed";
+}
 
 Status Database::exec(std::string_view sql) {
   std::string text(sql);
@@ -118,7 +120,9 @@ Status Statement::run() {
   return okStatus();
 }
 
-void Statement::reset() { sqlite3_reset(stmt_); }
+void Statement::reset() {
+  sqlite3_reset(stmt_);
+}
 
 std::string_view Statement::columnText(int column) const {
   const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));

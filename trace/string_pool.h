@@ -36,7 +36,8 @@ class StringPool {
 
   // The text of a valid id; "" for kNoString.
   std::string_view get(StringId id) const {
-    return id.valid() ? std::string_view(values_[static_cast<size_t>(id.value)]) : std::string_view();
+    return id.valid() ? std::string_view(values_[static_cast<size_t>(id.value)])
+                      : std::string_view();
   }
 
   size_t size() const { return values_.size(); }

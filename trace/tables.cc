@@ -20,8 +20,7 @@ std::string TraceTables::getMeta(const std::string& key) const {
   return {};
 }
 
-void TraceTables::addStat(const std::string& name, int64_t delta,
-                          const std::string& description) {
+void TraceTables::addStat(const std::string& name, int64_t delta, const std::string& description) {
   for (size_t i = 0; i < stats.size(); ++i) {
     if (stats.name[i] == name) {
       stats.value[i] += delta;

@@ -105,25 +105,25 @@ constexpr int32_t kNullInt32 = std::numeric_limits<int32_t>::min();
 // `occupancy_pct` is the estimated achieved occupancy the source reported
 // (Kineto's "est. achieved occupancy %"); `args` keeps source arguments that
 // have no column (e.g. NCCL collective sizes) as a JSON object.
-#define DAMSCOPE_KERNEL_COLUMNS(X)  \
-  X(int64_t, ts)                    \
-  X(int64_t, dur)                   \
-  X(int32_t, device)                \
-  X(int64_t, stream)                \
-  X(int64_t, correlation_id)        \
-  X(int64_t, external_id)           \
-  X(StringId, name)                 \
-  X(int32_t, grid_x)                \
-  X(int32_t, grid_y)                \
-  X(int32_t, grid_z)                \
-  X(int32_t, block_x)               \
-  X(int32_t, block_y)               \
-  X(int32_t, block_z)               \
-  X(int32_t, registers_per_thread)  \
-  X(int64_t, shared_memory_bytes)   \
-  X(int64_t, graph_id)              \
-  X(int64_t, graph_node_id)         \
-  X(double, occupancy_pct)          \
+#define DAMSCOPE_KERNEL_COLUMNS(X) \
+  X(int64_t, ts)                   \
+  X(int64_t, dur)                  \
+  X(int32_t, device)               \
+  X(int64_t, stream)               \
+  X(int64_t, correlation_id)       \
+  X(int64_t, external_id)          \
+  X(StringId, name)                \
+  X(int32_t, grid_x)               \
+  X(int32_t, grid_y)               \
+  X(int32_t, grid_z)               \
+  X(int32_t, block_x)              \
+  X(int32_t, block_y)              \
+  X(int32_t, block_z)              \
+  X(int32_t, registers_per_thread) \
+  X(int64_t, shared_memory_bytes)  \
+  X(int64_t, graph_id)             \
+  X(int64_t, graph_node_id)        \
+  X(double, occupancy_pct)         \
   X(std::string, args)
 
 #define DAMSCOPE_MEMCPY_COLUMNS(X) \
@@ -232,48 +232,45 @@ constexpr int32_t kNullInt32 = std::numeric_limits<int32_t>::min();
 #define DAMSCOPE_GATHER_FIELD(type, column) row.column = column[i];
 #define DAMSCOPE_VISIT_COLUMN(type, column) visit(#column, column);
 
-#define DAMSCOPE_DEFINE_TABLE(Struct, sql_name, COLUMNS)                   \
-  struct Struct {                                                          \
-    static constexpr const char* kSqlName = sql_name;                      \
-    struct Row {                                                           \
-      COLUMNS(DAMSCOPE_ROW_FIELD)                                          \
-    };                                                                     \
-    COLUMNS(DAMSCOPE_COLUMN_VECTOR)                                        \
-    /* Appends a row and returns its id (row index). */                    \
-    int64_t append(const Row& row) {                                       \
-      COLUMNS(DAMSCOPE_APPEND_FIELD)                                       \
-      return static_cast<int64_t>(size()) - 1;                             \
-    }                                                                      \
-    Row row(size_t i) const {                                              \
-      Row row;                                                             \
-      COLUMNS(DAMSCOPE_GATHER_FIELD)                                       \
-      return row;                                                          \
-    }                                                                      \
-    /* Calls visit(name, column_vector) for every column, in order. */     \
-    template <typename Visit>                                              \
-    void forEachColumn(Visit&& visit) {                                    \
-      COLUMNS(DAMSCOPE_VISIT_COLUMN)                                       \
-    }                                                                      \
-    template <typename Visit>                                              \
-    void forEachColumn(Visit&& visit) const {                              \
-      COLUMNS(DAMSCOPE_VISIT_COLUMN)                                       \
-    }                                                                      \
-    size_t size() const {                                                  \
-      size_t n = 0;                                                        \
-      bool first = true;                                                   \
-      forEachColumn([&](const char*, const auto& c) {                      \
-        if (first) n = c.size();                                           \
-        first = false;                                                     \
-      });                                                                  \
-      return n;                                                            \
-    }                                                                      \
-    bool empty() const { return size() == 0; }                             \
-    void reserve(size_t n) {                                               \
-      forEachColumn([n](const char*, auto& c) { c.reserve(n); });          \
-    }                                                                      \
-    void clear() {                                                         \
-      forEachColumn([](const char*, auto& c) { c.clear(); });              \
-    }                                                                      \
+#define DAMSCOPE_DEFINE_TABLE(Struct, sql_name, COLUMNS)                                           \
+  struct Struct {                                                                                  \
+    static constexpr const char* kSqlName = sql_name;                                              \
+    struct Row {                                                                                   \
+      COLUMNS(DAMSCOPE_ROW_FIELD)                                                                  \
+    };                                                                                             \
+    COLUMNS(DAMSCOPE_COLUMN_VECTOR)                                                                \
+    /* Appends a row and returns its id (row index). */                                            \
+    int64_t append(const Row& row) {                                                               \
+      COLUMNS(DAMSCOPE_APPEND_FIELD)                                                               \
+      return static_cast<int64_t>(size()) - 1;                                                     \
+    }                                                                                              \
+    Row row(size_t i) const {                                                                      \
+      Row row;                                                                                     \
+      COLUMNS(DAMSCOPE_GATHER_FIELD)                                                               \
+      return row;                                                                                  \
+    }                                                                                              \
+    /* Calls visit(name, column_vector) for every column, in order. */                             \
+    template <typename Visit>                                                                      \
+    void forEachColumn(Visit&& visit) {                                                            \
+      COLUMNS(DAMSCOPE_VISIT_COLUMN)                                                               \
+    }                                                                                              \
+    template <typename Visit>                                                                      \
+    void forEachColumn(Visit&& visit) const {COLUMNS(DAMSCOPE_VISIT_COLUMN)} size_t size() const { \
+      size_t n = 0;                                                                                \
+      bool first = true;                                                                           \
+      forEachColumn([&](const char*, const auto& c) {                                              \
+        if (first) n = c.size();                                                                   \
+        first = false;                                                                             \
+      });                                                                                          \
+      return n;                                                                                    \
+    }                                                                                              \
+    bool empty() const { return size() == 0; }                                                     \
+    void reserve(size_t n) {                                                                       \
+      forEachColumn([n](const char*, auto& c) { c.reserve(n); });                                  \
+    }                                                                                              \
+    void clear() {                                                                                 \
+      forEachColumn([](const char*, auto& c) { c.clear(); });                                      \
+    }                                                                                              \
   };
 
 DAMSCOPE_DEFINE_TABLE(ProcessTable, "processes", DAMSCOPE_PROCESS_COLUMNS)

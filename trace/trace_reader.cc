@@ -18,9 +18,11 @@ void readValue(const Statement& s, int c, double& out) {
 void readValue(const Statement& s, int c, StringId& out) {
   out = s.isNull(c) ? kNoString : StringId{static_cast<int32_t>(s.columnInt(c))};
 }
-void readValue(const Statement& s, int c, std::string& out) { out = std::string(s.columnText(c)); }
+void readValue(const Statement& s, int c, std::string& out) {
+  out = std::string(s.columnText(c));
+}
 template <typename E>
-  requires std::is_enum_v<E>
+requires std::is_enum_v<E>
 void readValue(const Statement& s, int c, E& out) {
   // A value this build does not know reads as the enum's first ("unknown") value.
   out = enumFromText<E>(s.columnText(c)).value_or(E{});
@@ -30,13 +32,13 @@ template <typename Table>
 Status readTable(Database& db, Table& table) {
   std::string columns = "id";
   table.forEachColumn([&](const char* name, const auto&) { columns += std::string(",") + name; });
-  DAMSCOPE_ASSIGN_OR_RETURN(
-      Statement stmt,
-      db.prepare("SELECT " + columns + " FROM " + Table::kSqlName + " ORDER BY id"));
+  DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt, db.prepare("SELECT " + columns + " FROM " +
+                                                       Table::kSqlName + " ORDER BY id"));
   int64_t expected_id = 0;
   while (true) {
     auto row = stmt.step();
-    if (!row.ok()) return Error(db.path() + ": reading " + Table::kSqlName + ": " + row.error().message());
+    if (!row.ok())
+      return Error(db.path() + ": reading " + Table::kSqlName + ": " + row.error().message());
     if (!row.value()) break;
     // Row ids double as row indexes (references between tables use them), so
     // they must be dense. meta and stats are keyed by name and exempt.
@@ -57,7 +59,8 @@ Status readTable(Database& db, Table& table) {
 }
 
 Status readStrings(Database& db, StringPool& pool) {
-  DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt, db.prepare("SELECT id, value FROM strings ORDER BY id"));
+  DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt,
+                            db.prepare("SELECT id, value FROM strings ORDER BY id"));
   while (true) {
     auto row = stmt.step();
     if (!row.ok()) return Error(db.path() + ": reading strings: " + row.error().message());

@@ -27,8 +27,8 @@ int64_t intOr(const Statement& s, int column, int64_t fallback) {
 
 constexpr const char* kEventTables[] = {"kernels", "memcpys", "memsets", "api_calls",
                                         "ranges",  "syncs",   "counters"};
-constexpr const char* kAllTables[] = {"processes", "threads", "devices",  "kernels",
-                                      "memcpys",   "memsets", "api_calls", "ranges",
+constexpr const char* kAllTables[] = {"processes", "threads",  "devices",        "kernels",
+                                      "memcpys",   "memsets",  "api_calls",      "ranges",
                                       "syncs",     "counters", "kernel_metrics", "strings"};
 
 }  // namespace
@@ -54,16 +54,16 @@ Result<TraceSummary> summarizeTrace(Database& db) {
   DAMSCOPE_RETURN_IF_ERROR(forEachRow(db, "SELECT key, value FROM meta ORDER BY id", [&](auto& r) {
     s.meta.emplace_back(r.columnText(0), r.columnText(1));
   }));
-  DAMSCOPE_RETURN_IF_ERROR(forEachRow(
-      db,
-      "SELECT p.pid, n.value, h.value, p.rank, p.world_size, b.value FROM processes p "
-      "LEFT JOIN strings n ON n.id = p.name LEFT JOIN strings h ON h.id = p.hostname "
-      "LEFT JOIN strings b ON b.id = p.comm_backend ORDER BY p.id",
-      [&](auto& r) {
-        s.processes.push_back({intOr(r, 0, -1), std::string(r.columnText(1)),
-                               std::string(r.columnText(2)), int32_t(intOr(r, 3, -1)),
-                               int32_t(intOr(r, 4, -1)), std::string(r.columnText(5))});
-      }));
+  DAMSCOPE_RETURN_IF_ERROR(
+      forEachRow(db,
+                 "SELECT p.pid, n.value, h.value, p.rank, p.world_size, b.value FROM processes p "
+                 "LEFT JOIN strings n ON n.id = p.name LEFT JOIN strings h ON h.id = p.hostname "
+                 "LEFT JOIN strings b ON b.id = p.comm_backend ORDER BY p.id",
+                 [&](auto& r) {
+                   s.processes.push_back({intOr(r, 0, -1), std::string(r.columnText(1)),
+                                          std::string(r.columnText(2)), int32_t(intOr(r, 3, -1)),
+                                          int32_t(intOr(r, 4, -1)), std::string(r.columnText(5))});
+                 }));
 
   DAMSCOPE_RETURN_IF_ERROR(forEachRow(
       db,
@@ -83,7 +83,6 @@ Result<TraceSummary> summarizeTrace(Database& db) {
 
   // Events per device and stream. A device that ran events but is missing
   // from the devices table (a source without device properties) still shows.
-  std::map<int32_t, DeviceSummary*> by_device;
   auto device_entry = [&](int32_t device) -> DeviceSummary& {
     for (auto& d : s.devices) {
       if (d.device == device) return d;
@@ -95,29 +94,33 @@ Result<TraceSummary> summarizeTrace(Database& db) {
     return s.devices.back();
   };
   for (const char* table : {"kernels", "memcpys", "memsets"}) {
-    DAMSCOPE_RETURN_IF_ERROR(forEachRow(
-        db,
-        std::string("SELECT device, stream, count(*) FROM ") + table +
-            " GROUP BY device, stream ORDER BY device, stream",
-        [&](auto& r) {
-          DeviceSummary& d = device_entry(int32_t(intOr(r, 0, -1)));
-          const int64_t n = r.columnInt(2);
-          if (std::string_view(table) == "kernels") d.kernels += n;
-          if (std::string_view(table) == "memcpys") d.memcpys += n;
-          if (std::string_view(table) == "memsets") d.memsets += n;
-          const int64_t stream = intOr(r, 1, -1);
-          if (std::find(d.streams.begin(), d.streams.end(), stream) == d.streams.end()) {
-            d.streams.push_back(stream);
-          }
-        }));
+    DAMSCOPE_RETURN_IF_ERROR(
+        forEachRow(db,
+                   std::string("SELECT device, stream, count(*) FROM ") + table +
+                       " GROUP BY device, stream ORDER BY device, stream",
+                   [&](auto& r) {
+                     DeviceSummary& d = device_entry(int32_t(intOr(r, 0, -1)));
+                     const int64_t n = r.columnInt(2);
+                     if (std::string_view(table) == "kernels") d.kernels += n;
+                     if (std::string_view(table) == "memcpys") d.memcpys += n;
+                     if (std::string_view(table) == "memsets") d.memsets += n;
+                     const int64_t stream = intOr(r, 1, -1);
+                     if (std::find(d.streams.begin(), d.streams.end(), stream) == d.streams.end()) {
+                       d.streams.push_back(stream);
+                     }
+                   }));
   }
+  DAMSCOPE_RETURN_IF_ERROR(forEachRow(
+      db, "SELECT device, count(*) FROM ranges WHERE device IS NOT NULL GROUP BY device",
+      [&](auto& r) { device_entry(int32_t(r.columnInt(0))).gpu_ranges += r.columnInt(1); }));
   for (auto& d : s.devices) std::sort(d.streams.begin(), d.streams.end());
   std::sort(s.devices.begin(), s.devices.end(),
             [](const auto& a, const auto& b) { return a.device < b.device; });
 
   for (const char* table : kAllTables) {
-    DAMSCOPE_RETURN_IF_ERROR(forEachRow(db, std::string("SELECT count(*) FROM ") + table,
-                                        [&](auto& r) { s.table_rows.emplace_back(table, r.columnInt(0)); }));
+    DAMSCOPE_RETURN_IF_ERROR(
+        forEachRow(db, std::string("SELECT count(*) FROM ") + table,
+                   [&](auto& r) { s.table_rows.emplace_back(table, r.columnInt(0)); }));
   }
   s.threads = s.rows("threads");
 
@@ -141,8 +144,7 @@ Result<TraceSummary> summarizeTrace(Database& db) {
   for (const char* table : kEventTables) {
     const bool has_dur = std::string_view(table) != "counters";
     DAMSCOPE_RETURN_IF_ERROR(forEachRow(
-        db,
-        std::string("SELECT min(ts), max(") + (has_dur ? "ts + dur" : "ts") + ") FROM " + table,
+        db, std::string("SELECT min(ts), max(") + (has_dur ? "ts + dur" : "ts") + ") FROM " + table,
         [&](auto& r) {
           if (r.isNull(0)) return;
           const int64_t first = r.columnInt(0), last = r.columnInt(1);
@@ -154,7 +156,8 @@ Result<TraceSummary> summarizeTrace(Database& db) {
 
   DAMSCOPE_RETURN_IF_ERROR(
       forEachRow(db, "SELECT name, value, description FROM stats ORDER BY id", [&](auto& r) {
-        s.stats.push_back({std::string(r.columnText(0)), r.columnInt(1), std::string(r.columnText(2))});
+        s.stats.push_back(
+            {std::string(r.columnText(0)), r.columnInt(1), std::string(r.columnText(2))});
       }));
   return s;
 }

@@ -34,15 +34,16 @@ struct DeviceSummary {
   int64_t kernels = 0;
   int64_t memcpys = 0;
   int64_t memsets = 0;
+  int64_t gpu_ranges = 0;  // GPU-side ranges: annotations, profiled kernel ranges
   std::vector<int64_t> streams;  // streams that ran kernels, memcpys or memsets
-  bool active() const { return kernels + memcpys + memsets > 0; }
+  bool active() const { return kernels + memcpys + memsets + gpu_ranges > 0; }
 };
 
 struct TraceSummary {
   std::vector<std::pair<std::string, std::string>> meta;
   std::vector<ProcessSummary> processes;
   std::vector<DeviceSummary> devices;
-  std::vector<std::pair<std::string, int64_t>> table_rows;       // table -> rows
+  std::vector<std::pair<std::string, int64_t>> table_rows;        // table -> rows
   std::vector<std::pair<std::string, int64_t>> range_categories;  // category -> rows
   std::vector<std::pair<std::string, int64_t>> api_kinds;         // runtime/driver -> rows
   int64_t nccl_kernels = 0;  // kernels of a collective library (NCCL, RCCL)

@@ -16,9 +16,15 @@ namespace {
 
 constexpr std::string_view kIndexMarker = "-- @indexes";
 
-void bindValue(Statement& s, int i, int64_t v) { isNull(v) ? s.bindNull(i) : s.bindInt(i, v); }
-void bindValue(Statement& s, int i, int32_t v) { isNull(v) ? s.bindNull(i) : s.bindInt(i, v); }
-void bindValue(Statement& s, int i, double v) { isNull(v) ? s.bindNull(i) : s.bindReal(i, v); }
+void bindValue(Statement& s, int i, int64_t v) {
+  isNull(v) ? s.bindNull(i) : s.bindInt(i, v);
+}
+void bindValue(Statement& s, int i, int32_t v) {
+  isNull(v) ? s.bindNull(i) : s.bindInt(i, v);
+}
+void bindValue(Statement& s, int i, double v) {
+  isNull(v) ? s.bindNull(i) : s.bindReal(i, v);
+}
 void bindValue(Statement& s, int i, StringId v) {
   v.valid() ? s.bindInt(i, v.value) : s.bindNull(i);
 }
@@ -26,7 +32,7 @@ void bindValue(Statement& s, int i, const std::string& v) {
   v.empty() ? s.bindNull(i) : s.bindText(i, v);
 }
 template <typename E>
-  requires std::is_enum_v<E>
+requires std::is_enum_v<E>
 void bindValue(Statement& s, int i, E v) {
   s.bindText(i, toText(v));
 }
@@ -39,8 +45,15 @@ constexpr std::string_view upsertKey() {
   return {};
 }
 
+// Rows per INSERT statement in bulk writes. One statement carrying many rows
+// runs the per-statement work of sqlite3_step once per batch; measured with
+// bench/import_bench (BM_WriteSynthetic), 32 rows per statement wrote
+// noticeably faster than 1 and no slower than larger batches, and stays far
+// below SQLite's limit of 32766 bound parameters.
+constexpr size_t kRowsPerStatement = 32;
+
 template <typename Table>
-std::string insertSql(const Table& table) {
+std::string insertSql(const Table& table, size_t rows) {
   constexpr std::string_view key = upsertKey<Table>();
   std::string columns = key.empty() ? "id" : "";
   std::string values = key.empty() ? "?" : "";
@@ -54,8 +67,8 @@ std::string insertSql(const Table& table) {
       updates += std::string(name) + "=excluded." + name;
     }
   });
-  std::string sql = std::string("INSERT INTO ") + Table::kSqlName + "(" + columns + ") VALUES(" +
-                    values + ")";
+  std::string sql = std::string("INSERT INTO ") + Table::kSqlName + "(" + columns + ") VALUES";
+  for (size_t i = 0; i < rows; ++i) sql += (i ? ",(" : "(") + values + ")";
   if (!key.empty()) sql += " ON CONFLICT(" + std::string(key) + ") DO UPDATE SET " + updates;
   return sql;
 }
@@ -64,23 +77,34 @@ template <typename Table>
 Status insertRows(Database& db, const Table& table, int64_t first_id) {
   const size_t n = table.size();
   if (n == 0) return okStatus();
-  DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt, db.prepare(insertSql(table)));
+  // Keyed tables (meta, stats) upsert, which SQLite allows only one row at a time.
   constexpr bool keyed = !upsertKey<Table>().empty();
-  for (size_t row = 0; row < n; ++row) {
+  const size_t per_statement = keyed ? 1 : kRowsPerStatement;
+  DAMSCOPE_ASSIGN_OR_RETURN(Statement batch, db.prepare(insertSql(table, per_statement)));
+  DAMSCOPE_ASSIGN_OR_RETURN(Statement single, db.prepare(insertSql(table, 1)));
+  size_t row = 0;
+  auto write = [&](Statement& stmt, size_t rows) -> Status {
     int index = 1;
-    if constexpr (!keyed) stmt.bindInt(index++, first_id + static_cast<int64_t>(row));
-    table.forEachColumn([&](const char*, const auto& column) { bindValue(stmt, index++, column[row]); });
+    for (size_t end = row + rows; row < end; ++row) {
+      if constexpr (!keyed) stmt.bindInt(index++, first_id + static_cast<int64_t>(row));
+      table.forEachColumn(
+          [&](const char*, const auto& column) { bindValue(stmt, index++, column[row]); });
+    }
     if (auto status = stmt.run(); !status.ok()) {
       return Error(db.path() + ": cannot write table " + Table::kSqlName + ": " +
                    status.error().message());
     }
-  }
+    return okStatus();
+  };
+  while (n - row >= per_statement) DAMSCOPE_RETURN_IF_ERROR(write(batch, per_statement));
+  while (row < n) DAMSCOPE_RETURN_IF_ERROR(write(single, 1));
   return okStatus();
 }
 
 Status insertStrings(Database& db, const StringPool& pool, int64_t first) {
   if (first >= static_cast<int64_t>(pool.size())) return okStatus();
-  DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt, db.prepare("INSERT INTO strings(id,value) VALUES(?,?)"));
+  DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt,
+                            db.prepare("INSERT INTO strings(id,value) VALUES(?,?)"));
   for (auto id = static_cast<int32_t>(first); id < static_cast<int32_t>(pool.size()); ++id) {
     stmt.bindInt(1, id);
     stmt.bindText(2, pool.get(StringId{id}));

@@ -8,23 +8,28 @@
 
 namespace damscope {
 
-std::optional<int64_t> parseScaledDecimal(std::string_view text, int scale_digits) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n' ||
-                           text.back() == '\r')) {
-    text.remove_suffix(1);
-  }
-  if (text.empty()) return std::nullopt;
+namespace {
 
-  if (text.find_first_of("eE") != std::string_view::npos) {
-    const std::string copy(text);
-    char* end = nullptr;
-    const double value = std::strtod(copy.c_str(), &end);
-    if (end != copy.c_str() + copy.size() || !std::isfinite(value)) return std::nullopt;
-    const double scaled = std::round(value * std::pow(10.0, scale_digits));
-    if (std::fabs(scaled) >= 9.2e18) return std::nullopt;
-    return static_cast<int64_t>(scaled);
-  }
+std::optional<int64_t> parseWithExponent(std::string_view text, int scale_digits) {
+  const std::string copy(text);
+  char* end = nullptr;
+  const double value = std::strtod(copy.c_str(), &end);
+  if (end != copy.c_str() + copy.size() || !std::isfinite(value)) return std::nullopt;
+  const double scaled = std::round(value * std::pow(10.0, scale_digits));
+  if (std::fabs(scaled) >= 9.2e18) return std::nullopt;
+  return static_cast<int64_t>(scaled);
+}
+
+bool isSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+}  // namespace
+
+std::optional<int64_t> parseScaledDecimal(std::string_view text, int scale_digits) {
+  while (!text.empty() && isSpace(text.front())) text.remove_prefix(1);
+  while (!text.empty() && isSpace(text.back())) text.remove_suffix(1);
+  if (text.empty()) return std::nullopt;
 
   size_t i = 0;
   const bool negative = text[0] == '-';
@@ -56,6 +61,9 @@ std::optional<int64_t> parseScaledDecimal(std::string_view text, int scale_digit
         ++fraction_digits;
       }
     }
+  }
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    return parseWithExponent(text, scale_digits);
   }
   if (i != text.size() || !any_digit) return std::nullopt;
   for (; fraction_digits < scale_digits; ++fraction_digits) {

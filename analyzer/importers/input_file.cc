@@ -6,14 +6,16 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 namespace damscope {
 namespace {
 
-std::string errnoText() { return std::strerror(errno); }
+std::string errnoText() {
+  return std::strerror(errno);
+}
 
 // Closes a file descriptor on scope exit.
 struct FdCloser {
@@ -85,12 +87,16 @@ bool isGzip(std::string_view bytes) {
 Result<std::string> gunzip(std::string_view compressed, const std::string& path, size_t padding) {
   std::string out;
   // A gzip member ends with its uncompressed size modulo 2^32 (RFC 1952,
-  // ISIZE): a good first guess for the output buffer.
+  // ISIZE): a good first guess for the output buffer when the file is intact.
+  // A truncated file ends with arbitrary bytes, so the guess is capped at a
+  // ratio far above what trace JSON reaches (about 20:1).
+  constexpr size_t kMaxRatio = 100;
   size_t guess = compressed.size() * 4;
   if (compressed.size() >= 18) {
-    const auto* tail = reinterpret_cast<const unsigned char*>(compressed.data() + compressed.size() - 4);
+    const auto* tail =
+        reinterpret_cast<const unsigned char*>(compressed.data() + compressed.size() - 4);
     const size_t isize = tail[0] | (tail[1] << 8) | (tail[2] << 16) | (size_t(tail[3]) << 24);
-    if (isize >= compressed.size()) guess = isize;
+    if (isize >= compressed.size()) guess = std::min(isize, compressed.size() * kMaxRatio);
   }
   // Slack so that the decoder can report the end of the stream without a
   // final reallocation when the guess is exact.
@@ -100,7 +106,8 @@ Result<std::string> gunzip(std::string_view compressed, const std::string& path,
   z_stream zs{};
   if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return Error(path + ": cannot start gzip decoder");
   zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
-  zs.avail_in = static_cast<uInt>(compressed.size());  // trace files stay far below 4 GiB compressed
+  zs.avail_in =
+      static_cast<uInt>(compressed.size());  // trace files stay far below 4 GiB compressed
   size_t produced = 0;
   int rc = Z_OK;
   while (true) {
@@ -112,7 +119,8 @@ Result<std::string> gunzip(std::string_view compressed, const std::string& path,
     produced += before - zs.avail_out;
     if (rc == Z_STREAM_END) {
       // Concatenated gzip members decode as one stream (gzip -c a b > ab.gz).
-      if (zs.avail_in > 0 && isGzip(std::string_view(reinterpret_cast<char*>(zs.next_in), zs.avail_in))) {
+      if (zs.avail_in > 0 &&
+          isGzip(std::string_view(reinterpret_cast<char*>(zs.next_in), zs.avail_in))) {
         inflateReset(&zs);
         continue;
       }

@@ -10,13 +10,15 @@
 #include <simdjson.h>
 
 #include <array>
-#include <charconv>
 #include <cctype>
+#include <charconv>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "analyzer/importers/decimal.h"
 #include "analyzer/importers/kineto_metadata.h"
+#include "trace/process_registry.h"
 #include "trace/range_nesting.h"
 #include "trace/table_order.h"
 
@@ -58,44 +60,48 @@ enum class ArgKey : uint8_t {
 };
 
 ArgKey classifyArg(std::string_view key) {
-  static const std::unordered_map<std::string_view, ArgKey> kKeys = {
+  // A linear scan, most frequent keys first: cheaper than hashing for keys
+  // this short, since most comparisons stop at the length.
+  static constexpr std::pair<std::string_view, ArgKey> kKeys[] = {
       {"External id", ArgKey::kExternalId},
-      {"external id", ArgKey::kExternalId},
+      {"Ev Idx", ArgKey::kDropped},
       {"correlation", ArgKey::kCorrelation},
+      {"cbid", ArgKey::kCbid},
       {"device", ArgKey::kDevice},
       {"stream", ArgKey::kStream},
-      {"grid", ArgKey::kGrid},
-      {"block", ArgKey::kBlock},
+      {"context", ArgKey::kDropped},
+      {"Record function id", ArgKey::kDropped},
+      {"queued", ArgKey::kDropped},
       {"registers per thread", ArgKey::kRegisters},
       {"shared memory", ArgKey::kSharedMemory},
+      {"blocks per SM", ArgKey::kDropped},
+      {"warps per SM", ArgKey::kDropped},
+      {"grid", ArgKey::kGrid},
+      {"block", ArgKey::kBlock},
       {"est. achieved occupancy %", ArgKey::kOccupancy},
       {"bytes", ArgKey::kBytes},
-      {"cbid", ArgKey::kCbid},
-      {"cid", ArgKey::kCbid},  // ROCm
-      {"cuda_sync_kind", ArgKey::kSyncKind},
-      {"kind", ArgKey::kCopyKind},  // ROCm memcpy direction
+      {"memory bandwidth (GB/s)", ArgKey::kDropped},
       {"Device Type", ArgKey::kDeviceType},
       {"Device Id", ArgKey::kDeviceId},
       {"Total Allocated", ArgKey::kTotalAllocated},
       {"Total Reserved", ArgKey::kTotalReserved},
-      {"flops", ArgKey::kFlops},
-      {"name", ArgKey::kMetaName},
-      {"labels", ArgKey::kMetaLabels},
-      {"Ev Idx", ArgKey::kDropped},
-      {"Record function id", ArgKey::kDropped},
+      {"external id", ArgKey::kExternalId},  // 2021 format
+      {"external ts", ArgKey::kDropped},
       {"Trace name", ArgKey::kDropped},
       {"Trace iteration", ArgKey::kDropped},
       {"Profiler Event Index", ArgKey::kDropped},
-      {"queued", ArgKey::kDropped},
-      {"context", ArgKey::kDropped},
-      {"blocks per SM", ArgKey::kDropped},
-      {"warps per SM", ArgKey::kDropped},
-      {"memory bandwidth (GB/s)", ArgKey::kDropped},
-      {"external ts", ArgKey::kDropped},
+      {"cuda_sync_kind", ArgKey::kSyncKind},
+      {"flops", ArgKey::kFlops},
+      {"cid", ArgKey::kCbid},       // ROCm
+      {"kind", ArgKey::kCopyKind},  // ROCm memcpy direction
+      {"name", ArgKey::kMetaName},
+      {"labels", ArgKey::kMetaLabels},
       {"sort_index", ArgKey::kDropped},
   };
-  auto it = kKeys.find(key);
-  return it == kKeys.end() ? ArgKey::kOther : it->second;
+  for (const auto& [name, kind] : kKeys) {
+    if (name.size() == key.size() && name == key) return kind;
+  }
+  return ArgKey::kOther;
 }
 
 // FLOPs per thread instruction of the CUPTI SASS counters Kineto's
@@ -149,11 +155,21 @@ void appendJsonString(std::string& out, std::string_view text) {
   out += '"';
   for (char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           static constexpr char kHex[] = "0123456789abcdef";
@@ -235,7 +251,8 @@ EventId readEventId(od::value& value) {
   if (type != od::json_type::string || value.get_string().get(text)) return id;
   // "stream 7" names a GPU stream in 2021 traces; "25738" is a thread id.
   constexpr std::string_view kStreamPrefix = "stream ";
-  if (text.substr(0, kStreamPrefix.size()) == kStreamPrefix) text.remove_prefix(kStreamPrefix.size());
+  if (text.substr(0, kStreamPrefix.size()) == kStreamPrefix)
+    text.remove_prefix(kStreamPrefix.size());
   if (auto parsed = parseScaledDecimal(text, 0)) id.number = *parsed;
   return id;
 }
@@ -344,12 +361,6 @@ SyncKind syncKindFromName(std::string_view name) {
   return SyncKind::kUnknown;
 }
 
-struct PairHash {
-  size_t operator()(const std::pair<int64_t, int64_t>& p) const {
-    return std::hash<int64_t>()(p.first) * 31 + std::hash<int64_t>()(p.second);
-  }
-};
-
 class KinetoImporter {
  public:
   explicit KinetoImporter(std::string source) : source_(std::move(source)) {}
@@ -368,8 +379,6 @@ class KinetoImporter {
   void addMetadata();
   void finish();
 
-  int64_t threadFor(int64_t pid, int64_t tid);
-  int64_t processFor(int64_t pid);
   void stat(const std::string& name, const std::string& description) {
     t_.addStat(name, 1, description);
   }
@@ -378,13 +387,14 @@ class KinetoImporter {
   TraceTables t_;
   Event e_;
   std::string lower_cat_;
+  std::string last_cat_;
+  std::optional<CategoryRoute> last_route_;
 
   int64_t base_time_ns_ = 0;
   std::vector<KinetoDevice> devices_;
   KinetoDistributedInfo distributed_;
   std::string hostname_;
-  std::unordered_map<int64_t, int64_t> process_rows_;                          // pid -> row
-  std::unordered_map<std::pair<int64_t, int64_t>, int64_t, PairHash> threads_;  // (pid, tid) -> row
+  ProcessRegistry registry_{t_};
   std::unordered_map<int64_t, std::string> process_names_;
   std::map<std::pair<int64_t, int64_t>, std::string> thread_names_;
   int64_t profiler_span_start_ = kNullInt, profiler_span_end_ = kNullInt;
@@ -399,27 +409,6 @@ class KinetoImporter {
   };
   std::vector<PendingMetric> pending_metrics_;
 };
-
-int64_t KinetoImporter::processFor(int64_t pid) {
-  auto [it, inserted] = process_rows_.try_emplace(pid, 0);
-  if (inserted) {
-    ProcessTable::Row row;
-    row.pid = pid;
-    it->second = t_.processes.append(row);
-  }
-  return it->second;
-}
-
-int64_t KinetoImporter::threadFor(int64_t pid, int64_t tid) {
-  auto [it, inserted] = threads_.try_emplace({pid, tid}, 0);
-  if (inserted) {
-    ThreadTable::Row row;
-    row.process_id = processFor(pid);
-    row.tid = tid;
-    it->second = t_.threads.append(row);
-  }
-  return it->second;
-}
 
 simdjson::error_code KinetoImporter::readArgs(od::object args) {
   for (auto field : args) {
@@ -460,23 +449,57 @@ simdjson::error_code KinetoImporter::readArgs(od::object args) {
         return type == od::json_type::string && value.get_string().get(out) == simdjson::SUCCESS;
       };
       switch (kind) {
-        case ArgKey::kExternalId: taken = take_int(e_.external_id); break;
-        case ArgKey::kCorrelation: taken = take_int(e_.correlation); break;
-        case ArgKey::kDevice: taken = take_int(e_.device); break;
-        case ArgKey::kStream: taken = take_int(e_.stream); break;
-        case ArgKey::kRegisters: taken = take_int(e_.registers); break;
-        case ArgKey::kSharedMemory: taken = take_int(e_.shared_memory); break;
-        case ArgKey::kOccupancy: taken = take_double(e_.occupancy); break;
-        case ArgKey::kBytes: taken = take_int(e_.bytes); break;
-        case ArgKey::kCbid: taken = take_int(e_.cbid); break;
-        case ArgKey::kDeviceType: taken = take_int(e_.device_type); break;
-        case ArgKey::kDeviceId: taken = take_int(e_.device_id); break;
-        case ArgKey::kTotalAllocated: taken = take_double(e_.total_allocated); break;
-        case ArgKey::kTotalReserved: taken = take_double(e_.total_reserved); break;
-        case ArgKey::kSyncKind: taken = take_string(e_.sync_kind); break;
-        case ArgKey::kCopyKind: taken = take_string(e_.copy_kind); break;
-        case ArgKey::kMetaName: taken = take_string(e_.meta_name); break;
-        case ArgKey::kMetaLabels: taken = take_string(e_.meta_labels); break;
+        case ArgKey::kExternalId:
+          taken = take_int(e_.external_id);
+          break;
+        case ArgKey::kCorrelation:
+          taken = take_int(e_.correlation);
+          break;
+        case ArgKey::kDevice:
+          taken = take_int(e_.device);
+          break;
+        case ArgKey::kStream:
+          taken = take_int(e_.stream);
+          break;
+        case ArgKey::kRegisters:
+          taken = take_int(e_.registers);
+          break;
+        case ArgKey::kSharedMemory:
+          taken = take_int(e_.shared_memory);
+          break;
+        case ArgKey::kOccupancy:
+          taken = take_double(e_.occupancy);
+          break;
+        case ArgKey::kBytes:
+          taken = take_int(e_.bytes);
+          break;
+        case ArgKey::kCbid:
+          taken = take_int(e_.cbid);
+          break;
+        case ArgKey::kDeviceType:
+          taken = take_int(e_.device_type);
+          break;
+        case ArgKey::kDeviceId:
+          taken = take_int(e_.device_id);
+          break;
+        case ArgKey::kTotalAllocated:
+          taken = take_double(e_.total_allocated);
+          break;
+        case ArgKey::kTotalReserved:
+          taken = take_double(e_.total_reserved);
+          break;
+        case ArgKey::kSyncKind:
+          taken = take_string(e_.sync_kind);
+          break;
+        case ArgKey::kCopyKind:
+          taken = take_string(e_.copy_kind);
+          break;
+        case ArgKey::kMetaName:
+          taken = take_string(e_.meta_name);
+          break;
+        case ArgKey::kMetaLabels:
+          taken = take_string(e_.meta_labels);
+          break;
         case ArgKey::kFlops:
           // Kept in args too: the framework's own estimate is useful evidence.
           take_double(e_.flops);
@@ -549,15 +572,20 @@ void KinetoImporter::addComplete() {
     stat("kineto.bad_durations", "complete events with a missing or negative \"dur\"; stored as 0");
     e_.dur = 0;
   }
-  lower_cat_.assign(e_.cat);
-  for (char& c : lower_cat_) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const CategoryRoute route = routeForCategory(lower_cat_);
+  // Consecutive events mostly share a category: route once per change.
+  if (e_.cat != last_cat_ || !last_route_) {
+    last_cat_.assign(e_.cat);
+    lower_cat_.assign(e_.cat);
+    for (char& c : lower_cat_) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    last_route_ = routeForCategory(lower_cat_);
+  }
+  const CategoryRoute route = *last_route_;
 
   const int32_t device = static_cast<int32_t>(!isNull(e_.device) ? e_.device : e_.pid.number);
   const int64_t stream = !isNull(e_.stream) ? e_.stream : e_.tid.number;
   auto host_thread = [&]() -> int64_t {
     if (!e_.pid.numeric() || !e_.tid.numeric()) return kNullInt;
-    return threadFor(e_.pid.number, e_.tid.number);
+    return registry_.thread(e_.pid.number, e_.tid.number);
   };
 
   switch (route.route) {
@@ -568,7 +596,8 @@ void KinetoImporter::addComplete() {
       k.name = t_.strings.intern(e_.name);
       k.grid_x = e_.grid[0], k.grid_y = e_.grid[1], k.grid_z = e_.grid[2];
       k.block_x = e_.block[0], k.block_y = e_.block[1], k.block_z = e_.block[2];
-      k.registers_per_thread = isNull(e_.registers) ? kNullInt32 : static_cast<int32_t>(e_.registers);
+      k.registers_per_thread =
+          isNull(e_.registers) ? kNullInt32 : static_cast<int32_t>(e_.registers);
       k.shared_memory_bytes = e_.shared_memory;
       k.occupancy_pct = e_.occupancy;
       k.args = e_.extras;
@@ -619,9 +648,11 @@ void KinetoImporter::addComplete() {
     }
     case Route::kProfilerSpan:
       // The profiler's own window ("PyTorch Profiler (0)").
-      profiler_span_start_ = isNull(profiler_span_start_) ? e_.ts : std::min(profiler_span_start_, e_.ts);
-      profiler_span_end_ = isNull(profiler_span_end_) ? e_.ts + e_.dur
-                                                      : std::max(profiler_span_end_, e_.ts + e_.dur);
+      profiler_span_start_ =
+          isNull(profiler_span_start_) ? e_.ts : std::min(profiler_span_start_, e_.ts);
+      profiler_span_end_ = isNull(profiler_span_end_)
+                               ? e_.ts + e_.dur
+                               : std::max(profiler_span_end_, e_.ts + e_.dur);
       return;
     case Route::kHostRange:
     case Route::kGpuRange:
@@ -631,14 +662,15 @@ void KinetoImporter::addComplete() {
       if (route.route == Route::kHostRange) {
         r.thread_id = host_thread();
         if (isNull(r.thread_id)) {
-          stat("kineto.ranges_without_thread", "host ranges whose pid/tid are not numbers; skipped");
+          stat("kineto.ranges_without_thread",
+               "host ranges whose pid/tid are not numbers; skipped");
           return;
         }
       } else {
         r.device = device, r.stream = stream;
       }
-      r.category = t_.strings.intern(route.category.empty() ? std::string_view(lower_cat_)
-                                                            : route.category);
+      r.category =
+          t_.strings.intern(route.category.empty() ? std::string_view(lower_cat_) : route.category);
       if (route.category.empty()) {
         stat("kineto.unknown_category_ranges",
              "complete events of a category this importer does not know; stored as ranges");
@@ -660,7 +692,8 @@ void KinetoImporter::addComplete() {
 
 void KinetoImporter::addInstant() {
   if (e_.name != "[memory]") {
-    stat("kineto.instant_events", "instant events other than [memory] (iteration marks); not stored");
+    stat("kineto.instant_events",
+         "instant events other than [memory] (iteration marks); not stored");
     return;
   }
   if (isNull(e_.ts)) return;
@@ -672,8 +705,9 @@ void KinetoImporter::addInstant() {
   CounterTable::Row c;
   c.ts = e_.ts;
   // c10::DeviceType: 0 is CPU; GPU allocations (CUDA, and HIP under ROCm) carry the device index.
-  c.device = (e_.device_type > 0 && !isNull(e_.device_id)) ? static_cast<int32_t>(e_.device_id) : kNullInt32;
-  if (e_.pid.numeric() && e_.tid.numeric()) c.thread_id = threadFor(e_.pid.number, e_.tid.number);
+  c.device = (e_.device_type > 0 && !isNull(e_.device_id)) ? static_cast<int32_t>(e_.device_id)
+                                                           : kNullInt32;
+  if (e_.pid.numeric() && e_.tid.numeric()) c.thread_id = registry_.thread(e_.pid.number, e_.tid.number);
   if (!std::isnan(e_.total_allocated)) {
     c.name = t_.strings.intern("memory_allocated_bytes");
     c.value = e_.total_allocated;
@@ -699,13 +733,21 @@ void KinetoImporter::routeEvent() {
   ++events_;
   const char phase = e_.ph.empty() ? '\0' : e_.ph[0];
   switch (phase) {
-    case 'X': addComplete(); break;
+    case 'X':
+      addComplete();
+      break;
     case 'i':
-    case 'I': addInstant(); break;
-    case 'M': addMetadata(); break;
+    case 'I':
+      addInstant();
+      break;
+    case 'M':
+      addMetadata();
+      break;
     case 's':
     case 'f':
-    case 't': ++flow_events_; break;
+    case 't':
+      ++flow_events_;
+      break;
     default:
       stat("kineto.unsupported_phase_events",
            "events of a phase Kineto does not write (B/E/C/...); not stored");
@@ -751,16 +793,16 @@ Status KinetoImporter::readTopLevel(od::object root) {
         if (devices.ok()) {
           devices_ = std::move(devices.value());
         } else {
-          stat("kineto.unreadable_device_properties", "deviceProperties could not be parsed: " +
-                                                          devices.error().message());
+          stat("kineto.unreadable_device_properties",
+               "deviceProperties could not be parsed: " + devices.error().message());
         }
       } else {
         auto info = parseKinetoDistributedInfo(raw);
         if (info.ok()) {
           distributed_ = info.value();
         } else {
-          stat("kineto.unreadable_distributed_info", "distributedInfo could not be parsed: " +
-                                                         info.error().message());
+          stat("kineto.unreadable_distributed_info",
+               "distributedInfo could not be parsed: " + info.error().message());
         }
       }
     } else if (key == "schemaVersion" || key == "traceName" || key == "displayTimeUnit") {
@@ -784,10 +826,11 @@ Status KinetoImporter::parseDocument(std::string& json) {
   if (json.capacity() < json.size() + kJsonPadding) json.reserve(json.size() + kJsonPadding);
   od::parser parser;
   od::document doc;
+  bool iterating = false;  // current_location() is only valid on a started document
   auto fail = [&](const std::string& what) -> Status {
     const char* at = nullptr;
     std::string where;
-    if (doc.current_location().get(at) == simdjson::SUCCESS && at >= json.data() &&
+    if (iterating && doc.current_location().get(at) == simdjson::SUCCESS && at >= json.data() &&
         at <= json.data() + json.size()) {
       where = " at byte " + std::to_string(at - json.data());
     }
@@ -796,6 +839,7 @@ Status KinetoImporter::parseDocument(std::string& json) {
   if (auto error = parser.iterate(json.data(), json.size(), json.capacity()).get(doc)) {
     return fail(simdjson::error_message(error));
   }
+  iterating = true;
   od::json_type type;
   if (auto error = doc.type().get(type)) return fail(simdjson::error_message(error));
   if (type == od::json_type::array) {
@@ -815,7 +859,8 @@ Status KinetoImporter::parseDocument(std::string& json) {
   if (doc.current_location().get(rest) == simdjson::SUCCESS) {
     return fail("unexpected content after the end of the trace");
   }
-  if (!saw_trace_events_) return Error(source_ + ": JSON has no \"traceEvents\" array: not a Chrome/Kineto trace");
+  if (!saw_trace_events_)
+    return Error(source_ + ": JSON has no \"traceEvents\" array: not a Chrome/Kineto trace");
   return okStatus();
 }
 
@@ -845,7 +890,8 @@ void KinetoImporter::finish() {
 
   bool amd = false;
   for (const KinetoDevice& d : devices_) {
-    amd = amd || d.name.find("AMD") != std::string::npos || d.name.find("Radeon") != std::string::npos ||
+    amd = amd || d.name.find("AMD") != std::string::npos ||
+          d.name.find("Radeon") != std::string::npos ||
           d.name.find("Instinct") != std::string::npos;
   }
   for (const KinetoDevice& d : devices_) {
@@ -903,6 +949,7 @@ void KinetoImporter::finish() {
 }
 
 Result<TraceTables> KinetoImporter::run(std::string& json) {
+  t_.addStat("kineto.events", 0, "trace events read from traceEvents");  // listed first
   DAMSCOPE_RETURN_IF_ERROR(parseDocument(json));
   finish();
   return std::move(t_);

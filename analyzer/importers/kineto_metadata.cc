@@ -7,8 +7,8 @@ namespace damscope {
 namespace {
 
 // Parses `json`; if it is a JSON string, parses the Python literal inside it.
-Result<simdjson::dom::element> parseMaybeLiteral(simdjson::dom::parser& parser, std::string_view json,
-                                                 std::string& storage) {
+Result<simdjson::dom::element> parseMaybeLiteral(simdjson::dom::parser& parser,
+                                                 std::string_view json, std::string& storage) {
   simdjson::dom::element element;
   if (auto error = parser.parse(json.data(), json.size()).get(element)) {
     return Error(std::string("invalid JSON: ") + simdjson::error_message(error));

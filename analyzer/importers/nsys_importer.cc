@@ -5,6 +5,7 @@
 #include <regex>
 #include <unordered_map>
 
+#include "trace/process_registry.h"
 #include "trace/range_nesting.h"
 #include "trace/table_order.h"
 
@@ -27,8 +28,12 @@ struct NvtxEventTypes {
 // nsys serializes process and thread ids as globalTid = (pid << 24) | tid,
 // with the top byte(s) naming the VM/host ("Serialized process and thread
 // identifiers" in the nsys export documentation).
-int64_t pidOf(int64_t global_tid) { return (global_tid >> 24) & 0xFFFFFF; }
-int64_t tidOf(int64_t global_tid) { return global_tid & 0xFFFFFF; }
+int64_t pidOf(int64_t global_tid) {
+  return (global_tid >> 24) & 0xFFFFFF;
+}
+int64_t tidOf(int64_t global_tid) {
+  return global_tid & 0xFFFFFF;
+}
 
 // Selects named columns of an export table, tolerating absent ones.
 class ColumnSelect {
@@ -53,7 +58,8 @@ class ColumnSelect {
       positions.push_back(next++);
     }
     if (columns.empty()) columns = "NULL";
-    DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt, db.prepare("SELECT " + columns + " FROM \"" + table + "\""));
+    DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt,
+                              db.prepare("SELECT " + columns + " FROM \"" + table + "\""));
     return std::optional<ColumnSelect>(ColumnSelect(std::move(stmt), std::move(positions), table));
   }
 
@@ -64,7 +70,9 @@ class ColumnSelect {
   }
   bool has(size_t i) const { return positions_[i] >= 0 && !stmt_.isNull(positions_[i]); }
   int64_t integer(size_t i) const { return has(i) ? stmt_.columnInt(positions_[i]) : kNullInt; }
-  double real(size_t i) const { return has(i) ? stmt_.columnReal(positions_[i]) : nullValue<double>(); }
+  double real(size_t i) const {
+    return has(i) ? stmt_.columnReal(positions_[i]) : nullValue<double>();
+  }
   std::string_view text(size_t i) const {
     return has(i) ? stmt_.columnText(positions_[i]) : std::string_view();
   }
@@ -80,9 +88,10 @@ class ColumnSelect {
 
 // Calls on_row(select) for each row of `table`; nothing if the table is absent.
 template <typename OnRow>
-Status forEachRow(Database& db, const std::string& table, std::initializer_list<const char*> columns,
-                  OnRow&& on_row) {
-  DAMSCOPE_ASSIGN_OR_RETURN(std::optional<ColumnSelect> select, ColumnSelect::open(db, table, columns));
+Status forEachRow(Database& db, const std::string& table,
+                  std::initializer_list<const char*> columns, OnRow&& on_row) {
+  DAMSCOPE_ASSIGN_OR_RETURN(std::optional<ColumnSelect> select,
+                            ColumnSelect::open(db, table, columns));
   if (!select) return okStatus();
   while (true) {
     DAMSCOPE_ASSIGN_OR_RETURN(bool more, select->next());
@@ -91,7 +100,9 @@ Status forEachRow(Database& db, const std::string& table, std::initializer_list<
   }
 }
 
-int32_t toInt32(int64_t v) { return isNull(v) ? kNullInt32 : static_cast<int32_t>(v); }
+int32_t toInt32(int64_t v) {
+  return isNull(v) ? kNullInt32 : static_cast<int32_t>(v);
+}
 
 // "cudaMalloc_v3020" -> "cudaMalloc": CUPTI names runtime callbacks with the
 // API version they appeared in; users know the plain name.
@@ -128,7 +139,6 @@ class NsysImporter {
     return it == strings_.end() ? kNoString : t_.strings.intern(it->second);
   }
   int64_t threadFor(int64_t global_tid);
-  int64_t processFor(int64_t pid);
   int64_t time(int64_t ns) const { return isNull(ns) ? ns : ns + session_start_ns_; }
 
   Database db_;
@@ -138,36 +148,19 @@ class NsysImporter {
   NvtxEventTypes nvtx_types_;
   int64_t session_start_ns_ = 0;
   bool has_session_start_ = false;
-  std::unordered_map<int64_t, int64_t> process_rows_;  // pid -> row
-  std::unordered_map<int64_t, int64_t> thread_rows_;   // globalTid -> row
+  ProcessRegistry registry_{t_};
   std::unordered_map<int64_t, std::string> nvtx_thread_names_;  // globalTid -> name
 };
 
-int64_t NsysImporter::processFor(int64_t pid) {
-  auto [it, inserted] = process_rows_.try_emplace(pid, 0);
-  if (inserted) {
-    ProcessTable::Row row;
-    row.pid = pid;
-    it->second = t_.processes.append(row);
-  }
-  return it->second;
-}
-
 int64_t NsysImporter::threadFor(int64_t global_tid) {
   if (isNull(global_tid)) return kNullInt;
-  auto [it, inserted] = thread_rows_.try_emplace(global_tid, 0);
-  if (inserted) {
-    ThreadTable::Row row;
-    row.process_id = processFor(pidOf(global_tid));
-    row.tid = tidOf(global_tid);
-    it->second = t_.threads.append(row);
-  }
-  return it->second;
+  return registry_.thread(pidOf(global_tid), tidOf(global_tid));
 }
 
 Status NsysImporter::loadStrings() {
-  return forEachRow(db_, "StringIds", {"id", "value"},
-                    [&](const ColumnSelect& r) { strings_.emplace(r.integer(0), std::string(r.text(1))); });
+  return forEachRow(db_, "StringIds", {"id", "value"}, [&](const ColumnSelect& r) {
+    strings_.emplace(r.integer(0), std::string(r.text(1)));
+  });
 }
 
 Status NsysImporter::loadEventTypes() {
@@ -186,12 +179,13 @@ Status NsysImporter::loadEventTypes() {
 }
 
 Status NsysImporter::loadSessionStart() {
-  return forEachRow(db_, "TARGET_INFO_SESSION_START_TIME", {"utcEpochNs"}, [&](const ColumnSelect& r) {
-    if (r.has(0)) {
-      session_start_ns_ = r.integer(0);
-      has_session_start_ = true;
-    }
-  });
+  return forEachRow(db_, "TARGET_INFO_SESSION_START_TIME", {"utcEpochNs"},
+                    [&](const ColumnSelect& r) {
+                      if (r.has(0)) {
+                        session_start_ns_ = r.integer(0);
+                        has_session_start_ = true;
+                      }
+                    });
 }
 
 Status NsysImporter::loadKernels() {
@@ -207,8 +201,11 @@ Status NsysImporter::loadKernels() {
         k.device = toInt32(r.integer(2));
         k.stream = r.integer(3);
         k.correlation_id = r.integer(4);
-        k.name = r.has(5) ? stringFor(r.integer(5)) : r.has(6) ? stringFor(r.integer(6)) : stringFor(r.integer(7));
-        k.grid_x = toInt32(r.integer(8)), k.grid_y = toInt32(r.integer(9)), k.grid_z = toInt32(r.integer(10));
+        k.name = r.has(5)   ? stringFor(r.integer(5))
+                 : r.has(6) ? stringFor(r.integer(6))
+                            : stringFor(r.integer(7));
+        k.grid_x = toInt32(r.integer(8)), k.grid_y = toInt32(r.integer(9)),
+        k.grid_z = toInt32(r.integer(10));
         k.block_x = toInt32(r.integer(11)), k.block_y = toInt32(r.integer(12));
         k.block_z = toInt32(r.integer(13));
         k.registers_per_thread = toInt32(r.integer(14));
@@ -267,7 +264,8 @@ Status NsysImporter::loadRuntime() {
   std::unordered_map<int64_t, int> calls_per_correlation;
   DAMSCOPE_RETURN_IF_ERROR(forEachRow(
       db_, "CUPTI_ACTIVITY_KIND_RUNTIME",
-      {"start", "end", "globalTid", "correlationId", "nameId", "returnValue"}, [&](const ColumnSelect& r) {
+      {"start", "end", "globalTid", "correlationId", "nameId", "returnValue"},
+      [&](const ColumnSelect& r) {
         ApiCallTable::Row a;
         a.ts = time(r.integer(0));
         a.dur = r.integer(1) - r.integer(0);
@@ -279,7 +277,7 @@ Status NsysImporter::loadRuntime() {
         a.name = t_.strings.intern(name);
         // The table holds runtime and driver calls; the driver API is cu*, the runtime cuda*.
         a.api = (name.substr(0, 2) == "cu" && name.substr(0, 4) != "cuda") ? ApiKind::kDriver
-                                                                          : ApiKind::kRuntime;
+                                                                           : ApiKind::kRuntime;
         a.return_code = toInt32(r.integer(5));
         t_.api_calls.append(a);
         if (!isNull(a.correlation_id)) ++calls_per_correlation[a.correlation_id];
@@ -295,21 +293,21 @@ Status NsysImporter::loadRuntime() {
 }
 
 Status NsysImporter::loadSyncs() {
-  return forEachRow(db_, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
-                    {"start", "end", "deviceId", "streamId", "correlationId", "syncType", "eventId",
-                     "globalTid"},
-                    [&](const ColumnSelect& r) {
-                      SyncTable::Row s;
-                      s.ts = time(r.integer(0));
-                      s.dur = r.integer(1) - r.integer(0);
-                      s.device = toInt32(r.integer(2));
-                      s.stream = r.integer(3);
-                      s.correlation_id = r.integer(4);
-                      s.kind = syncKindFromCupti(r.integer(5));
-                      s.event_id = r.integer(6);
-                      s.thread_id = threadFor(r.integer(7));
-                      t_.syncs.append(s);
-                    });
+  return forEachRow(
+      db_, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+      {"start", "end", "deviceId", "streamId", "correlationId", "syncType", "eventId", "globalTid"},
+      [&](const ColumnSelect& r) {
+        SyncTable::Row s;
+        s.ts = time(r.integer(0));
+        s.dur = r.integer(1) - r.integer(0);
+        s.device = toInt32(r.integer(2));
+        s.stream = r.integer(3);
+        s.correlation_id = r.integer(4);
+        s.kind = syncKindFromCupti(r.integer(5));
+        s.event_id = r.integer(6);
+        s.thread_id = threadFor(r.integer(7));
+        t_.syncs.append(s);
+      });
 }
 
 Status NsysImporter::loadNvtx() {
@@ -319,35 +317,36 @@ Status NsysImporter::loadNvtx() {
   };
   std::vector<Row> rows;
   std::unordered_map<int64_t, std::string> domains;  // domainId -> name
-  DAMSCOPE_RETURN_IF_ERROR(forEachRow(
-      db_, "NVTX_EVENTS",
-      {"start", "end", "eventType", "text", "textId", "globalTid", "domainId", "category",
-       "uint64Value", "int64Value", "doubleValue", "uint32Value", "int32Value", "floatValue",
-       "jsonText", "jsonTextId"},
-      [&](const ColumnSelect& r) {
-        Row row{r.integer(0), r.integer(1), r.integer(2), r.integer(5), r.integer(6), r.integer(7), {}, {}};
-        if (r.has(3)) {
-          row.text = r.text(3);
-        } else if (auto s = strings_.find(r.integer(4)); s != strings_.end()) {
-          row.text = s->second;
-        }
-        if (r.has(8) || r.has(9) || r.has(11) || r.has(12)) {
-          const size_t i = r.has(8) ? 8 : r.has(9) ? 9 : r.has(11) ? 11 : 12;
-          row.payload = std::to_string(r.integer(i));
-        } else if (r.has(10) || r.has(13)) {
-          row.payload = std::to_string(r.real(r.has(10) ? 10 : 13));
-        } else if (r.has(14)) {
-          row.payload = std::string(r.text(14));
-        } else if (auto s = strings_.find(r.integer(15)); s != strings_.end()) {
-          row.payload = s->second;
-        }
-        if (row.type == nvtx_types_.domain_create && !isNull(row.domain)) {
-          domains[row.domain] = row.text;
-        } else if (row.type == nvtx_types_.thread && !isNull(row.global_tid)) {
-          nvtx_thread_names_[row.global_tid] = row.text;
-        }
-        rows.push_back(std::move(row));
-      }));
+  DAMSCOPE_RETURN_IF_ERROR(
+      forEachRow(db_, "NVTX_EVENTS",
+                 {"start", "end", "eventType", "text", "textId", "globalTid", "domainId",
+                  "category", "uint64Value", "int64Value", "doubleValue", "uint32Value",
+                  "int32Value", "floatValue", "jsonText", "jsonTextId"},
+                 [&](const ColumnSelect& r) {
+                   Row row{r.integer(0), r.integer(1), r.integer(2), r.integer(5),
+                           r.integer(6), r.integer(7), {},           {}};
+                   if (r.has(3)) {
+                     row.text = r.text(3);
+                   } else if (auto s = strings_.find(r.integer(4)); s != strings_.end()) {
+                     row.text = s->second;
+                   }
+                   if (r.has(8) || r.has(9) || r.has(11) || r.has(12)) {
+                     const size_t i = r.has(8) ? 8 : r.has(9) ? 9 : r.has(11) ? 11 : 12;
+                     row.payload = std::to_string(r.integer(i));
+                   } else if (r.has(10) || r.has(13)) {
+                     row.payload = std::to_string(r.real(r.has(10) ? 10 : 13));
+                   } else if (r.has(14)) {
+                     row.payload = std::string(r.text(14));
+                   } else if (auto s = strings_.find(r.integer(15)); s != strings_.end()) {
+                     row.payload = s->second;
+                   }
+                   if (row.type == nvtx_types_.domain_create && !isNull(row.domain)) {
+                     domains[row.domain] = row.text;
+                   } else if (row.type == nvtx_types_.thread && !isNull(row.global_tid)) {
+                     nvtx_thread_names_[row.global_tid] = row.text;
+                   }
+                   rows.push_back(std::move(row));
+                 }));
 
   const StringId nvtx = t_.strings.intern("nvtx");
   const StringId nvtx_mark = t_.strings.intern("nvtx_mark");
@@ -377,7 +376,8 @@ Status NsysImporter::loadNvtx() {
     if (!row.payload.empty()) {
       const bool numeric = row.payload.find_first_not_of("0123456789.-e+") == std::string::npos;
       std::string quoted = "\"";
-      for (char c : row.payload) quoted += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+      for (char c : row.payload)
+        quoted += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
       add("payload", numeric ? row.payload : quoted + "\"");
     }
     if (!isNull(row.category)) add("category", std::to_string(row.category));
@@ -388,61 +388,65 @@ Status NsysImporter::loadNvtx() {
 }
 
 Status NsysImporter::loadDevices() {
-  return forEachRow(
-      db_, "TARGET_INFO_GPU",
-      {"id", "name", "smCount", "totalMemory", "memoryBandwidth", "clockRate", "computeMajor",
-       "computeMinor", "threadsPerWarp", "maxThreadsPerBlock", "maxWarpsPerSm", "maxBlocksPerSm",
-       "maxRegistersPerBlock", "maxRegistersPerSm", "maxShmemPerBlock", "maxShmemPerSm",
-       "l2CacheSize", "uuid", "busLocation"},
-      [&](const ColumnSelect& r) {
-        DeviceTable::Row d;
-        d.device = toInt32(r.integer(0));
-        d.kind = DeviceKind::kGpu;
-        d.vendor = t_.strings.intern("nvidia");
-        d.name = t_.strings.intern(r.text(1));
-        d.sm_count = toInt32(r.integer(2));
-        d.memory_bytes = r.integer(3);
-        d.memory_bandwidth_bytes_per_s = r.real(4);
-        d.sm_clock_hz = r.integer(5);
-        d.compute_major = toInt32(r.integer(6));
-        d.compute_minor = toInt32(r.integer(7));
-        d.warp_size = toInt32(r.integer(8));
-        d.max_threads_per_block = toInt32(r.integer(9));
-        if (r.has(10) && r.has(8)) d.max_threads_per_sm = toInt32(r.integer(10) * r.integer(8));
-        d.max_blocks_per_sm = toInt32(r.integer(11));
-        d.registers_per_block = toInt32(r.integer(12));
-        d.registers_per_sm = toInt32(r.integer(13));
-        d.shared_memory_per_block_bytes = r.integer(14);
-        d.shared_memory_per_sm_bytes = r.integer(15);
-        d.l2_cache_bytes = r.integer(16);
-        if (r.has(17)) d.uuid = t_.strings.intern(r.text(17));
-        if (r.has(18)) d.bus_location = t_.strings.intern(r.text(18));
-        if (!isNull(d.device)) t_.devices.append(d);
-      });
+  return forEachRow(db_, "TARGET_INFO_GPU",
+                    {"id", "name", "smCount", "totalMemory", "memoryBandwidth", "clockRate",
+                     "computeMajor", "computeMinor", "threadsPerWarp", "maxThreadsPerBlock",
+                     "maxWarpsPerSm", "maxBlocksPerSm", "maxRegistersPerBlock", "maxRegistersPerSm",
+                     "maxShmemPerBlock", "maxShmemPerSm", "l2CacheSize", "uuid", "busLocation"},
+                    [&](const ColumnSelect& r) {
+                      DeviceTable::Row d;
+                      d.device = toInt32(r.integer(0));
+                      d.kind = DeviceKind::kGpu;
+                      d.vendor = t_.strings.intern("nvidia");
+                      d.name = t_.strings.intern(r.text(1));
+                      d.sm_count = toInt32(r.integer(2));
+                      d.memory_bytes = r.integer(3);
+                      d.memory_bandwidth_bytes_per_s = r.real(4);
+                      d.sm_clock_hz = r.integer(5);
+                      d.compute_major = toInt32(r.integer(6));
+                      d.compute_minor = toInt32(r.integer(7));
+                      d.warp_size = toInt32(r.integer(8));
+                      d.max_threads_per_block = toInt32(r.integer(9));
+                      if (r.has(10) && r.has(8))
+                        d.max_threads_per_sm = toInt32(r.integer(10) * r.integer(8));
+                      d.max_blocks_per_sm = toInt32(r.integer(11));
+                      d.registers_per_block = toInt32(r.integer(12));
+                      d.registers_per_sm = toInt32(r.integer(13));
+                      d.shared_memory_per_block_bytes = r.integer(14);
+                      d.shared_memory_per_sm_bytes = r.integer(15);
+                      d.l2_cache_bytes = r.integer(16);
+                      if (r.has(17)) d.uuid = t_.strings.intern(r.text(17));
+                      if (r.has(18)) d.bus_location = t_.strings.intern(r.text(18));
+                      if (!isNull(d.device)) t_.devices.append(d);
+                    });
 }
 
 Status NsysImporter::loadProcessInfo() {
   // Names of the processes and threads that have events.
-  DAMSCOPE_RETURN_IF_ERROR(forEachRow(db_, "PROCESSES", {"pid", "name"}, [&](const ColumnSelect& r) {
-    auto it = process_rows_.find(r.integer(0));
-    if (it != process_rows_.end()) t_.processes.name[it->second] = t_.strings.intern(r.text(1));
-  }));
+  DAMSCOPE_RETURN_IF_ERROR(
+      forEachRow(db_, "PROCESSES", {"pid", "name"}, [&](const ColumnSelect& r) {
+        if (auto row = registry_.findProcess(r.integer(0))) {
+          t_.processes.name[*row] = t_.strings.intern(r.text(1));
+        }
+      }));
   std::unordered_map<int64_t, std::string> thread_names = nvtx_thread_names_;
-  DAMSCOPE_RETURN_IF_ERROR(forEachRow(db_, "ThreadNames", {"nameId", "globalTid"}, [&](const ColumnSelect& r) {
-    if (auto s = strings_.find(r.integer(0)); s != strings_.end()) thread_names.emplace(r.integer(1), s->second);
-  }));
+  DAMSCOPE_RETURN_IF_ERROR(
+      forEachRow(db_, "ThreadNames", {"nameId", "globalTid"}, [&](const ColumnSelect& r) {
+        if (auto s = strings_.find(r.integer(0)); s != strings_.end())
+          thread_names.emplace(r.integer(1), s->second);
+      }));
   // nsys's MPI trace names a rank's thread "MPI Rank N": the only rank
   // information an export carries.
   static const std::regex kMpiRank("MPI Rank ([0-9]+)");
   for (const auto& [global_tid, name] : thread_names) {
-    auto it = thread_rows_.find(global_tid);
-    if (it != thread_rows_.end()) t_.threads.name[it->second] = t_.strings.intern(name);
+    if (auto row = registry_.findThread(pidOf(global_tid), tidOf(global_tid))) {
+      t_.threads.name[*row] = t_.strings.intern(name);
+    }
     std::smatch match;
     if (std::regex_match(name, match, kMpiRank)) {
-      auto process = process_rows_.find(pidOf(global_tid));
-      if (process != process_rows_.end()) {
-        t_.processes.rank[process->second] = std::stoi(match[1].str());
-        t_.processes.comm_backend[process->second] = t_.strings.intern("mpi");
+      if (auto process = registry_.findProcess(pidOf(global_tid))) {
+        t_.processes.rank[*process] = std::stoi(match[1].str());
+        t_.processes.comm_backend[*process] = t_.strings.intern("mpi");
       }
     }
   }
@@ -457,7 +461,8 @@ Status NsysImporter::loadProcessInfo() {
   for (const char* table : {"EXPORT_META_DATA", "META_DATA_EXPORT"}) {
     DAMSCOPE_RETURN_IF_ERROR(forEachRow(db_, table, {"name", "value"}, [&](const ColumnSelect& r) {
       if (r.text(0) == "EXPORT_PRODUCT_VERSION") t_.setMeta("nsys_version", std::string(r.text(1)));
-      if (r.text(0) == "EXPORT_SCHEMA_VERSION") t_.setMeta("nsys_export_schema", std::string(r.text(1)));
+      if (r.text(0) == "EXPORT_SCHEMA_VERSION")
+        t_.setMeta("nsys_export_schema", std::string(r.text(1)));
     }));
   }
   return okStatus();
@@ -495,8 +500,8 @@ Result<TraceTables> NsysImporter::run() {
 
 bool isNsysExport(Database& db) {
   if (!db.hasTable("StringIds")) return false;
-  for (const char* table : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS",
-                            "TARGET_INFO_GPU", "TARGET_INFO_SESSION_START_TIME"}) {
+  for (const char* table : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME",
+                            "NVTX_EVENTS", "TARGET_INFO_GPU", "TARGET_INFO_SESSION_START_TIME"}) {
     if (db.hasTable(table)) return true;
   }
   return false;
@@ -509,7 +514,9 @@ Result<TraceTables> importNsysSqlite(const std::string& path) {
     return Error(path + ": not a readable SQLite database (" + probe.error().message() + ")");
   }
   if (!isNsysExport(db)) {
-    return Error(path + ": SQLite database is not an Nsight Systems export (no StringIds/CUPTI_ACTIVITY_KIND_* tables)");
+    return Error(path +
+                 ": SQLite database is not an Nsight Systems export (no "
+                 "StringIds/CUPTI_ACTIVITY_KIND_* tables)");
   }
   NsysImporter importer(std::move(db), path);
   return importer.run();

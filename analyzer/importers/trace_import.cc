@@ -32,9 +32,12 @@ bool startsLikeJson(std::string_view bytes) {
 
 std::string_view formatDescription(TraceFormat format) {
   switch (format) {
-    case TraceFormat::kKinetoJson: return "PyTorch profiler (Kineto) JSON";
-    case TraceFormat::kNsysSqlite: return "Nsight Systems SQLite export";
-    case TraceFormat::kTraceStore: return "damscope trace";
+    case TraceFormat::kKinetoJson:
+      return "PyTorch profiler (Kineto) JSON";
+    case TraceFormat::kNsysSqlite:
+      return "Nsight Systems SQLite export";
+    case TraceFormat::kTraceStore:
+      return "damscope trace";
   }
   return "unknown";
 }

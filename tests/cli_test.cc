@@ -1,0 +1,152 @@
+// The damscope binary as a user runs it: exit codes, one-line errors that
+// name the file, no partial output on failure, default output names, and the
+// info command's text and JSON.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "tests/test_support.h"
+
+namespace damscope {
+namespace {
+
+using testing::CommandResult;
+using testing::runCommand;
+using testing::TempDir;
+
+const char* kTinyTrace = R"json({"traceEvents": [
+  {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 7, "tid": 7, "ts": 100, "dur": 10},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 7, "tid": 7, "ts": 101, "dur": 2,
+   "args": {"correlation": 5}},
+  {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce", "pid": 0, "tid": 7, "ts": 104, "dur": 3,
+   "args": {"device": 0, "stream": 7, "correlation": 5}}],
+  "distributedInfo": {"rank": 1, "world_size": 4, "backend": "nccl"}})json";
+
+CommandResult damscope(const std::string& args) {
+  return runCommand(testing::damscopeBinary() + " " + args);
+}
+
+int lineCount(const std::string& text) {
+  return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+}
+
+TEST(Cli, HelpAndVersionExitZero) {
+  EXPECT_EQ(damscope("--help").exit_code, 0);
+  EXPECT_EQ(damscope("import --help").exit_code, 0);
+  CommandResult version = damscope("--version");
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_NE(version.out.find("damscope"), std::string::npos);
+}
+
+TEST(Cli, UsageErrorsExitTwoWithOneLine) {
+  for (const char* args : {"", "frobnicate", "import", "info --no-such-flag x"}) {
+    CommandResult r = damscope(args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_EQ(lineCount(r.err), 1) << args << ": " << r.err;
+  }
+}
+
+TEST(Cli, ImportWritesTheStoreAndInfoReadsIt) {
+  TempDir dir;
+  testing::writeGzip(dir.file("trace.pt.trace.json.gz"), kTinyTrace);
+  CommandResult imported = runCommand("cd " + dir.path() + " && " + testing::damscopeBinary() +
+                                      " import trace.pt.trace.json.gz");
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  ASSERT_TRUE(std::filesystem::exists(dir.file("trace.db"))) << "default name: input name with .db";
+  EXPECT_NE(imported.out.find("1 kernels"), std::string::npos) << imported.out;
+
+  CommandResult info = damscope("info " + dir.file("trace.db"));
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_NE(info.out.find("rank 1 of 4 (nccl)"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("(1 NCCL)"), std::string::npos) << info.out;
+
+  CommandResult json = damscope("info --json " + dir.file("trace.db"));
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["counts"]["kernels"], 1);
+  EXPECT_EQ(j["counts"]["api_calls"], 1);
+  EXPECT_EQ(j["counts"]["nccl_kernels"], 1);
+  EXPECT_EQ(j["processes"][0]["rank"], 1);
+  EXPECT_EQ(j["span_ns"], 10000);
+}
+
+TEST(Cli, InfoReadsAnyTraceWithoutWritingAFile) {
+  TempDir dir;
+  testing::writeFile(dir.file("trace.json"), kTinyTrace);
+  CommandResult info = damscope("info --json " + dir.file("trace.json"));
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_EQ(nlohmann::json::parse(info.out)["counts"]["ranges"], 1);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 1);
+}
+
+TEST(Cli, ImportRefusesToOverwriteWithoutForce) {
+  TempDir dir;
+  testing::writeFile(dir.file("trace.json"), kTinyTrace);
+  const std::string out = dir.file("run.db");
+  ASSERT_EQ(damscope("import " + dir.file("trace.json") + " -o " + out).exit_code, 0);
+  CommandResult again = damscope("import " + dir.file("trace.json") + " -o " + out);
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_NE(again.err.find("--force"), std::string::npos) << again.err;
+  EXPECT_EQ(damscope("import -f " + dir.file("trace.json") + " -o " + out).exit_code, 0);
+}
+
+TEST(Cli, ImportOfADamscopeTraceIsRefused) {
+  TempDir dir;
+  testing::writeFile(dir.file("trace.json"), kTinyTrace);
+  ASSERT_EQ(damscope("import " + dir.file("trace.json") + " -o " + dir.file("run.db")).exit_code,
+            0);
+  CommandResult r = damscope("import " + dir.file("run.db") + " -o " + dir.file("again.db"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("already a damscope trace"), std::string::npos) << r.err;
+}
+
+// Every bad input: exit 2, one line on stderr naming the file, nothing written.
+TEST(Cli, BadInputsExitTwoNameTheFileAndLeaveNothing) {
+  TempDir dir;
+  const std::string in = dir.file("in");
+  std::filesystem::create_directory(in);
+  testing::writeGzip(in + "/truncated.json.gz", kTinyTrace, 60);
+  testing::writeFile(in + "/corrupt.json", R"({"traceEvents": [{"ph": "X", "cat": })");
+  testing::writeFile(in + "/empty.json", "");
+  testing::writeFile(in + "/notatrace.json", R"({"hello": "world"})");
+  testing::writeFile(in + "/text.txt", "plain text\n");
+  std::filesystem::create_directory(in + "/a-directory");
+  {
+    // A SQLite file that is neither an nsys export nor a damscope trace.
+    CommandResult made = runCommand("sqlite3 " + in + "/other.sqlite 'CREATE TABLE t(x);'");
+    ASSERT_EQ(made.exit_code, 0) << "needs the sqlite3 shell";
+  }
+  const std::string out = dir.file("out");
+  std::filesystem::create_directory(out);
+
+  for (const char* name : {"truncated.json.gz", "corrupt.json", "empty.json", "notatrace.json",
+                           "text.txt", "a-directory", "other.sqlite", "does-not-exist.json"}) {
+    const std::string path = in + "/" + name;
+    for (const char* command : {"import", "info"}) {
+      CommandResult r = damscope(std::string(command) + " " + path + " -o " + out + "/run.db");
+      if (std::string(command) == "info") r = damscope("info " + path);
+      EXPECT_EQ(r.exit_code, 2) << command << " " << name;
+      EXPECT_EQ(lineCount(r.err), 1) << command << " " << name << ": " << r.err;
+      EXPECT_NE(r.err.find(path), std::string::npos) << command << " " << name << ": " << r.err;
+      EXPECT_EQ(r.err.rfind("damscope: ", 0), 0u) << r.err;
+    }
+    EXPECT_TRUE(std::filesystem::is_empty(out)) << "partial output left after " << name;
+  }
+}
+
+TEST(Cli, UnwritableOutputExitsTwoAndLeavesNothing) {
+  TempDir dir;
+  testing::writeFile(dir.file("trace.json"), kTinyTrace);
+  CommandResult r =
+      damscope("import " + dir.file("trace.json") + " -o " + dir.file("missing-dir/run.db"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(lineCount(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("missing-dir/run.db"), std::string::npos) << r.err;
+  CommandResult onto_dir = damscope("import -f " + dir.file("trace.json") + " -o " + dir.path());
+  EXPECT_EQ(onto_dir.exit_code, 2);
+  EXPECT_NE(onto_dir.err.find("is a directory"), std::string::npos) << onto_dir.err;
+}
+
+}  // namespace
+}  // namespace damscope

@@ -1,0 +1,55 @@
+// Exact decimal parsing of Chrome-trace microsecond timestamps.
+#include "analyzer/importers/decimal.h"
+
+#include <gtest/gtest.h>
+
+namespace damscope {
+namespace {
+
+TEST(Decimal, IntegerMicrosecondsBecomeNanoseconds) {
+  EXPECT_EQ(microsToNanos("1669783687464181"), 1669783687464181000);
+  EXPECT_EQ(microsToNanos("0"), 0);
+  EXPECT_EQ(microsToNanos("-5"), -5000);
+}
+
+TEST(Decimal, FractionalDigitsAreKeptExactlyBeyondDoublePrecision) {
+  // 17 significant digits: a double would land up to 125 ns away.
+  EXPECT_EQ(microsToNanos("1712195495505543.2"), 1712195495505543200);
+  EXPECT_EQ(microsToNanos("4458676522690.655"), 4458676522690655);
+  EXPECT_EQ(microsToNanos("156.777"), 156777);
+}
+
+TEST(Decimal, DigitsBelowANanosecondRoundHalfAwayFromZero) {
+  EXPECT_EQ(microsToNanos("1.0004"), 1000);
+  EXPECT_EQ(microsToNanos("1.0005"), 1001);
+  EXPECT_EQ(microsToNanos("-1.0005"), -1001);
+  EXPECT_EQ(microsToNanos("0.99999"), 1000);
+}
+
+TEST(Decimal, ExponentNotationFallsBackToDouble) {
+  EXPECT_EQ(microsToNanos("1.5e3"), 1500000);
+  EXPECT_EQ(microsToNanos("2E-3"), 2);
+}
+
+TEST(Decimal, SurroundingSpacesAreIgnored) {
+  EXPECT_EQ(microsToNanos(" 12 \n"), 12000);
+}
+
+TEST(Decimal, RejectsNonNumbersAndOverflow) {
+  EXPECT_FALSE(microsToNanos(""));
+  EXPECT_FALSE(microsToNanos("abc"));
+  EXPECT_FALSE(microsToNanos("12x"));
+  EXPECT_FALSE(microsToNanos("."));
+  EXPECT_FALSE(microsToNanos("-"));
+  EXPECT_FALSE(microsToNanos("99999999999999999999"));
+  EXPECT_FALSE(microsToNanos("9223372036854775.808"));  // one past INT64_MAX ns
+  EXPECT_EQ(microsToNanos("9223372036854775.807"), INT64_MAX);
+}
+
+TEST(Decimal, ScaleZeroParsesPlainIntegers) {
+  EXPECT_EQ(parseScaledDecimal("73689", 0), 73689);
+  EXPECT_EQ(parseScaledDecimal("2.6", 0), 3);
+}
+
+}  // namespace
+}  // namespace damscope
