@@ -14,13 +14,18 @@ GpuWork memcpyWork(CopyKind kind) {
     case CopyKind::kDtoD:
     case CopyKind::kAtoA:
     case CopyKind::kAtoD:
-    case CopyKind::kDtoA: return GpuWork::kMemoryBound;
-    case CopyKind::kPtoP: return GpuWork::kCommunication;
-    default: return GpuWork::kHostTransfer;  // HtoD, DtoH, HtoA, AtoH, HtoH, unknown
+    case CopyKind::kDtoA:
+      return GpuWork::kMemoryBound;
+    case CopyKind::kPtoP:
+      return GpuWork::kCommunication;
+    default:
+      return GpuWork::kHostTransfer;  // HtoD, DtoH, HtoA, AtoH, HtoH, unknown
   }
 }
 
-bool isPageable(MemoryKind kind) { return kind == MemoryKind::kPageable; }
+bool isPageable(MemoryKind kind) {
+  return kind == MemoryKind::kPageable;
+}
 
 }  // namespace
 
@@ -34,7 +39,8 @@ int64_t AnalysisInput::launchOf(int64_t correlation_id) const {
     if (at < 0 || at >= static_cast<int64_t>(dense_.size())) return -1;
     return dense_[static_cast<size_t>(at)];
   }
-  auto it = std::lower_bound(sparse_.begin(), sparse_.end(), std::make_pair(correlation_id, int64_t{-1}));
+  auto it =
+      std::lower_bound(sparse_.begin(), sparse_.end(), std::make_pair(correlation_id, int64_t{-1}));
   if (it == sparse_.end() || it->first != correlation_id) return -1;
   return it->second;
 }
@@ -75,7 +81,8 @@ AnalysisInput AnalysisInput::build(const TraceTables& tables) {
   } else if (with_id > 0) {
     in.sparse_.reserve(static_cast<size_t>(with_id));
     for (size_t i = 0; i < api.size(); ++i) {
-      if (!isNull(api.correlation_id[i])) in.sparse_.emplace_back(api.correlation_id[i], int64_t(i));
+      if (!isNull(api.correlation_id[i]))
+        in.sparse_.emplace_back(api.correlation_id[i], int64_t(i));
     }
     std::sort(in.sparse_.begin(), in.sparse_.end(), [&](const auto& a, const auto& b) {
       if (a.first != b.first) return a.first < b.first;
@@ -118,9 +125,15 @@ AnalysisInput AnalysisInput::build(const TraceTables& tables) {
     op.kind = GpuOpKind::kKernel;
     op.category = in.classifier_.category(k.name[i]);
     switch (boundOf(op.category)) {
-      case KernelBound::kCompute: op.work = GpuWork::kComputeBound; break;
-      case KernelBound::kMemory: op.work = GpuWork::kMemoryBound; break;
-      case KernelBound::kCommunication: op.work = GpuWork::kCommunication; break;
+      case KernelBound::kCompute:
+        op.work = GpuWork::kComputeBound;
+        break;
+      case KernelBound::kMemory:
+        op.work = GpuWork::kMemoryBound;
+        break;
+      case KernelBound::kCommunication:
+        op.work = GpuWork::kCommunication;
+        break;
     }
     link(op, k.correlation_id[i]);
     in.gpu_.push_back(op);

@@ -35,11 +35,11 @@ enum class GpuWork : uint8_t {
 
 struct GpuOp {
   int64_t ts = 0;
-  int64_t end = 0;       // ts + max(dur, 0)
-  int64_t stream = 0;    // kNullInt when unknown
-  int64_t row = 0;       // row in the table of `kind`
-  int64_t launch = -1;   // api_calls row of the launching call, -1 unknown
-  int32_t device = 0;    // kNullInt32 when unknown
+  int64_t end = 0;      // ts + max(dur, 0)
+  int64_t stream = 0;   // kNullInt when unknown
+  int64_t row = 0;      // row in the table of `kind`
+  int64_t launch = -1;  // api_calls row of the launching call, -1 unknown
+  int32_t device = 0;   // kNullInt32 when unknown
   GpuOpKind kind = GpuOpKind::kKernel;
   GpuWork work = GpuWork::kMemoryBound;
   KernelCategory category = KernelCategory::kOther;  // kernels; kMemory for copies

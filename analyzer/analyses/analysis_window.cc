@@ -5,7 +5,9 @@
 
 namespace damscope {
 
-std::string_view toText(WindowMode mode) { return mode == WindowMode::kHta ? "hta" : "all"; }
+std::string_view toText(WindowMode mode) {
+  return mode == WindowMode::kHta ? "hta" : "all";
+}
 
 Result<WindowReport> computeWindow(const AnalysisInput& input, const StepReport& steps,
                                    const WindowOptions& options) {
@@ -43,8 +45,9 @@ Result<WindowReport> computeWindow(const AnalysisInput& input, const StepReport&
       }
     }
   } else if (options.mode == WindowMode::kHta && steps.steps.size() == 1) {
-    w.notes.push_back("only one step: nothing is cut from the window (HTA cuts the last of two "
-                      "or more steps)");
+    w.notes.push_back(
+        "only one step: nothing is cut from the window (HTA cuts the last of two "
+        "or more steps)");
   }
 
   for (size_t i = 0; i < gpu.size(); ++i) {

@@ -35,16 +35,16 @@ struct WindowOptions {
 
 struct WindowReport {
   WindowMode mode = WindowMode::kHta;
-  bool cut = false;              // the HTA cut was applied
-  int64_t cutoff_ns = kNullInt;  // CPU events start before this (the last step's start)
+  bool cut = false;                // the HTA cut was applied
+  int64_t cutoff_ns = kNullInt;    // CPU events start before this (the last step's start)
   std::vector<uint8_t> in_window;  // per AnalysisInput::gpu() op: 1 if analysed
-  int64_t gpu_ops = 0;           // ops in the window (syncs included)
-  int64_t gpu_start = kNullInt;  // first start and last end of those ops
+  int64_t gpu_ops = 0;             // ops in the window (syncs included)
+  int64_t gpu_start = kNullInt;    // first start and last end of those ops
   int64_t gpu_end = kNullInt;
-  size_t first_step = 0;         // steps [first_step, first_step + step_count) are analysed
+  size_t first_step = 0;  // steps [first_step, first_step + step_count) are analysed
   size_t step_count = 0;
-  int64_t start = kNullInt;      // analysed time range: the analysed steps, widened to
-  int64_t end = kNullInt;        // cover the window's GPU ops; the GPU span without steps
+  int64_t start = kNullInt;  // analysed time range: the analysed steps, widened to
+  int64_t end = kNullInt;    // cover the window's GPU ops; the GPU span without steps
   std::vector<std::string> notes;
 
   bool hasGpuWork() const { return gpu_ops > 0; }

@@ -87,7 +87,8 @@ Result<GpuUtilizationReport> computeGpuUtilization(const AnalysisInput& input,
     auto [sm, inserted] = sm_counts.try_emplace(op.device, 0);
     if (inserted) sm->second = input.smCount(op.device);
     const int32_t gx = k.grid_x[row], gy = k.grid_y[row], gz = k.grid_z[row];
-    if (sm->second > 0 && !isNull(gx) && !isNull(gy) && !isNull(gz) && gx >= 0 && gy >= 0 && gz >= 0) {
+    if (sm->second > 0 && !isNull(gx) && !isNull(gy) && !isNull(gz) && gx >= 0 && gy >= 0 &&
+        gz >= 0) {
       const double blocks = static_cast<double>(gx) * gy * gz;
       const double efficiency = std::min(blocks / sm->second, 1.0);
       a.sm_changes.emplace_back(start, efficiency);
@@ -119,8 +120,8 @@ Result<GpuUtilizationReport> computeGpuUtilization(const AnalysisInput& input,
     } else {
       u.sm_efficiency_pct = u.kernel_ns > 0 ? kNaN : 0.0;
     }
-    u.occupancy_pct = a.occupancy_ns > 0 ? a.occupancy_weighted / static_cast<double>(a.occupancy_ns)
-                                         : kNaN;
+    u.occupancy_pct =
+        a.occupancy_ns > 0 ? a.occupancy_weighted / static_cast<double>(a.occupancy_ns) : kNaN;
     if (a.without_grid > 0) {
       report.notes.push_back("device " + std::to_string(device) + ": " +
                              std::to_string(a.without_grid) +
@@ -135,13 +136,15 @@ Result<GpuUtilizationReport> computeGpuUtilization(const AnalysisInput& input,
   }
   int64_t busiest = -1;
   for (size_t i = 0; i < report.devices.size(); ++i) {
-    if (busiest < 0 || report.devices[i].kernel_ns > report.devices[static_cast<size_t>(busiest)].kernel_ns) {
+    if (busiest < 0 ||
+        report.devices[i].kernel_ns > report.devices[static_cast<size_t>(busiest)].kernel_ns) {
       busiest = static_cast<int64_t>(i);
     }
   }
   report.primary = busiest;
   if (report.devices.empty()) {
-    report.notes.push_back("no kernels: GPU utilization, SM efficiency and occupancy cannot be computed");
+    report.notes.push_back(
+        "no kernels: GPU utilization, SM efficiency and occupancy cannot be computed");
   }
   return report;
 }

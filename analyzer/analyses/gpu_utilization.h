@@ -39,11 +39,11 @@ struct DeviceUtilization {
   int32_t device = 0;
   int64_t start = 0;
   int64_t end = 0;
-  int64_t kernel_ns = 0;              // union of kernels inside the range
+  int64_t kernel_ns = 0;  // union of kernels inside the range
   double gpu_util_pct = 0;
-  double sm_efficiency_pct = 0;       // NaN: unknown
-  double occupancy_pct = 0;           // NaN: unknown
-  int64_t kernels_without_grid = 0;   // inside the range
+  double sm_efficiency_pct = 0;      // NaN: unknown
+  double occupancy_pct = 0;          // NaN: unknown
+  int64_t kernels_without_grid = 0;  // inside the range
   int64_t kernels_with_occupancy = 0;
 };
 

@@ -36,8 +36,8 @@ HostActivityIndex::HostActivityIndex(const AnalysisInput& input) {
   for (size_t i = 0; i < api.size(); ++i) {
     if (!valid_thread(api.thread_id[i])) continue;
     const int64_t end = api.ts[i] + std::max<int64_t>(api.dur[i], 0);
-    const HostActivity a = (input.apiFlags()[i] & kApiBlocksHost) ? HostActivity::kSync
-                                                                  : HostActivity::kCudaApi;
+    const HostActivity a =
+        (input.apiFlags()[i] & kApiBlocksHost) ? HostActivity::kSync : HostActivity::kCudaApi;
     bucket(api.thread_id[i], a).push_back({api.ts[i], end, int64_t(i), true});
   }
   // Per distinct name: -2 not classified yet, -3 a step (a container, even
@@ -110,7 +110,8 @@ HostActivityIndex::HostActivityIndex(const AnalysisInput& input) {
         while (j < covered.size() && covered[j].end <= cursor) ++j;
         size_t c = j;
         auto emit = [&](int64_t s, int64_t e) {
-          painted.push_back({s, e, static_cast<HostActivity>(a), evidence[k].second, evidence[k].first});
+          painted.push_back(
+              {s, e, static_cast<HostActivity>(a), evidence[k].second, evidence[k].first});
         };
         while (c < covered.size() && covered[c].start < merged[k].end) {
           if (covered[c].start > cursor) emit(cursor, covered[c].start);

@@ -23,7 +23,14 @@
 
 namespace damscope {
 
-enum class HostActivity : uint8_t { kSync, kDataLoading, kCommunication, kCudaApi, kFrameworkOp, kUntraced };
+enum class HostActivity : uint8_t {
+  kSync,
+  kDataLoading,
+  kCommunication,
+  kCudaApi,
+  kFrameworkOp,
+  kUntraced
+};
 constexpr size_t kHostActivityCount = 6;
 
 struct HostSegment {
@@ -58,7 +65,8 @@ void HostActivityIndex::forEach(int64_t thread, int64_t start, int64_t end, Visi
   const HostSegment* it = find(thread, start, &last);
   int64_t cursor = start;
   for (; it && it != last && it->start < end; ++it) {
-    if (it->start > cursor) visit(HostSegment{cursor, it->start, HostActivity::kUntraced, false, -1});
+    if (it->start > cursor)
+      visit(HostSegment{cursor, it->start, HostActivity::kUntraced, false, -1});
     HostSegment piece = *it;
     piece.start = std::max(piece.start, cursor);
     piece.end = std::min(piece.end, end);

@@ -13,22 +13,31 @@ namespace {
 
 GapCause causeOf(HostActivity a) {
   switch (a) {
-    case HostActivity::kSync: return GapCause::kSynchronization;
-    case HostActivity::kDataLoading: return GapCause::kDataLoading;
-    case HostActivity::kCommunication: return GapCause::kCommunicationWait;
+    case HostActivity::kSync:
+      return GapCause::kSynchronization;
+    case HostActivity::kDataLoading:
+      return GapCause::kDataLoading;
+    case HostActivity::kCommunication:
+      return GapCause::kCommunicationWait;
     case HostActivity::kCudaApi:
-    case HostActivity::kFrameworkOp: return GapCause::kHostLaunch;
-    case HostActivity::kUntraced: return GapCause::kOther;
+    case HostActivity::kFrameworkOp:
+      return GapCause::kHostLaunch;
+    case HostActivity::kUntraced:
+      return GapCause::kOther;
   }
   return GapCause::kOther;
 }
 
 EvidenceTable tableOf(const GpuOp& op) {
   switch (op.kind) {
-    case GpuOpKind::kKernel: return EvidenceTable::kKernels;
-    case GpuOpKind::kMemcpy: return EvidenceTable::kMemcpys;
-    case GpuOpKind::kMemset: return EvidenceTable::kMemsets;
-    case GpuOpKind::kSync: return EvidenceTable::kSyncs;
+    case GpuOpKind::kKernel:
+      return EvidenceTable::kKernels;
+    case GpuOpKind::kMemcpy:
+      return EvidenceTable::kMemcpys;
+    case GpuOpKind::kMemset:
+      return EvidenceTable::kMemsets;
+    case GpuOpKind::kSync:
+      return EvidenceTable::kSyncs;
   }
   return EvidenceTable::kNone;
 }
@@ -90,7 +99,14 @@ class Classifier {
              s.from_api ? EvidenceTable::kApiCalls : EvidenceTable::kRanges, s.row);
       }
     });
-    if (host_end < g1) emit(host_end, g1, GapCause::kHostLaunch, EvidenceTable::kApiCalls, launch);
+    if (host_end < g1) {
+      // Inside the launch call itself. A call that blocks the host (a
+      // synchronous or pageable copy) is a synchronization; any other is
+      // launch overhead.
+      const bool blocking = (input_.apiFlags()[static_cast<size_t>(launch)] & kApiBlocksHost) != 0;
+      emit(host_end, g1, blocking ? GapCause::kSynchronization : GapCause::kHostLaunch,
+           EvidenceTable::kApiCalls, launch);
+    }
   }
 
  private:
@@ -124,7 +140,8 @@ class GapBuilder {
       evidence_[c] = {table, row};
     }
     if (!segments_) return;
-    if (gap_.segment_count > 0 && segments_->back().cause == cause && segments_->back().end == start) {
+    if (gap_.segment_count > 0 && segments_->back().cause == cause &&
+        segments_->back().end == start) {
       segments_->back().end = end;
     } else {
       segments_->push_back({start, end, cause});
@@ -152,7 +169,7 @@ class GapBuilder {
 // Indices of the GPU operations (not syncs) grouped by key, each group in time order.
 template <typename Key>
 std::vector<std::pair<Key, std::vector<uint32_t>>> groupOps(const std::vector<GpuOp>& gpu,
-                                                             Key (*key_of)(const GpuOp&)) {
+                                                            Key (*key_of)(const GpuOp&)) {
   std::map<Key, std::vector<uint32_t>> groups;
   for (size_t i = 0; i < gpu.size(); ++i) {
     if (gpu[i].kind == GpuOpKind::kSync) continue;
@@ -161,7 +178,9 @@ std::vector<std::pair<Key, std::vector<uint32_t>>> groupOps(const std::vector<Gp
   return {std::make_move_iterator(groups.begin()), std::make_move_iterator(groups.end())};
 }
 
-int32_t deviceKey(const GpuOp& op) { return op.device; }
+int32_t deviceKey(const GpuOp& op) {
+  return op.device;
+}
 std::pair<int32_t, int64_t> streamKey(const GpuOp& op) {
   return {op.device, isNull(op.stream) ? int64_t{-1} : op.stream};
 }
@@ -170,34 +189,50 @@ std::pair<int32_t, int64_t> streamKey(const GpuOp& op) {
 
 std::string_view toText(GapCause cause) {
   switch (cause) {
-    case GapCause::kDataLoading: return "data_loading";
-    case GapCause::kHostLaunch: return "host_launch";
-    case GapCause::kSynchronization: return "synchronization";
-    case GapCause::kCommunicationWait: return "communication_wait";
-    case GapCause::kOther: return "other";
+    case GapCause::kDataLoading:
+      return "data_loading";
+    case GapCause::kHostLaunch:
+      return "host_launch";
+    case GapCause::kSynchronization:
+      return "synchronization";
+    case GapCause::kCommunicationWait:
+      return "communication_wait";
+    case GapCause::kOther:
+      return "other";
   }
   return "other";
 }
 
 std::string_view toText(HtaIdleCategory category) {
   switch (category) {
-    case HtaIdleCategory::kNone: return "";
-    case HtaIdleCategory::kHostWait: return "host_wait";
-    case HtaIdleCategory::kKernelWait: return "kernel_wait";
-    case HtaIdleCategory::kOther: return "other";
+    case HtaIdleCategory::kNone:
+      return "";
+    case HtaIdleCategory::kHostWait:
+      return "host_wait";
+    case HtaIdleCategory::kKernelWait:
+      return "kernel_wait";
+    case HtaIdleCategory::kOther:
+      return "other";
   }
   return "";
 }
 
 std::string_view toText(EvidenceTable table) {
   switch (table) {
-    case EvidenceTable::kNone: return "";
-    case EvidenceTable::kRanges: return "ranges";
-    case EvidenceTable::kApiCalls: return "api_calls";
-    case EvidenceTable::kKernels: return "kernels";
-    case EvidenceTable::kMemcpys: return "memcpys";
-    case EvidenceTable::kMemsets: return "memsets";
-    case EvidenceTable::kSyncs: return "syncs";
+    case EvidenceTable::kNone:
+      return "";
+    case EvidenceTable::kRanges:
+      return "ranges";
+    case EvidenceTable::kApiCalls:
+      return "api_calls";
+    case EvidenceTable::kKernels:
+      return "kernels";
+    case EvidenceTable::kMemcpys:
+      return "memcpys";
+    case EvidenceTable::kMemsets:
+      return "memsets";
+    case EvidenceTable::kSyncs:
+      return "syncs";
   }
   return "";
 }
@@ -267,9 +302,14 @@ Result<GapReport> computeGaps(const AnalysisInput& input, const StepReport& step
         if (!isNull(window_prev_end) && op.ts > window_prev_end) {
           const int64_t length = op.ts - window_prev_end;
           switch (hta_category(window_prev_end, op.ts)) {
-            case HtaIdleCategory::kHostWait: hta.host_wait_ns += length; break;
-            case HtaIdleCategory::kKernelWait: hta.kernel_wait_ns += length; break;
-            default: hta.other_ns += length;
+            case HtaIdleCategory::kHostWait:
+              hta.host_wait_ns += length;
+              break;
+            case HtaIdleCategory::kKernelWait:
+              hta.kernel_wait_ns += length;
+              break;
+            default:
+              hta.other_ns += length;
           }
         }
         window_prev_end = isNull(window_prev_end) ? op.end : std::max(window_prev_end, op.end);

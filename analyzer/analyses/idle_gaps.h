@@ -11,7 +11,9 @@
 // Each gap is explained by the GPU operation that ended it and the host
 // thread that launched that operation (correlation id -> launch call):
 //  - [launch start, gap end): the launch call was already issued and the GPU
-//    waited for it to arrive: host/launch overhead.
+//    waited for it to arrive: host/launch overhead, or synchronization when
+//    the call blocks the host (a synchronous copy, or one from pageable
+//    memory, which the CUDA runtime performs synchronously).
 //  - [gap start, launch start): the host had not issued the work yet; the
 //    launching thread's activity (host_activity.h) says why, moment by
 //    moment: blocked in a synchronizing call -> synchronization; inside a
@@ -44,7 +46,13 @@
 
 namespace damscope {
 
-enum class GapCause : uint8_t { kDataLoading, kHostLaunch, kSynchronization, kCommunicationWait, kOther };
+enum class GapCause : uint8_t {
+  kDataLoading,
+  kHostLaunch,
+  kSynchronization,
+  kCommunicationWait,
+  kOther
+};
 constexpr size_t kGapCauseCount = 5;
 std::string_view toText(GapCause cause);
 
@@ -52,7 +60,15 @@ enum class HtaIdleCategory : uint8_t { kNone, kHostWait, kKernelWait, kOther };
 std::string_view toText(HtaIdleCategory category);
 
 // Where the evidence of a gap's cause lives.
-enum class EvidenceTable : uint8_t { kNone, kRanges, kApiCalls, kKernels, kMemcpys, kMemsets, kSyncs };
+enum class EvidenceTable : uint8_t {
+  kNone,
+  kRanges,
+  kApiCalls,
+  kKernels,
+  kMemcpys,
+  kMemsets,
+  kSyncs
+};
 std::string_view toText(EvidenceTable table);
 
 struct CauseSegment {
@@ -71,8 +87,8 @@ struct Gap {
   bool in_window = false;
   EvidenceTable evidence_table = EvidenceTable::kNone;
   std::array<int64_t, kGapCauseCount> by_cause{};
-  int64_t next_op = -1;      // index into AnalysisInput::gpu(), -1: none
-  int64_t step = -1;         // StepReport index of the step the gap starts in
+  int64_t next_op = -1;  // index into AnalysisInput::gpu(), -1: none
+  int64_t step = -1;     // StepReport index of the step the gap starts in
   int64_t evidence_row = -1;
   uint32_t first_segment = 0;  // device gaps: segments [first, first + count)
   uint32_t segment_count = 0;
@@ -98,7 +114,8 @@ struct GapOptions {
 };
 
 struct GapReport {
-  std::vector<Gap> gaps;  // device gaps (by device, time), then stream gaps (by device, stream, time)
+  std::vector<Gap>
+      gaps;  // device gaps (by device, time), then stream gaps (by device, stream, time)
   size_t device_gap_count = 0;
   std::vector<CauseSegment> segments;
   std::vector<StreamIdleSummary> hta_streams;

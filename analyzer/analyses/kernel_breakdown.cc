@@ -50,23 +50,28 @@ Result<KernelBreakdownReport> computeKernelBreakdown(const AnalysisInput& input,
         report.fp32_matrix_ns += dur;
         fp32.emplace_back(dur, op.row);
         break;
-      case MathPath::kTensorCore: report.tensor_core_ns += dur; break;
-      default: break;
+      case MathPath::kTensorCore:
+        report.tensor_core_ns += dur;
+        break;
+      default:
+        break;
     }
     if (boundOf(op.category) == KernelBound::kCompute) report.matrix_ns += dur;
   }
 
   auto pct = [&](int64_t ns) {
-    return report.total_ns > 0 ? 100.0 * static_cast<double>(ns) / static_cast<double>(report.total_ns)
-                               : 0.0;
+    return report.total_ns > 0
+               ? 100.0 * static_cast<double>(ns) / static_cast<double>(report.total_ns)
+               : 0.0;
   };
   for (CategoryTime& c : categories) {
     if (c.kernels == 0) continue;
     c.pct = pct(c.total_ns);
     report.categories.push_back(c);
   }
-  std::stable_sort(report.categories.begin(), report.categories.end(),
-                   [](const CategoryTime& a, const CategoryTime& b) { return a.total_ns > b.total_ns; });
+  std::stable_sort(
+      report.categories.begin(), report.categories.end(),
+      [](const CategoryTime& a, const CategoryTime& b) { return a.total_ns > b.total_ns; });
 
   for (TopKernel& t : names) t.pct = pct(t.total_ns);
   report.top = std::move(names);

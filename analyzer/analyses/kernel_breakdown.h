@@ -52,7 +52,8 @@ struct KernelBreakdownReport {
   int64_t fp32_matrix_ns = 0;            // GEMM/conv/attention on CUDA cores in FP32
   int64_t tensor_core_ns = 0;            // ... on tensor cores
   int64_t matrix_ns = 0;                 // all GEMM/conv/attention time
-  std::vector<int64_t> fp32_matrix_rows;  // kernels rows of the longest FP32 matrix kernels (evidence)
+  std::vector<int64_t>
+      fp32_matrix_rows;  // kernels rows of the longest FP32 matrix kernels (evidence)
 };
 
 Result<KernelBreakdownReport> computeKernelBreakdown(const AnalysisInput& input,

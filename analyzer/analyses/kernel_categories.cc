@@ -167,7 +167,8 @@ struct CategoryInfo {
 };
 
 #define DAMSCOPE_KERNEL_CATEGORY_INFO(value, text, bound) CategoryInfo{text, KernelBound::bound},
-constexpr CategoryInfo kCategoryInfo[] = {DAMSCOPE_KERNEL_CATEGORIES(DAMSCOPE_KERNEL_CATEGORY_INFO)};
+constexpr CategoryInfo kCategoryInfo[] = {
+    DAMSCOPE_KERNEL_CATEGORIES(DAMSCOPE_KERNEL_CATEGORY_INFO)};
 #undef DAMSCOPE_KERNEL_CATEGORY_INFO
 static_assert(std::size(kCategoryInfo) == kKernelCategoryCount);
 
@@ -200,9 +201,12 @@ std::string_view toText(KernelCategory category) {
 
 std::string_view toText(KernelBound bound) {
   switch (bound) {
-    case KernelBound::kCompute: return "compute";
-    case KernelBound::kMemory: return "memory";
-    case KernelBound::kCommunication: return "communication";
+    case KernelBound::kCompute:
+      return "compute";
+    case KernelBound::kMemory:
+      return "memory";
+    case KernelBound::kCommunication:
+      return "communication";
   }
   return "memory";
 }
@@ -229,9 +233,8 @@ MathPath mathPathOf(std::string_view name, KernelCategory category) {
   // 16x8x8, h884/h1688/h16816 = FP16 HMMA, i8816 = IMMA), "tensorop", Hopper
   // GMMA/wgmma, cuBLASLt nvjet, reduced-precision type names, xmma kernels
   // with tf32/f16/bf16 operands, FlashAttention (tensor cores only).
-  if (containsAny(l, {"tensorop", "884", "1688", "16816", "hmma", "imma", "gmma", "wgmma",
-                      "nvjet", "tf32", "bf16", "fp16", "f16", "half", "fp8", "e4m3", "e5m2",
-                      "flash"})) {
+  if (containsAny(l, {"tensorop", "884", "1688", "16816", "hmma", "imma", "gmma", "wgmma", "nvjet",
+                      "tf32", "bf16", "fp16", "f16", "half", "fp8", "e4m3", "e5m2", "flash"})) {
     return MathPath::kTensorCore;
   }
   // FP32 on CUDA cores: cuBLAS sgemm (volta_sgemm_*, ampere_sgemm_*,
@@ -251,7 +254,8 @@ KernelClassifier::KernelClassifier(const StringPool& strings, const std::vector<
     done[static_cast<size_t>(id.value)] = 1;
     const std::string_view name = strings.get(id);
     categories_[static_cast<size_t>(id.value)] = classifyKernelName(name);
-    paths_[static_cast<size_t>(id.value)] = mathPathOf(name, categories_[static_cast<size_t>(id.value)]);
+    paths_[static_cast<size_t>(id.value)] =
+        mathPathOf(name, categories_[static_cast<size_t>(id.value)]);
   }
 }
 

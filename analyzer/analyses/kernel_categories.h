@@ -32,16 +32,16 @@
 
 namespace damscope {
 
-#define DAMSCOPE_KERNEL_CATEGORIES(X)                 \
-  X(kGemm, "gemm", kCompute)                          \
-  X(kConvolution, "convolution", kCompute)            \
-  X(kAttention, "attention", kCompute)                \
-  X(kNormalization, "normalization", kMemory)         \
-  X(kElementwise, "elementwise", kMemory)             \
-  X(kReduction, "reduction", kMemory)                 \
-  X(kOptimizer, "optimizer", kMemory)                 \
+#define DAMSCOPE_KERNEL_CATEGORIES(X)                \
+  X(kGemm, "gemm", kCompute)                         \
+  X(kConvolution, "convolution", kCompute)           \
+  X(kAttention, "attention", kCompute)               \
+  X(kNormalization, "normalization", kMemory)        \
+  X(kElementwise, "elementwise", kMemory)            \
+  X(kReduction, "reduction", kMemory)                \
+  X(kOptimizer, "optimizer", kMemory)                \
   X(kCommunication, "communication", kCommunication) \
-  X(kMemory, "memory", kMemory)                       \
+  X(kMemory, "memory", kMemory)                      \
   X(kOther, "other", kMemory)
 
 enum class KernelBound : uint8_t { kCompute, kMemory, kCommunication };
@@ -58,10 +58,10 @@ KernelBound boundOf(KernelCategory category);
 
 // Arithmetic precision path of a matrix kernel, from its name.
 enum class MathPath : uint8_t {
-  kNotMatrix,    // not a GEMM/convolution/attention kernel
-  kTensorCore,   // HMMA/IMMA/GMMA, TF32, FP16/BF16/FP8 kernels
-  kFp32Simt,     // FP32 on CUDA cores: sgemm, scudnn, cuDNN <float> engines
-  kUnknown,      // a matrix kernel whose name does not say
+  kNotMatrix,   // not a GEMM/convolution/attention kernel
+  kTensorCore,  // HMMA/IMMA/GMMA, TF32, FP16/BF16/FP8 kernels
+  kFp32Simt,    // FP32 on CUDA cores: sgemm, scudnn, cuDNN <float> engines
+  kUnknown,     // a matrix kernel whose name does not say
 };
 
 // The category of a kernel name. Case-insensitive; the first matching rule of

@@ -13,7 +13,8 @@ double percentile(std::vector<int64_t>& values, double p) {
   const size_t n = values.size();
   size_t rank = static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(n)));
   rank = std::clamp<size_t>(rank, 1, n) - 1;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(rank), values.end());
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(rank),
+                   values.end());
   return static_cast<double>(values[rank]);
 }
 
@@ -23,7 +24,7 @@ QueueDepth queueDepth(std::vector<std::pair<int64_t, int32_t>>& changes) {
   QueueDepth q;
   if (changes.empty()) return q;
   std::sort(changes.begin(), changes.end());  // at equal times, -1 before +1
-  std::map<int64_t, int64_t> time_at_depth;  // depth -> ns
+  std::map<int64_t, int64_t> time_at_depth;   // depth -> ns
   int64_t depth = 0, max_depth = 0;
   int64_t last = changes.front().first;
   for (const auto& [t, delta] : changes) {

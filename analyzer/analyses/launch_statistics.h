@@ -40,13 +40,13 @@ struct QueueDepth {
   int32_t device = 0;
   int64_t stream = 0;
   int64_t operations = 0;
-  Distribution depth;       // time-weighted
-  double empty_pct = 0;     // share of the stream's span with nothing queued
+  Distribution depth;    // time-weighted
+  double empty_pct = 0;  // share of the stream's span with nothing queued
 };
 
 struct LaunchStatisticsOptions {
   int64_t short_kernel_ns = 10'000;
-  int64_t runtime_cutoff_ns = 50'000;       // HTA default
+  int64_t runtime_cutoff_ns = 50'000;        // HTA default
   int64_t launch_delay_cutoff_ns = 100'000;  // HTA default
 };
 
@@ -56,7 +56,7 @@ struct LaunchStatisticsReport {
   Distribution kernel_duration_ns;
   int64_t kernels = 0;
   int64_t kernels_with_launch = 0;
-  int64_t shorter_than_launch = 0;   // HTA short GPU kernels
+  int64_t shorter_than_launch = 0;  // HTA short GPU kernels
   int64_t shorter_than_threshold = 0;
   int64_t runtime_outliers = 0;
   int64_t launch_delay_outliers = 0;

@@ -85,12 +85,12 @@ bool isDataLoadingRange(std::string_view name, std::string_view category) {
   if (l.rfind("enumerate(dataloader)", 0) == 0 || l.rfind("enumerate(datapipe)", 0) == 0) {
     return true;
   }
-  if (containsAny(l, {"dataloader", "data_loader", "data loader", "data_loading",
-                      "data loading", "datapipe"})) {
+  if (containsAny(l, {"dataloader", "data_loader", "data loader", "data_loading", "data loading",
+                      "datapipe"})) {
     return true;
   }
   static constexpr std::array<std::string_view, 11> kExact = {
-      "data",      "dataload",  "loader",     "load_data",  "load_batch",    "get_batch",
+      "data",       "dataload",    "loader",     "load_data",      "load_batch", "get_batch",
       "next_batch", "fetch_batch", "data_fetch", "input_pipeline", "prefetch"};
   return std::find(kExact.begin(), kExact.end(), l) != kExact.end();
 }
@@ -98,12 +98,13 @@ bool isDataLoadingRange(std::string_view name, std::string_view category) {
 bool isCommunicationRange(std::string_view name) {
   const std::string l = lower(name);
   return containsAny(l, {"nccl", "rccl", "gloo", "c10d::", "record_param_comms", "all_reduce",
-                         "allreduce", "all_gather", "allgather", "reduce_scatter",
-                         "reducescatter", "alltoall", "all_to_all", "broadcast", "barrier",
-                         "mpi_"});
+                         "allreduce", "all_gather", "allgather", "reduce_scatter", "reducescatter",
+                         "alltoall", "all_to_all", "broadcast", "barrier", "mpi_"});
 }
 
-bool isFrameworkOpCategory(std::string_view category) { return category == "cpu_op"; }
+bool isFrameworkOpCategory(std::string_view category) {
+  return category == "cpu_op";
+}
 
 bool isSynchronizingApi(std::string_view name) {
   // Strip the versioned suffixes the driver API uses (cuMemcpyDtoH_v2).
@@ -111,16 +112,32 @@ bool isSynchronizingApi(std::string_view name) {
   if (const size_t at = base.find("_v"); at != std::string_view::npos) base = base.substr(0, at);
   // cudaMemset is not here: it is asynchronous for device memory (same
   // reference, "Memset").
-  static constexpr std::array<std::string_view, 26> kBlocking = {
-      "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
-      "cudaThreadSynchronize", "cuCtxSynchronize",      "cuStreamSynchronize",
-      "cuEventSynchronize",    "hipDeviceSynchronize",  "hipStreamSynchronize",
-      "hipEventSynchronize",   "cudaMemcpy",            "cudaMemcpy2D",
-      "cudaMemcpy3D",          "cudaMemcpyToSymbol",    "cudaMemcpyFromSymbol",
-      "cudaMemcpyPeer",        "cuMemcpyDtoH",
-      "cuMemcpyHtoD",          "cuMemcpyDtoD",          "cuMemcpy",
-      "hipMemcpy",             "hipMemcpyDtoH",         "hipMemcpyHtoD",
-      "cudaFree",              "cuMemFree",             "hipFree"};
+  static constexpr std::array<std::string_view, 26> kBlocking = {"cudaDeviceSynchronize",
+                                                                 "cudaStreamSynchronize",
+                                                                 "cudaEventSynchronize",
+                                                                 "cudaThreadSynchronize",
+                                                                 "cuCtxSynchronize",
+                                                                 "cuStreamSynchronize",
+                                                                 "cuEventSynchronize",
+                                                                 "hipDeviceSynchronize",
+                                                                 "hipStreamSynchronize",
+                                                                 "hipEventSynchronize",
+                                                                 "cudaMemcpy",
+                                                                 "cudaMemcpy2D",
+                                                                 "cudaMemcpy3D",
+                                                                 "cudaMemcpyToSymbol",
+                                                                 "cudaMemcpyFromSymbol",
+                                                                 "cudaMemcpyPeer",
+                                                                 "cuMemcpyDtoH",
+                                                                 "cuMemcpyHtoD",
+                                                                 "cuMemcpyDtoD",
+                                                                 "cuMemcpy",
+                                                                 "hipMemcpy",
+                                                                 "hipMemcpyDtoH",
+                                                                 "hipMemcpyHtoD",
+                                                                 "cudaFree",
+                                                                 "cuMemFree",
+                                                                 "hipFree"};
   return std::find(kBlocking.begin(), kBlocking.end(), base) != kBlocking.end();
 }
 

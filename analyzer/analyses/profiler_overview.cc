@@ -11,7 +11,8 @@ namespace {
 bool isPluginDataLoader(std::string_view name) {
   constexpr std::string_view kPrefix = "enumerate(DataLoader)#";
   constexpr std::string_view kSuffix = ".__next__";
-  return name.size() >= kPrefix.size() + kSuffix.size() && name.substr(0, kPrefix.size()) == kPrefix &&
+  return name.size() >= kPrefix.size() + kSuffix.size() &&
+         name.substr(0, kPrefix.size()) == kPrefix &&
          name.substr(name.size() - kSuffix.size()) == kSuffix;
 }
 
@@ -19,13 +20,20 @@ bool isPluginDataLoader(std::string_view name) {
 
 std::string_view toText(OverviewRole role) {
   switch (role) {
-    case OverviewRole::kKernel: return "kernel";
-    case OverviewRole::kMemcpy: return "memcpy";
-    case OverviewRole::kMemset: return "memset";
-    case OverviewRole::kRuntime: return "runtime";
-    case OverviewRole::kDataLoader: return "dataloader";
-    case OverviewRole::kCpuExec: return "cpu_exec";
-    case OverviewRole::kOther: return "other";
+    case OverviewRole::kKernel:
+      return "kernel";
+    case OverviewRole::kMemcpy:
+      return "memcpy";
+    case OverviewRole::kMemset:
+      return "memset";
+    case OverviewRole::kRuntime:
+      return "runtime";
+    case OverviewRole::kDataLoader:
+      return "dataloader";
+    case OverviewRole::kCpuExec:
+      return "cpu_exec";
+    case OverviewRole::kOther:
+      return "other";
   }
   return "other";
 }
@@ -38,21 +46,30 @@ Result<ProfilerOverviewReport> computeProfilerOverview(const AnalysisInput& inpu
   std::array<Intervals, kOverviewRoleCount - 1> roles;
   for (const GpuOp& op : input.gpu()) {
     switch (op.kind) {
-      case GpuOpKind::kKernel: roles[0].push_back({op.ts, op.end}); break;
-      case GpuOpKind::kMemcpy: roles[1].push_back({op.ts, op.end}); break;
-      case GpuOpKind::kMemset: roles[2].push_back({op.ts, op.end}); break;
-      case GpuOpKind::kSync: break;
+      case GpuOpKind::kKernel:
+        roles[0].push_back({op.ts, op.end});
+        break;
+      case GpuOpKind::kMemcpy:
+        roles[1].push_back({op.ts, op.end});
+        break;
+      case GpuOpKind::kMemset:
+        roles[2].push_back({op.ts, op.end});
+        break;
+      case GpuOpKind::kSync:
+        break;
     }
   }
   for (size_t i = 0; i < t.api_calls.size(); ++i) {
-    roles[3].push_back({t.api_calls.ts[i], t.api_calls.ts[i] + std::max<int64_t>(t.api_calls.dur[i], 0)});
+    roles[3].push_back(
+        {t.api_calls.ts[i], t.api_calls.ts[i] + std::max<int64_t>(t.api_calls.dur[i], 0)});
   }
   std::vector<int8_t> dataloader(t.strings.size() + 1, -1);
   for (size_t i = 0; i < t.ranges.size(); ++i) {
     if (isNull(t.ranges.thread_id[i])) continue;  // host ranges only
     const Interval span{t.ranges.ts[i], t.ranges.ts[i] + std::max<int64_t>(t.ranges.dur[i], 0)};
     const StringId name = t.ranges.name[i];
-    int8_t& is_loader = dataloader[name.valid() ? static_cast<size_t>(name.value) : t.strings.size()];
+    int8_t& is_loader =
+        dataloader[name.valid() ? static_cast<size_t>(name.value) : t.strings.size()];
     if (is_loader < 0) is_loader = isPluginDataLoader(t.strings.get(name)) ? 1 : 0;
     roles[is_loader ? 4 : 5].push_back(span);
   }

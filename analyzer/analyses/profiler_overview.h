@@ -25,7 +25,15 @@
 
 namespace damscope {
 
-enum class OverviewRole : uint8_t { kKernel, kMemcpy, kMemset, kRuntime, kDataLoader, kCpuExec, kOther };
+enum class OverviewRole : uint8_t {
+  kKernel,
+  kMemcpy,
+  kMemset,
+  kRuntime,
+  kDataLoader,
+  kCpuExec,
+  kOther
+};
 constexpr size_t kOverviewRoleCount = 7;
 std::string_view toText(OverviewRole role);
 
@@ -41,7 +49,7 @@ struct ProfilerOverviewReport {
   std::vector<OverviewStep> steps;  // the steps the averages are over
   double avg_step_ns = 0;
   std::array<double, kOverviewRoleCount> avg_ns{};
-  bool whole_span = false;          // no steps: one span
+  bool whole_span = false;  // no steps: one span
 
   double avgPct(OverviewRole role) const {
     return avg_step_ns > 0 ? 100.0 * avg_ns[static_cast<size_t>(role)] / avg_step_ns : 0.0;

@@ -11,11 +11,16 @@ namespace {
 
 Axis axisOf(GapCause cause) {
   switch (cause) {
-    case GapCause::kDataLoading: return Axis::kDataStall;
-    case GapCause::kHostLaunch: return Axis::kHostStall;
-    case GapCause::kSynchronization: return Axis::kSyncStall;
-    case GapCause::kCommunicationWait: return Axis::kExposedCommunication;
-    case GapCause::kOther: return Axis::kOtherIdle;
+    case GapCause::kDataLoading:
+      return Axis::kDataStall;
+    case GapCause::kHostLaunch:
+      return Axis::kHostStall;
+    case GapCause::kSynchronization:
+      return Axis::kSyncStall;
+    case GapCause::kCommunicationWait:
+      return Axis::kExposedCommunication;
+    case GapCause::kOther:
+      return Axis::kOtherIdle;
   }
   return Axis::kOtherIdle;
 }
@@ -30,52 +35,96 @@ constexpr Axis kBusyAxis[kBusyCount] = {Axis::kComputeBound, Axis::kMemoryBound,
 
 std::string_view toText(Axis axis) {
   switch (axis) {
-    case Axis::kDataStall: return "data_stall";
-    case Axis::kHostStall: return "host_stall";
-    case Axis::kSyncStall: return "sync_stall";
-    case Axis::kExposedCommunication: return "exposed_communication";
-    case Axis::kMemoryBound: return "memory_bound";
-    case Axis::kComputeBound: return "compute_bound";
-    case Axis::kOtherIdle: return "other_idle";
+    case Axis::kDataStall:
+      return "data_stall";
+    case Axis::kHostStall:
+      return "host_stall";
+    case Axis::kSyncStall:
+      return "sync_stall";
+    case Axis::kExposedCommunication:
+      return "exposed_communication";
+    case Axis::kMemoryBound:
+      return "memory_bound";
+    case Axis::kComputeBound:
+      return "compute_bound";
+    case Axis::kOtherIdle:
+      return "other_idle";
   }
   return "other_idle";
 }
 
 std::string_view axisLabel(Axis axis) {
   switch (axis) {
-    case Axis::kDataStall: return "data stall";
-    case Axis::kHostStall: return "host/launch stall";
-    case Axis::kSyncStall: return "sync stall";
-    case Axis::kExposedCommunication: return "exposed communication";
-    case Axis::kMemoryBound: return "memory-bound kernels";
-    case Axis::kComputeBound: return "compute-bound kernels";
-    case Axis::kOtherIdle: return "other idle";
+    case Axis::kDataStall:
+      return "data stall";
+    case Axis::kHostStall:
+      return "host/launch stall";
+    case Axis::kSyncStall:
+      return "sync stall";
+    case Axis::kExposedCommunication:
+      return "exposed communication";
+    case Axis::kMemoryBound:
+      return "memory-bound kernels";
+    case Axis::kComputeBound:
+      return "compute-bound kernels";
+    case Axis::kOtherIdle:
+      return "other idle";
   }
   return "other idle";
 }
 
 std::string_view toText(Verdict verdict) {
   switch (verdict) {
-    case Verdict::kNone: return "none";
-    case Verdict::kDataBound: return "data-bound";
-    case Verdict::kHostBound: return "host-bound";
-    case Verdict::kCommunicationBound: return "communication-bound";
-    case Verdict::kMemoryBound: return "memory-bound";
-    case Verdict::kComputeBound: return "compute-bound";
+    case Verdict::kNone:
+      return "none";
+    case Verdict::kDataBound:
+      return "data-bound";
+    case Verdict::kHostBound:
+      return "host-bound";
+    case Verdict::kCommunicationBound:
+      return "communication-bound";
+    case Verdict::kMemoryBound:
+      return "memory-bound";
+    case Verdict::kComputeBound:
+      return "compute-bound";
   }
   return "none";
 }
 
 std::string_view verdictLabel(Verdict verdict) {
   switch (verdict) {
-    case Verdict::kNone: return "no verdict: no GPU work to judge";
-    case Verdict::kDataBound: return "Data: the input pipeline starves the GPU";
-    case Verdict::kHostBound: return "Host: the GPU waits for the host to launch work";
-    case Verdict::kCommunicationBound: return "Communication: the GPU waits for collectives";
-    case Verdict::kMemoryBound: return "Machine: kernels are limited by memory bandwidth";
-    case Verdict::kComputeBound: return "Algorithm: kernels are limited by arithmetic";
+    case Verdict::kNone:
+      return "no GPU work to judge";
+    case Verdict::kDataBound:
+      return "the input pipeline starves the GPU";
+    case Verdict::kHostBound:
+      return "the GPU waits for the host to give it work";
+    case Verdict::kCommunicationBound:
+      return "the GPU waits for collectives";
+    case Verdict::kMemoryBound:
+      return "the kernels are limited by memory bandwidth";
+    case Verdict::kComputeBound:
+      return "the kernels are limited by arithmetic throughput";
   }
   return "";
+}
+
+std::string_view damTerm(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kNone:
+      return "-";
+    case Verdict::kDataBound:
+      return "Data";
+    case Verdict::kHostBound:
+      return "Host";
+    case Verdict::kCommunicationBound:
+      return "Communication";
+    case Verdict::kMemoryBound:
+      return "Machine";
+    case Verdict::kComputeBound:
+      return "Algorithm";
+  }
+  return "-";
 }
 
 int64_t Scorecard::total() const {
@@ -86,8 +135,9 @@ int64_t Scorecard::total() const {
 
 double Scorecard::pct(Axis axis) const {
   const int64_t all = total();
-  return all > 0 ? 100.0 * static_cast<double>(ns[static_cast<size_t>(axis)]) / static_cast<double>(all)
-                 : 0.0;
+  return all > 0
+             ? 100.0 * static_cast<double>(ns[static_cast<size_t>(axis)]) / static_cast<double>(all)
+             : 0.0;
 }
 
 double Scorecard::stallPct() const {
@@ -103,14 +153,21 @@ void decideVerdict(Scorecard& card, const ScorecardOptions& options) {
     // The largest stall axis decides; ties go to the earlier axis in the
     // diagnostic order (data, host, sync, communication, unexplained).
     Axis best = Axis::kDataStall;
-    for (Axis a : {Axis::kHostStall, Axis::kSyncStall, Axis::kExposedCommunication, Axis::kOtherIdle}) {
+    for (Axis a :
+         {Axis::kHostStall, Axis::kSyncStall, Axis::kExposedCommunication, Axis::kOtherIdle}) {
       if (card.ns[static_cast<size_t>(a)] > card.ns[static_cast<size_t>(best)]) best = a;
     }
     card.deciding_axis = best;
     switch (best) {
-      case Axis::kDataStall: card.verdict = Verdict::kDataBound; break;
-      case Axis::kExposedCommunication: card.verdict = Verdict::kCommunicationBound; break;
-      default: card.verdict = Verdict::kHostBound; break;
+      case Axis::kDataStall:
+        card.verdict = Verdict::kDataBound;
+        break;
+      case Axis::kExposedCommunication:
+        card.verdict = Verdict::kCommunicationBound;
+        break;
+      default:
+        card.verdict = Verdict::kHostBound;
+        break;
     }
     return;
   }
@@ -151,11 +208,20 @@ Result<ScorecardReport> computeScorecard(const AnalysisInput& input, const StepR
     if (op.device != report.device || op.kind == GpuOpKind::kSync) continue;
     Busy cls = kMemory;
     switch (op.work) {
-      case GpuWork::kComputeBound: cls = kCompute; break;
-      case GpuWork::kMemoryBound: cls = kMemory; break;
-      case GpuWork::kCommunication: cls = kCommunication; break;
-      case GpuWork::kHostTransfer: cls = kTransfer; break;
-      case GpuWork::kSyncWait: continue;
+      case GpuWork::kComputeBound:
+        cls = kCompute;
+        break;
+      case GpuWork::kMemoryBound:
+        cls = kMemory;
+        break;
+      case GpuWork::kCommunication:
+        cls = kCommunication;
+        break;
+      case GpuWork::kHostTransfer:
+        cls = kTransfer;
+        break;
+      case GpuWork::kSyncWait:
+        continue;
     }
     busy[cls].push_back({op.ts, op.end});
   }

@@ -63,9 +63,17 @@ constexpr size_t kAxisCount = 7;
 std::string_view toText(Axis axis);
 std::string_view axisLabel(Axis axis);  // for people: "data stall"
 
-enum class Verdict : uint8_t { kNone, kDataBound, kHostBound, kCommunicationBound, kMemoryBound, kComputeBound };
-std::string_view toText(Verdict verdict);    // "data-bound"
-std::string_view verdictLabel(Verdict verdict);  // "Data: the input pipeline starves the GPU"
+enum class Verdict : uint8_t {
+  kNone,
+  kDataBound,
+  kHostBound,
+  kCommunicationBound,
+  kMemoryBound,
+  kComputeBound
+};
+std::string_view toText(Verdict verdict);        // "data-bound"
+std::string_view verdictLabel(Verdict verdict);  // "the input pipeline starves the GPU"
+std::string_view damTerm(Verdict verdict);  // Data | Algorithm | Machine | Communication | Host
 
 struct Scorecard {
   int64_t start = 0;
@@ -86,9 +94,9 @@ struct ScorecardOptions {
 
 struct ScorecardReport {
   bool valid = false;
-  int32_t device = 0;                 // the primary device
-  Scorecard run;                      // the analysed steps together (or the window)
-  std::vector<Scorecard> steps;       // one per StepReport step
+  int32_t device = 0;            // the primary device
+  Scorecard run;                 // the analysed steps together (or the window)
+  std::vector<Scorecard> steps;  // one per StepReport step
   std::vector<std::string> notes;
 };
 

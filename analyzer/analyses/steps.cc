@@ -129,10 +129,14 @@ void alignToGpuWork(const AnalysisInput& input, const StepOptions& options, Step
 
 std::string_view toText(StepSource source) {
   switch (source) {
-    case StepSource::kNone: return "none";
-    case StepSource::kProfilerStep: return "profiler_step";
-    case StepSource::kTrainer: return "trainer";
-    case StepSource::kAnnotation: return "annotation";
+    case StepSource::kNone:
+      return "none";
+    case StepSource::kProfilerStep:
+      return "profiler_step";
+    case StepSource::kTrainer:
+      return "trainer";
+    case StepSource::kAnnotation:
+      return "annotation";
   }
   return "none";
 }
@@ -207,10 +211,11 @@ Result<StepReport> computeSteps(const AnalysisInput& input, const StepOptions& o
     if (count > most || (count == most && id < thread)) thread = id, most = count;
   }
   std::erase_if(candidates, [&](const Candidate& c) { return r.thread_id[c.row] != thread; });
-  std::stable_sort(candidates.begin(), candidates.end(), [&](const Candidate& a, const Candidate& b) {
-    if (r.ts[a.row] != r.ts[b.row]) return r.ts[a.row] < r.ts[b.row];
-    return r.dur[a.row] > r.dur[b.row];
-  });
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [&](const Candidate& a, const Candidate& b) {
+                     if (r.ts[a.row] != r.ts[b.row]) return r.ts[a.row] < r.ts[b.row];
+                     return r.dur[a.row] > r.dur[b.row];
+                   });
 
   int64_t zero_length = 0, nested = 0, overlapping = 0;
   for (const Candidate& c : candidates) {

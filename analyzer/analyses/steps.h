@@ -40,12 +40,12 @@ enum class StepSource : uint8_t { kNone, kProfilerStep, kTrainer, kAnnotation };
 std::string_view toText(StepSource source);
 
 struct Step {
-  int64_t number = 0;      // N of ProfilerStep#N or of "step N", else the ordinal
+  int64_t number = 0;  // N of ProfilerStep#N or of "step N", else the ordinal
   StringId name;
-  int64_t range_id = -1;   // ranges row
+  int64_t range_id = -1;  // ranges row
   int64_t host_start = 0;
   int64_t host_end = 0;
-  int64_t start = 0;       // aligned to the GPU work (== host_* without GPU work)
+  int64_t start = 0;  // aligned to the GPU work (== host_* without GPU work)
   int64_t end = 0;
   int64_t gpu_launches = 0;  // launch calls inside the host step that ran GPU work
   bool complete = true;

@@ -37,7 +37,8 @@ BreakdownFigures figures(const Unions& u, int64_t start, int64_t end, bool clip)
     return clip ? totalLength(clipIntervals(v, start, end)) : totalLength(v);
   };
   const Intervals compute = clip ? clipIntervals(u.compute, start, end) : u.compute;
-  const Intervals communication = clip ? clipIntervals(u.communication, start, end) : u.communication;
+  const Intervals communication =
+      clip ? clipIntervals(u.communication, start, end) : u.communication;
   const int64_t busy = length(u.all);
   f.idle_ns = f.span() - busy;
   f.compute_ns = totalLength(compute);
@@ -51,10 +52,18 @@ BreakdownFigures figures(const Unions& u, int64_t start, int64_t end, bool clip)
 
 }  // namespace
 
-double BreakdownFigures::idlePct() const { return percent(idle_ns, span()); }
-double BreakdownFigures::computePct() const { return percent(compute_ns, span()); }
-double BreakdownFigures::nonComputePct() const { return percent(non_compute_ns, span()); }
-double BreakdownFigures::overlapPct() const { return percent(overlap_ns, communication_ns); }
+double BreakdownFigures::idlePct() const {
+  return percent(idle_ns, span());
+}
+double BreakdownFigures::computePct() const {
+  return percent(compute_ns, span());
+}
+double BreakdownFigures::nonComputePct() const {
+  return percent(non_compute_ns, span());
+}
+double BreakdownFigures::overlapPct() const {
+  return percent(overlap_ns, communication_ns);
+}
 
 Result<TemporalBreakdownReport> computeTemporalBreakdown(const AnalysisInput& input,
                                                          const StepReport& steps,

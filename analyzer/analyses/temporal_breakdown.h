@@ -56,7 +56,7 @@ struct BreakdownFigures {
 struct TemporalBreakdownOptions {};
 
 struct TemporalBreakdownReport {
-  bool valid = false;             // false: no GPU work in the window
+  bool valid = false;  // false: no GPU work in the window
   BreakdownFigures window;
   std::vector<BreakdownFigures> steps;  // one per StepReport step
 };
