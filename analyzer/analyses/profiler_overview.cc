@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "analyzer/analyses/intervals.h"
+#include "analyzer/analyses/name_patterns.h"
 
 namespace damscope {
 namespace {
@@ -70,7 +71,12 @@ Result<ProfilerOverviewReport> computeProfilerOverview(const AnalysisInput& inpu
     const StringId name = t.ranges.name[i];
     int8_t& is_loader =
         dataloader[name.valid() ? static_cast<size_t>(name.value) : t.strings.size()];
-    if (is_loader < 0) is_loader = isPluginDataLoader(t.strings.get(name)) ? 1 : 0;
+    // 1 DataLoader, 0 CPU exec, 2 a step range (the plugin's steps, not an op).
+    if (is_loader < 0) {
+      const std::string_view text = t.strings.get(name);
+      is_loader = isPluginDataLoader(text) ? 1 : profilerStepNumber(text) ? 2 : 0;
+    }
+    if (is_loader == 2) continue;
     roles[is_loader ? 4 : 5].push_back(span);
   }
   for (Intervals& r : roles) mergeIntervals(r);

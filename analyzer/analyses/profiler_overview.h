@@ -7,7 +7,8 @@
 // that is active then: a GPU kernel (any device), a copy, a memset, a CUDA
 // runtime/driver call, a DataLoader range (name starting
 // "enumerate(DataLoader)#" and ending ".__next__", the plugin's rule), any
-// other host op, or nothing. The plugin's steps are used (steps.h: aligned to
+// other host range except the ProfilerStep ranges themselves (the plugin
+// parses those as steps, not ops), or nothing. The plugin's steps are used (steps.h: aligned to
 // GPU work, incomplete tail steps left out); without steps, the whole span.
 //
 // This is the figure users compare with the plugin ("DataLoader 33 % of the
