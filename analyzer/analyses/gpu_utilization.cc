@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <queue>
 
 #include "analyzer/analyses/intervals.h"
 
@@ -29,20 +30,45 @@ Interval traceSpan(const AnalysisInput& input) {
   return lo <= hi ? Interval{lo, hi} : Interval{0, 0};
 }
 
-// Time-weighted sum of min(1, Σ active values) over [start, end): the
-// plugin's merge of overlapping kernels' SM efficiencies.
-double cappedCoverage(std::vector<std::pair<int64_t, double>>& changes) {
-  std::sort(changes.begin(), changes.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  double active = 0, sum = 0;
-  int64_t last = changes.empty() ? 0 : changes.front().first;
-  for (const auto& [t, delta] : changes) {
-    sum += std::min(1.0, std::max(0.0, active)) * static_cast<double>(t - last);
-    last = t;
-    active += delta;
+// Time-weighted sum of min(1, Σ active values): the plugin's merge of
+// overlapping kernels' SM efficiencies. Kernels arrive in start order; a
+// min-heap of the active ones' ends keeps it O(n log k) for k concurrent
+// kernels, without materialising 2n change points.
+class CappedCoverage {
+ public:
+  void add(int64_t start, int64_t end, double value) {
+    advanceTo(start);
+    active_.push({end, value});
+    sum_ += value;
   }
-  return sum;
-}
+  double finish() {
+    advanceTo(INT64_MAX);
+    return area_;
+  }
+
+ private:
+  void advanceTo(int64_t t) {
+    if (last_ == INT64_MIN) last_ = t;
+    while (!active_.empty() && active_.top().first <= t) {
+      const auto [end, value] = active_.top();
+      active_.pop();
+      accumulate(end);
+      sum_ -= value;
+    }
+    if (active_.empty()) sum_ = 0;  // no drift from adding and removing doubles
+    if (t != INT64_MAX) accumulate(t);
+  }
+  void accumulate(int64_t t) {
+    if (t > last_) area_ += std::min(1.0, std::max(0.0, sum_)) * static_cast<double>(t - last_);
+    last_ = std::max(last_, t);
+  }
+
+  std::priority_queue<std::pair<int64_t, double>, std::vector<std::pair<int64_t, double>>,
+                      std::greater<>>
+      active_;
+  double sum_ = 0, area_ = 0;
+  int64_t last_ = INT64_MIN;
+};
 
 }  // namespace
 
@@ -70,7 +96,8 @@ Result<GpuUtilizationReport> computeGpuUtilization(const AnalysisInput& input,
 
   struct Accumulator {
     Intervals kernels;
-    std::vector<std::pair<int64_t, double>> sm_changes;
+    CappedCoverage sm;
+    bool has_sm = false;
     double occupancy_weighted = 0;
     int64_t occupancy_ns = 0;
     int64_t without_grid = 0, with_occupancy = 0;
@@ -91,8 +118,8 @@ Result<GpuUtilizationReport> computeGpuUtilization(const AnalysisInput& input,
         gz >= 0) {
       const double blocks = static_cast<double>(gx) * gy * gz;
       const double efficiency = std::min(blocks / sm->second, 1.0);
-      a.sm_changes.emplace_back(start, efficiency);
-      a.sm_changes.emplace_back(end, -efficiency);
+      a.sm.add(start, end, efficiency);
+      a.has_sm = true;
     } else {
       ++a.without_grid;
     }
@@ -115,8 +142,8 @@ Result<GpuUtilizationReport> computeGpuUtilization(const AnalysisInput& input,
     u.gpu_util_pct = 100.0 * static_cast<double>(u.kernel_ns) / span;
     u.kernels_without_grid = a.without_grid;
     u.kernels_with_occupancy = a.with_occupancy;
-    if (!a.sm_changes.empty()) {
-      u.sm_efficiency_pct = 100.0 * cappedCoverage(a.sm_changes) / span;
+    if (a.has_sm) {
+      u.sm_efficiency_pct = 100.0 * a.sm.finish() / span;
     } else {
       u.sm_efficiency_pct = u.kernel_ns > 0 ? kNaN : 0.0;
     }
@@ -126,7 +153,7 @@ Result<GpuUtilizationReport> computeGpuUtilization(const AnalysisInput& input,
       report.notes.push_back("device " + std::to_string(device) + ": " +
                              std::to_string(a.without_grid) +
                              " kernel(s) without a grid size or SM count: est. SM efficiency " +
-                             (a.sm_changes.empty() ? "unknown" : "counts them as 0"));
+                             (a.has_sm ? "counts them as 0" : "unknown"));
     }
     if (a.occupancy_ns == 0 && u.kernel_ns > 0) {
       report.notes.push_back("device " + std::to_string(device) +

@@ -11,44 +11,146 @@ namespace {
 
 struct Source {
   int64_t start, end;
-  int64_t row;
+  int32_t row;
   bool from_api;
 };
+
+bool sourceBefore(const Source& x, const Source& y) {
+  return x.start < y.start || (x.start == y.start && x.end > y.end);
+}
+
+}  // namespace
+
+namespace {
+
+// Paints one timeline per thread from per-(thread, class) sources: a class
+// owns the time no earlier class covers. `classes` lists the activities in
+// precedence order; `bucket(thread, k)` holds the k-th class's sources.
+void paint(size_t threads, const std::vector<HostActivity>& classes,
+           std::vector<std::vector<Source>>& by_class, std::vector<HostSegment>& segments,
+           std::vector<size_t>& offsets) {
+  const size_t k_classes = classes.size();
+  size_t total = 0;
+  for (const auto& v : by_class) total += v.size();
+  segments.reserve(total + total / 8);
+  offsets.assign(threads + 1, 0);
+  Intervals covered, merged, next_covered;
+  for (size_t thread = 0; thread < threads; ++thread) {
+    offsets[thread] = segments.size();
+    covered.clear();
+    std::vector<size_t> run_starts;
+    for (size_t k = 0; k < k_classes; ++k) {
+      std::vector<Source>& sources = by_class[thread * k_classes + k];
+      if (sources.empty()) continue;
+      if (!std::is_sorted(sources.begin(), sources.end(), sourceBefore)) {
+        std::stable_sort(sources.begin(), sources.end(), sourceBefore);
+      }
+      // Merge this class's sources in place; each piece keeps its outermost event.
+      size_t w = 0;
+      for (size_t i = 0; i < sources.size();) {
+        if (sources[i].end <= sources[i].start) {
+          ++i;
+          continue;
+        }
+        Source piece = sources[i++];
+        while (i < sources.size() && sources[i].start < piece.end) {
+          piece.end = std::max(piece.end, sources[i].end);
+          ++i;
+        }
+        sources[w++] = piece;
+      }
+      sources.resize(w);
+      const std::vector<Source>& pieces = sources;
+      // The parts of each piece no earlier class covers.
+      run_starts.push_back(segments.size());
+      const HostActivity activity = classes[k];
+      size_t j = 0;
+      for (const Source& piece : pieces) {
+        int64_t cursor = piece.start;
+        while (j < covered.size() && covered[j].end <= cursor) ++j;
+        size_t c = j;
+        auto emit = [&](int64_t s, int64_t e) {
+          segments.push_back({s, e, piece.row, activity, piece.from_api});
+        };
+        while (c < covered.size() && covered[c].start < piece.end) {
+          if (covered[c].start > cursor) emit(cursor, covered[c].start);
+          cursor = std::max(cursor, covered[c].end);
+          ++c;
+        }
+        if (cursor < piece.end) emit(cursor, piece.end);
+      }
+      if (k + 1 < k_classes) {
+        // covered |= pieces (both sorted): a linear merge.
+        merged.clear();
+        merged.reserve(pieces.size());
+        for (const Source& piece : pieces) merged.push_back({piece.start, piece.end});
+        next_covered.clear();
+        next_covered.reserve(covered.size() + merged.size());
+        std::merge(covered.begin(), covered.end(), merged.begin(), merged.end(),
+                   std::back_inserter(next_covered),
+                   [](const Interval& x, const Interval& y) { return x.start < y.start; });
+        mergeIntervals(next_covered);
+        covered.swap(next_covered);
+      }
+      std::vector<Source>().swap(sources);  // release as we go
+    }
+    // Each class's run is in time order: merge them into one timeline.
+    auto before = [](const HostSegment& x, const HostSegment& y) { return x.start < y.start; };
+    const auto base = segments.begin();
+    for (size_t r = 1; r < run_starts.size(); ++r) {
+      const size_t last = r + 1 < run_starts.size() ? run_starts[r + 1] : segments.size();
+      std::inplace_merge(base + static_cast<std::ptrdiff_t>(offsets[thread]),
+                         base + static_cast<std::ptrdiff_t>(run_starts[r]),
+                         base + static_cast<std::ptrdiff_t>(last), before);
+    }
+  }
+  offsets[threads] = segments.size();
+  segments.shrink_to_fit();
+}
 
 }  // namespace
 
 HostActivityIndex::HostActivityIndex(const AnalysisInput& input) {
   const TraceTables& t = input.tables();
   const size_t threads = t.threads.size();
-  offsets_.assign(threads + 1, 0);
+  calls_.offsets.assign(threads + 1, 0);
+  ranges_.offsets.assign(threads + 1, 0);
   if (threads == 0) return;
-
-  // Range classes by distinct (name, category): ranges repeat a few names.
-  const RangeTable& r = t.ranges;
-  const ApiCallTable& api = t.api_calls;
-  std::vector<std::vector<Source>> by_class(threads * 5);
-  auto bucket = [&](int64_t thread, HostActivity a) -> std::vector<Source>& {
-    return by_class[static_cast<size_t>(thread) * 5 + static_cast<size_t>(a)];
-  };
   auto valid_thread = [&](int64_t thread) {
     return !isNull(thread) && thread >= 0 && static_cast<size_t>(thread) < threads;
   };
-  for (size_t i = 0; i < api.size(); ++i) {
-    if (!valid_thread(api.thread_id[i])) continue;
-    const int64_t end = api.ts[i] + std::max<int64_t>(api.dur[i], 0);
-    const HostActivity a =
-        (input.apiFlags()[i] & kApiBlocksHost) ? HostActivity::kSync : HostActivity::kCudaApi;
-    bucket(api.thread_id[i], a).push_back({api.ts[i], end, int64_t(i), true});
+
+  // API calls: synchronizing ones first, then the rest.
+  {
+    const ApiCallTable& api = t.api_calls;
+    const std::vector<HostActivity> classes = {HostActivity::kSync, HostActivity::kCudaApi};
+    std::vector<std::vector<Source>> by_class(threads * classes.size());
+    if (threads == 1) by_class[1].reserve(api.size());
+    for (size_t i = 0; i < api.size(); ++i) {
+      if (!valid_thread(api.thread_id[i])) continue;
+      const int64_t end = api.ts[i] + std::max<int64_t>(api.dur[i], 0);
+      const size_t k = (input.apiFlags()[i] & kApiBlocksHost) ? 0 : 1;
+      by_class[static_cast<size_t>(api.thread_id[i]) * classes.size() + k].push_back(
+          {api.ts[i], end, static_cast<int32_t>(i), true});
+    }
+    paint(threads, classes, by_class, calls_.segments, calls_.offsets);
   }
+
+  // Ranges: data loading, then communication, then framework ops.
+  const RangeTable& r = t.ranges;
+  const std::vector<HostActivity> classes = {
+      HostActivity::kDataLoading, HostActivity::kCommunication, HostActivity::kFrameworkOp};
+  std::vector<std::vector<Source>> by_class(threads * classes.size());
   // Per distinct name: -2 not classified yet, -3 a step (a container, even
-  // when the profiler records it as a cpu_op), -1 nothing special.
+  // when the profiler records it as a cpu_op), -1 nothing special, else the
+  // class index.
   std::vector<int8_t> name_class(t.strings.size() + 1, -2);
   for (size_t i = 0; i < r.size(); ++i) {
     if (!valid_thread(r.thread_id[i])) continue;
     const std::string_view category = t.strings.get(r.category[i]);
-    HostActivity a;
+    int8_t k;
     if (category == "dataloader") {  // the 2021 Kineto format's own category
-      a = HostActivity::kDataLoading;
+      k = 0;
     } else {
       const size_t key =
           r.name[i].valid() ? static_cast<size_t>(r.name[i].value) : t.strings.size();
@@ -56,91 +158,36 @@ HostActivityIndex::HostActivityIndex(const AnalysisInput& input) {
       if (cls == -2) {
         const std::string_view name = t.strings.get(r.name[i]);
         cls = profilerStepNumber(name) || isStepAnnotationName(name, nullptr) ? int8_t{-3}
-              : isDataLoadingRange(name, "") ? static_cast<int8_t>(HostActivity::kDataLoading)
-              : isCommunicationRange(name)   ? static_cast<int8_t>(HostActivity::kCommunication)
-                                             : int8_t{-1};
+              : isDataLoadingRange(name, "")                                  ? int8_t{0}
+              : isCommunicationRange(name)                                    ? int8_t{1}
+                                                                              : int8_t{-1};
       }
       if (cls == -3) continue;
       if (cls >= 0) {
-        a = static_cast<HostActivity>(cls);
+        k = cls;
       } else if (isFrameworkOpCategory(category)) {
-        a = HostActivity::kFrameworkOp;
+        k = 2;
       } else {
-        continue;  // container annotations (steps, forward, Python functions) say nothing
+        continue;  // container annotations (forward, Python functions) say nothing
       }
     }
     const int64_t end = r.ts[i] + std::max<int64_t>(r.dur[i], 0);
-    bucket(r.thread_id[i], a).push_back({r.ts[i], end, int64_t(i), false});
+    by_class[static_cast<size_t>(r.thread_id[i]) * classes.size() + static_cast<size_t>(k)]
+        .push_back({r.ts[i], end, static_cast<int32_t>(i), false});
   }
-
-  // Paint each thread's timeline in precedence order: a class owns the time
-  // that no higher class already covers.
-  for (size_t thread = 0; thread < threads; ++thread) {
-    std::vector<HostSegment> painted;
-    Intervals covered;
-    for (size_t a = 0; a < 5; ++a) {
-      std::vector<Source>& sources = by_class[thread * 5 + a];
-      if (sources.empty()) continue;
-      std::stable_sort(sources.begin(), sources.end(), [](const Source& x, const Source& y) {
-        return x.start < y.start || (x.start == y.start && x.end > y.end);
-      });
-      // Merge this class's sources, remembering the outermost event of each piece.
-      size_t i = 0;
-      Intervals merged;
-      std::vector<std::pair<int64_t, bool>> evidence;
-      while (i < sources.size()) {
-        if (sources[i].end <= sources[i].start) {
-          ++i;
-          continue;
-        }
-        Interval piece{sources[i].start, sources[i].end};
-        const auto ev = std::make_pair(sources[i].row, sources[i].from_api);
-        ++i;
-        while (i < sources.size() && sources[i].start < piece.end) {
-          piece.end = std::max(piece.end, sources[i].end);
-          ++i;
-        }
-        merged.push_back(piece);
-        evidence.push_back(ev);
-      }
-      // The parts of each merged piece not yet covered by a higher class.
-      size_t j = 0;
-      for (size_t k = 0; k < merged.size(); ++k) {
-        int64_t cursor = merged[k].start;
-        while (j < covered.size() && covered[j].end <= cursor) ++j;
-        size_t c = j;
-        auto emit = [&](int64_t s, int64_t e) {
-          painted.push_back(
-              {s, e, static_cast<HostActivity>(a), evidence[k].second, evidence[k].first});
-        };
-        while (c < covered.size() && covered[c].start < merged[k].end) {
-          if (covered[c].start > cursor) emit(cursor, covered[c].start);
-          cursor = std::max(cursor, covered[c].end);
-          ++c;
-        }
-        if (cursor < merged[k].end) emit(cursor, merged[k].end);
-      }
-      covered = uniteIntervals(covered, merged);
-    }
-    std::sort(painted.begin(), painted.end(),
-              [](const HostSegment& x, const HostSegment& y) { return x.start < y.start; });
-    offsets_[thread] = segments_.size();
-    segments_.insert(segments_.end(), painted.begin(), painted.end());
-  }
-  offsets_[threads] = segments_.size();
+  paint(threads, classes, by_class, ranges_.segments, ranges_.offsets);
 }
 
-const HostSegment* HostActivityIndex::find(int64_t thread, int64_t start,
-                                           const HostSegment** last) const {
-  if (isNull(thread) || thread < 0 || static_cast<size_t>(thread) + 1 >= offsets_.size()) {
-    *last = nullptr;
-    return nullptr;
+std::pair<const HostSegment*, const HostSegment*> HostActivityIndex::Timeline::thread(
+    int64_t thread, int64_t from) const {
+  if (isNull(thread) || thread < 0 || static_cast<size_t>(thread) + 1 >= offsets.size()) {
+    return {nullptr, nullptr};
   }
-  const HostSegment* begin = segments_.data() + offsets_[static_cast<size_t>(thread)];
-  const HostSegment* end = segments_.data() + offsets_[static_cast<size_t>(thread) + 1];
-  *last = end;
-  return std::lower_bound(begin, end, start,
-                          [](const HostSegment& s, int64_t t) { return s.end <= t; });
+  const HostSegment* begin = segments.data() + offsets[static_cast<size_t>(thread)];
+  const HostSegment* end = segments.data() + offsets[static_cast<size_t>(thread) + 1];
+  return {std::lower_bound(begin, end, from,
+                           [](const HostSegment& s, int64_t t) { return s.end <= t; }),
+          end};
 }
 
 }  // namespace damscope

@@ -2,6 +2,8 @@
 #include "analyzer/analyses/idle_gaps.h"
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <map>
 #include <unordered_map>
 
@@ -166,16 +168,32 @@ class GapBuilder {
   std::array<std::pair<EvidenceTable, int64_t>, kGapCauseCount> evidence_{};
 };
 
-// Indices of the GPU operations (not syncs) grouped by key, each group in time order.
+// Indices of the GPU operations (not syncs) grouped by key, each group in
+// time order: a counting sort over the few distinct keys (devices, streams).
 template <typename Key>
 std::vector<std::pair<Key, std::vector<uint32_t>>> groupOps(const std::vector<GpuOp>& gpu,
                                                             Key (*key_of)(const GpuOp&)) {
-  std::map<Key, std::vector<uint32_t>> groups;
+  std::map<Key, size_t> counts;
+  for (const GpuOp& op : gpu) {
+    if (op.kind != GpuOpKind::kSync) ++counts[key_of(op)];
+  }
+  std::vector<std::pair<Key, std::vector<uint32_t>>> groups;
+  std::map<Key, size_t> slot;
+  for (const auto& [key, n] : counts) {
+    slot[key] = groups.size();
+    groups.emplace_back(key, std::vector<uint32_t>());
+    groups.back().second.reserve(n);
+  }
+  // One lookup per run of equal keys: operations come in long same-stream runs.
+  Key last_key{};
+  size_t last_slot = SIZE_MAX;
   for (size_t i = 0; i < gpu.size(); ++i) {
     if (gpu[i].kind == GpuOpKind::kSync) continue;
-    groups[key_of(gpu[i])].push_back(static_cast<uint32_t>(i));
+    const Key key = key_of(gpu[i]);
+    if (last_slot == SIZE_MAX || !(key == last_key)) last_key = key, last_slot = slot[key];
+    groups[last_slot].second.push_back(static_cast<uint32_t>(i));
   }
-  return {std::make_move_iterator(groups.begin()), std::make_move_iterator(groups.end())};
+  return groups;
 }
 
 int32_t deviceKey(const GpuOp& op) {

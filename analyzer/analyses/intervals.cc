@@ -6,9 +6,8 @@
 namespace damscope {
 
 void mergeIntervals(Intervals& v) {
-  auto before = [](const Interval& a, const Interval& b) {
-    return a.start < b.start || (a.start == b.start && a.end < b.end);
-  };
+  // Only the start order matters to the merge below.
+  auto before = [](const Interval& a, const Interval& b) { return a.start < b.start; };
   if (!std::is_sorted(v.begin(), v.end(), before)) std::sort(v.begin(), v.end(), before);
   size_t out = 0;
   for (const Interval& i : v) {

@@ -18,26 +18,36 @@ double percentile(std::vector<int64_t>& values, double p) {
   return static_cast<double>(values[rank]);
 }
 
-// Time-weighted distribution of a step function given as (time, delta)
-// changes over [start, end).
-QueueDepth queueDepth(std::vector<std::pair<int64_t, int32_t>>& changes) {
+// Time-weighted queue depth of one stream from its launch times (+1) and
+// completion times (-1). Both lists are sorted here (each is nearly sorted
+// already: a stream runs its work in launch order) and walked together.
+QueueDepth queueDepth(std::vector<int64_t>& launches, std::vector<int64_t>& completions) {
   QueueDepth q;
-  if (changes.empty()) return q;
-  std::sort(changes.begin(), changes.end());  // at equal times, -1 before +1
-  std::map<int64_t, int64_t> time_at_depth;   // depth -> ns
+  if (launches.empty()) return q;
+  if (!std::is_sorted(launches.begin(), launches.end()))
+    std::sort(launches.begin(), launches.end());
+  if (!std::is_sorted(completions.begin(), completions.end())) {
+    std::sort(completions.begin(), completions.end());
+  }
+  std::map<int64_t, int64_t> time_at_depth;  // depth -> ns
   int64_t depth = 0, max_depth = 0;
-  int64_t last = changes.front().first;
-  for (const auto& [t, delta] : changes) {
+  size_t a = 0, c = 0;
+  int64_t last = std::min(launches.front(), completions.front());
+  while (a < launches.size() || c < completions.size()) {
+    // At equal times the completion goes first.
+    const bool completion =
+        a == launches.size() || (c < completions.size() && completions[c] <= launches[a]);
+    const int64_t t = completion ? completions[c++] : launches[a++];
     if (t > last) time_at_depth[depth] += t - last;
     last = t;
-    depth += delta;
+    depth += completion ? -1 : 1;
     max_depth = std::max(max_depth, depth);
   }
   int64_t total = 0;
   double weighted = 0;
   for (const auto& [d, ns] : time_at_depth) total += ns, weighted += static_cast<double>(d) * ns;
   if (total == 0) return q;
-  q.depth.count = static_cast<int64_t>(changes.size() / 2);
+  q.depth.count = static_cast<int64_t>(launches.size());
   q.depth.mean = weighted / static_cast<double>(total);
   q.depth.max = static_cast<double>(max_depth);
   auto at = [&](double p) {
@@ -81,7 +91,11 @@ Result<LaunchStatisticsReport> computeLaunchStatistics(const AnalysisInput& inpu
   const ApiCallTable& api = input.tables().api_calls;
   const std::vector<GpuOp>& gpu = input.gpu();
   std::vector<int64_t> delays, costs, durations;
-  std::map<std::pair<int32_t, int64_t>, std::vector<std::pair<int64_t, int32_t>>> queues;
+  struct Queue {
+    std::vector<int64_t> launches, completions;
+  };
+  std::map<std::pair<int32_t, int64_t>, Queue> queues;
+  delays.reserve(gpu.size()), costs.reserve(gpu.size()), durations.reserve(gpu.size());
 
   for (size_t i = 0; i < gpu.size(); ++i) {
     const GpuOp& op = gpu[i];
@@ -97,9 +111,9 @@ Result<LaunchStatisticsReport> computeLaunchStatistics(const AnalysisInput& inpu
     const size_t call = static_cast<size_t>(op.launch);
     const int64_t launch_ts = api.ts[call];
     const int64_t cost = std::max<int64_t>(api.dur[call], 0);
-    auto& changes = queues[{op.device, isNull(op.stream) ? int64_t{-1} : op.stream}];
-    changes.emplace_back(launch_ts, +1);
-    changes.emplace_back(std::max(op.end, launch_ts), -1);
+    Queue& queue = queues[{op.device, isNull(op.stream) ? int64_t{-1} : op.stream}];
+    queue.launches.push_back(launch_ts);
+    queue.completions.push_back(std::max(op.end, launch_ts));
     if (!kernel) continue;
     ++report.kernels_with_launch;
     const int64_t delay = op.ts - launch_ts;
@@ -112,11 +126,11 @@ Result<LaunchStatisticsReport> computeLaunchStatistics(const AnalysisInput& inpu
   report.launch_delay_ns = describe(delays);
   report.launch_cost_ns = describe(costs);
   report.kernel_duration_ns = describe(durations);
-  for (auto& [key, changes] : queues) {
-    QueueDepth q = queueDepth(changes);
+  for (auto& [key, queue] : queues) {
+    QueueDepth q = queueDepth(queue.launches, queue.completions);
     q.device = key.first;
     q.stream = key.second;
-    q.operations = static_cast<int64_t>(changes.size() / 2);
+    q.operations = static_cast<int64_t>(queue.launches.size());
     report.queues.push_back(q);
   }
   return report;

@@ -33,18 +33,23 @@ BreakdownFigures figures(const Unions& u, int64_t start, int64_t end, bool clip)
   BreakdownFigures f;
   f.start = start;
   f.end = end;
+  // Clipped copies only for a step (small); the window uses the lists as they are.
+  Intervals compute_clip, communication_clip;
+  const Intervals* compute = &u.compute;
+  const Intervals* communication = &u.communication;
+  if (clip) {
+    compute_clip = clipIntervals(u.compute, start, end);
+    communication_clip = clipIntervals(u.communication, start, end);
+    compute = &compute_clip, communication = &communication_clip;
+  }
   auto length = [&](const Intervals& v) {
     return clip ? totalLength(clipIntervals(v, start, end)) : totalLength(v);
   };
-  const Intervals compute = clip ? clipIntervals(u.compute, start, end) : u.compute;
-  const Intervals communication =
-      clip ? clipIntervals(u.communication, start, end) : u.communication;
-  const int64_t busy = length(u.all);
-  f.idle_ns = f.span() - busy;
-  f.compute_ns = totalLength(compute);
+  f.idle_ns = f.span() - length(u.all);
+  f.compute_ns = totalLength(*compute);
   f.non_compute_ns = f.span() - f.compute_ns - f.idle_ns;
-  f.communication_ns = totalLength(communication);
-  f.overlap_ns = totalLength(intersectIntervals(compute, communication));
+  f.communication_ns = totalLength(*communication);
+  f.overlap_ns = totalLength(intersectIntervals(*compute, *communication));
   f.exposed_communication_ns = f.communication_ns - f.overlap_ns;
   f.memory_ns = length(u.memory);
   return f;
@@ -74,18 +79,24 @@ Result<TemporalBreakdownReport> computeTemporalBreakdown(const AnalysisInput& in
   if (!window.hasGpuWork()) return report;
   report.valid = true;
 
-  Unions in_window, everything;
+  // The window's operations, and every operation for the steps. The second
+  // set is built only when the window left something out.
+  const bool whole = window.gpu_ops == static_cast<int64_t>(gpu.size());
+  Unions in_window;
   for (size_t i = 0; i < gpu.size(); ++i) {
-    everything.add(gpu[i]);
     if (window.in_window[i]) in_window.add(gpu[i]);
   }
   in_window.merge();
-  everything.merge();
   report.window = figures(in_window, window.gpu_start, window.gpu_end, false);
-
+  Unions everything;
+  if (!whole) {
+    for (const GpuOp& op : gpu) everything.add(op);
+    everything.merge();
+  }
+  const Unions& all_ops = whole ? in_window : everything;
   report.steps.reserve(steps.steps.size());
   for (const Step& step : steps.steps) {
-    report.steps.push_back(figures(everything, step.start, step.end, true));
+    report.steps.push_back(figures(all_ops, step.start, step.end, true));
   }
   return report;
 }
