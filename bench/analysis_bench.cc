@@ -5,21 +5,28 @@
 //
 //   BM_AnalyzeRank/N      full analysis of a synthetic trace of N kernels
 //                         (bench/synthetic_trace.h); counters: ns per kernel,
-//                         peak RSS of the process (trace + analysis), and the
-//                         analysis' own growth of RSS
+//                         instructions per kernel (hardware counter, where the
+//                         kernel allows perf_event_open), peak RSS of the
+//                         process (trace + analysis), and the analysis' own
+//                         growth of RSS
 //   BM_AnalysisStages/N   the same, stage by stage, in ms (where time goes)
 //
 // Sizes run in ascending order, so each peak RSS is that size's own.
 // After the runs a scaling table prints time and ns/kernel per size.
 // Run: build/bench/analysis_bench [--benchmark_filter=...]
 #include <benchmark/benchmark.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <string>
 
 #include "analyzer/analyses/rank_analysis.h"
 #include "bench/synthetic_trace.h"
@@ -41,7 +48,36 @@ double currentRssMb() {
          (1024.0 * 1024.0);
 }
 
+// Instructions retired by this thread while `run` runs (hardware counter via
+// perf_event_open), or -1 where the kernel does not allow it. Unlike time,
+// the count does not depend on caches, page faults or other load on the
+// machine: it shows the algorithms' growth on its own.
+template <typename Run>
+double countInstructions(Run&& run) {
+  perf_event_attr attr{};
+  attr.type = PERF_TYPE_HARDWARE;
+  attr.size = sizeof(attr);
+  attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+  attr.disabled = 1;
+  attr.exclude_kernel = 1;
+  attr.exclude_hv = 1;
+  const int fd = static_cast<int>(syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0));
+  if (fd < 0) {
+    run();
+    return -1;
+  }
+  ioctl(fd, PERF_EVENT_IOC_RESET, 0);
+  ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+  run();
+  ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+  long long count = -1;
+  if (read(fd, &count, sizeof(count)) != sizeof(count)) count = -1;
+  close(fd);
+  return static_cast<double>(count);
+}
+
 struct Row {
+  double instructions = -1;
   double seconds = 0;
   double peak_rss_mb = 0;
   double ranges = 0, calls = 0;
@@ -56,17 +92,26 @@ void BM_AnalyzeRank(benchmark::State& state) {
   const TraceTables tables = syntheticTrainingTrace(kernels);
   const double before_mb = currentRssMb();
   double seconds = 0;
+  double instructions = -1;
   for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
-    auto analysis = analyzeRank(tables, "synthetic", {});
-    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!analysis.ok()) {
-      state.SkipWithError(analysis.error().message().c_str());
+    bool ok = true;
+    instructions = countInstructions([&] {
+      const auto start = std::chrono::steady_clock::now();
+      auto analysis = analyzeRank(tables, "synthetic", {});
+      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      ok = analysis.ok();
+      if (ok) benchmark::DoNotOptimize(analysis->findings.findings.size());
+    });
+    if (!ok) {
+      state.SkipWithError("analysis failed");
       return;
     }
-    benchmark::DoNotOptimize(analysis->findings.findings.size());
   }
   Row& row = scaling()[kernels];
+  row.instructions = instructions;
+  if (instructions > 0) {
+    state.counters["instructions_per_kernel"] = instructions / static_cast<double>(kernels);
+  }
   row.seconds = seconds;
   row.peak_rss_mb = peakRssMb();
   row.ranges = static_cast<double>(tables.ranges.size());
@@ -132,19 +177,28 @@ void printScalingTable() {
   if (rows.empty()) return;
   std::printf(
       "\nScaling of a full analysis (synthetic trace; calls = kernels, ranges = kernels / 10)\n");
-  std::printf("%12s %12s %10s %12s %14s %14s\n", "kernels", "api calls", "ranges", "time (s)",
-              "ns per kernel", "peak RSS (MB)");
-  const auto& first = *rows.begin();
+  std::printf("%10s %10s %9s %9s %14s %14s %14s\n", "kernels", "api calls", "ranges", "time (s)",
+              "ns per kernel", "instr./kernel", "peak RSS (MB)");
   for (const auto& [kernels, row] : rows) {
-    std::printf("%12lld %12.0f %10.0f %12.3f %14.0f %14.0f\n", static_cast<long long>(kernels),
+    const std::string per_kernel =
+        row.instructions > 0
+            ? std::to_string(std::llround(row.instructions / static_cast<double>(kernels)))
+            : std::string("n/a");
+    std::printf("%10lld %10.0f %9.0f %9.3f %14.0f %14s %14.0f\n", static_cast<long long>(kernels),
                 row.calls, row.ranges, row.seconds,
-                row.seconds * 1e9 / static_cast<double>(kernels), row.peak_rss_mb);
+                row.seconds * 1e9 / static_cast<double>(kernels), per_kernel.c_str(),
+                row.peak_rss_mb);
   }
+  const auto& first = *rows.begin();
   const auto& last = *rows.rbegin();
   if (last.first > first.first && first.second.seconds > 0) {
     const double size_ratio = static_cast<double>(last.first) / static_cast<double>(first.first);
-    std::printf("time grew %.1fx for %.0fx the kernels (linear: %.0fx)\n",
-                last.second.seconds / first.second.seconds, size_ratio, size_ratio);
+    std::printf("%.0fx the kernels: time %.1fx", size_ratio,
+                last.second.seconds / first.second.seconds);
+    if (first.second.instructions > 0 && last.second.instructions > 0) {
+      std::printf(", instructions %.1fx", last.second.instructions / first.second.instructions);
+    }
+    std::printf(" (linear: %.0fx)\n", size_ratio);
   }
 }
 

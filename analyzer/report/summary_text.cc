@@ -156,14 +156,15 @@ std::string formatRankSummary(const RankAnalysis& a, const AnalysisOptions& opti
     const bool starved = run.stallPct() >= options.scorecard.starved_pct;
     if (starved) {
       out += fmt::format(
-          "         the GPU is starved {} of the time (stalls at or above {:.0f} %); largest: {} "
-          "{}\n",
+          "         the GPU is starved: stalls take {} of the step (threshold {:.0f} %); the "
+          "largest is {} at {}\n",
           percent(run.stallPct()), options.scorecard.starved_pct, axisLabel(run.deciding_axis),
           percent(run.pct(run.deciding_axis)));
     } else {
-      out += fmt::format("         the GPU is fed (stalls {} < {:.0f} %); {} take {} of the step\n",
-                         percent(run.stallPct()), options.scorecard.starved_pct,
-                         axisLabel(run.deciding_axis), percent(run.pct(run.deciding_axis)));
+      out += fmt::format(
+          "         the GPU is fed: stalls take {} of the step (under {:.0f} %); {} take {}\n",
+          percent(run.stallPct()), options.scorecard.starved_pct, axisLabel(run.deciding_axis),
+          percent(run.pct(run.deciding_axis)));
     }
     out += fmt::format(
         "\nWhere the step time goes (D\u00b7A\u00b7M scorecard, {}, device {})\n",
@@ -174,8 +175,9 @@ std::string formatRankSummary(const RankAnalysis& a, const AnalysisOptions& opti
         a.scorecard.device);
     for (size_t x = 0; x < kAxisCount; ++x) {
       const Axis axis = static_cast<Axis>(x);
-      out += fmt::format("  {:<24}{:>7}  {}\n", axisLabel(axis), percent(run.pct(axis)),
-                         bar(run.pct(axis)));
+      const std::string blocks = bar(run.pct(axis));
+      out += fmt::format("  {:<24}{:>7}{}{}\n", axisLabel(axis), percent(run.pct(axis)),
+                         blocks.empty() ? "" : "  ", blocks);
     }
   }
 
