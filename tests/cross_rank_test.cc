@@ -13,6 +13,7 @@ RankTimeline rank(int32_t id, std::vector<int64_t> step_ns,
   t.rank = id;
   for (size_t i = 0; i < step_ns.size(); ++i) t.steps.push_back({int64_t(i) + 10, step_ns[i]});
   for (int64_t s : collective_starts) t.collectives.push_back({0, s});
+  t.start_ns = 0, t.end_ns = 10'000;
   return t;
 }
 
@@ -44,6 +45,17 @@ TEST(CrossRank, OccasionalSlowStepIsNotAStraggler) {
   const CrossRankReport r = computeCrossRank(ranks, {}).value();
   EXPECT_FALSE(r.ranks[2].straggler);
   EXPECT_EQ(r.ranks[2].collectives, 0);
+}
+
+TEST(CrossRank, RanksThatDidNotRunTogetherGetNoSkew) {
+  RankTimeline later = rank(1, {100, 100}, {1'000'005});
+  later.start_ns = 1'000'000, later.end_ns = 1'010'000;
+  const CrossRankReport r = computeCrossRank({rank(0, {100, 100}, {5}), later}, {}).value();
+  EXPECT_EQ(r.ranks[0].collectives, 0);
+  EXPECT_EQ(r.ranks[0].steps, 2) << "step times still compare";
+  bool said = false;
+  for (const auto& n : r.notes) said = said || n.find("do not overlap") != std::string::npos;
+  EXPECT_TRUE(said);
 }
 
 TEST(CrossRank, OneRankOrNoCommonStepsIsSaid) {

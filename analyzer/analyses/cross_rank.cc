@@ -2,6 +2,7 @@
 #include "analyzer/analyses/cross_rank.h"
 
 #include <algorithm>
+#include <climits>
 #include <map>
 
 namespace damscope {
@@ -69,7 +70,18 @@ Result<CrossRankReport> computeCrossRank(const std::vector<RankTimeline>& ranks,
                   c.slower_than_median_pct > options.straggler_pct;
   }
 
-  // Collectives matched by (name, occurrence).
+  // Collectives matched by (name, occurrence), if the ranks ran at the same time.
+  int64_t latest_start = INT64_MIN, earliest_end = INT64_MAX;
+  for (const RankTimeline& t : ranks) {
+    latest_start = std::max(latest_start, t.start_ns);
+    earliest_end = std::min(earliest_end, t.end_ns);
+  }
+  if (latest_start >= earliest_end) {
+    report.notes.push_back(
+        "the ranks' time ranges do not overlap (different runs, or clocks that disagree): "
+        "collective start skew is not computed");
+    return report;
+  }
   std::vector<std::map<int32_t, std::vector<int64_t>>> starts(n);
   for (size_t r = 0; r < n; ++r) {
     for (const RankCollective& c : ranks[r].collectives) starts[r][c.name].push_back(c.start_ns);

@@ -17,6 +17,8 @@
 //    straggler.py).
 // Ranks must share a clock (CLOCK_REALTIME on one host, or synchronized
 // clocks across hosts); the report says so, since clock offset adds to skew.
+// Ranks whose analysed time ranges do not overlap at all cannot be one job on
+// one clock: no skew is computed for them, and the report says why.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +44,8 @@ struct RankTimeline {
   std::string source;
   std::vector<RankStepTime> steps;          // analysed steps
   std::vector<RankCollective> collectives;  // communication kernels in time order
+  int64_t start_ns = 0;                     // the rank's analysed time range
+  int64_t end_ns = 0;
 };
 
 struct CrossRankOptions {

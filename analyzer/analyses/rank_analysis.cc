@@ -81,6 +81,8 @@ Result<RunAnalysis> analyzeRanks(const std::vector<const TraceTables*>& tables,
     RankTimeline t;
     t.rank = a.rank >= 0 ? a.rank : static_cast<int32_t>(i);
     t.source = a.source;
+    t.start_ns = isNull(a.window.start) ? 0 : a.window.start;
+    t.end_ns = isNull(a.window.end) ? 0 : a.window.end;
     for (size_t s = a.window.first_step; s < a.window.first_step + a.window.step_count; ++s) {
       t.steps.push_back({a.steps.steps[s].number, a.steps.steps[s].duration()});
     }

@@ -32,8 +32,10 @@ std::string stepsLine(const RankAnalysis& a) {
   if (s.steps.empty()) return "no steps found: the whole trace is one span";
   const TraceTables& t = *a.tables;
   std::string line =
-      fmt::format("{} step{} ({} .. {})", s.steps.size(), s.steps.size() == 1 ? "" : "s",
-                  t.strings.get(s.steps.front().name), t.strings.get(s.steps.back().name));
+      s.steps.size() == 1
+          ? fmt::format("1 step ({})", t.strings.get(s.steps.front().name))
+          : fmt::format("{} steps ({} .. {})", s.steps.size(), t.strings.get(s.steps.front().name),
+                        t.strings.get(s.steps.back().name));
   if (a.window.cut) {
     line +=
         fmt::format(", {} analysed (the last one is cut off, as HTA does)", a.window.step_count);
@@ -248,11 +250,11 @@ std::string formatRunSummary(const RunAnalysis& run, const AnalysisOptions& opti
                        "vs median", "straggler", "start skew p50", "last to start");
     for (const RankComparison& c : run.cross_rank.ranks) {
       out += fmt::format(
-          "  {:<6}{:>14}{:>11.1f}%{:>11}{:>16}{:>13.0f}%\n", c.rank,
+          "  {:<6}{:>14}{:>11.1f}%{:>11}{:>16}{:>14}\n", c.rank,
           formatDuration(static_cast<double>(c.median_step_ns)), c.slower_than_median_pct,
           c.straggler ? "yes" : "no",
           c.collectives > 0 ? formatDuration(static_cast<double>(c.median_start_skew_ns)) : "n/a",
-          c.last_to_start_pct);
+          c.collectives > 0 ? fmt::format("{:.0f} %", c.last_to_start_pct) : "n/a");
     }
     for (const std::string& n : run.cross_rank.notes) out += wrap("note: " + n, 2);
   }
