@@ -3,7 +3,9 @@
 // is wrong), 1 on an internal failure.
 #pragma once
 
+#include <limits>
 #include <string>
+#include <vector>
 
 #include "collector/attach_client.h"
 #include "collector/record_launcher.h"
@@ -20,12 +22,28 @@ struct ImportArgs {
   bool force = false;
 };
 int runImport(const ImportArgs& args);
+// "traces/resnet50.pt.trace.json.gz" -> "resnet50.db": where an imported
+// trace goes by default (the current directory).
+std::string defaultOutputName(const std::string& input);
 
 struct InfoArgs {
   std::string input;
   bool json = false;
 };
 int runInfo(const InfoArgs& args);
+
+struct AnalyzeArgs {
+  std::vector<std::string> inputs;  // one per rank: run.db, Kineto JSON or nsys SQLite
+  std::string output;               // run.db for an imported trace (one input only)
+  std::string format = "text";      // text | json
+  std::string window = "hta";       // hta | all
+  double tokens_per_step = std::numeric_limits<double>::quiet_NaN();
+  double samples_per_step = std::numeric_limits<double>::quiet_NaN();
+  std::vector<std::string> thresholds;  // RULE=VALUE
+  bool no_store = false;                // analyse in memory, write nothing
+  bool force = false;                   // re-import over an existing run.db
+};
+int runAnalyze(const AnalyzeArgs& args);
 
 // `damscope record [options] -- CMD ARGS...`: runs CMD with the collector
 // injected; returns CMD's exit code (and dies of CMD's signal if one killed it).

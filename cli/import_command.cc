@@ -11,7 +11,6 @@
 #include "trace/trace_writer.h"
 
 namespace damscope {
-namespace {
 
 // "traces/resnet50.pt.trace.json.gz" -> "resnet50.db" (in the current directory).
 std::string defaultOutputName(const std::string& input) {
@@ -24,8 +23,6 @@ std::string defaultOutputName(const std::string& input) {
   }
   return name + ".db";
 }
-
-}  // namespace
 
 void printError(const std::string& message) {
   fmt::print(stderr, "damscope: {}\n", message);

@@ -35,6 +35,32 @@ int main(int argc, char** argv) {
   info->add_option("trace", info_args.input, "Trace file")->required();
   info->add_flag("--json", info_args.json, "Print machine-readable JSON");
 
+  AnalyzeArgs analyze_args;
+  CLI::App* analyze = app.add_subcommand(
+      "analyze",
+      "Diagnose a run: steps, GPU idle time and its causes, temporal breakdown, kernel and launch "
+      "statistics, the D·A·M verdict and what to change first. Imports traces that are not a "
+      "damscope trace yet (into NAME.db in the current directory), stores the results in each "
+      "run.db and prints a summary. Several files are analysed as ranks of one job.");
+  analyze
+      ->add_option("traces", analyze_args.inputs,
+                   "run.db, Kineto JSON (.json/.json.gz) or nsys SQLite; one per rank")
+      ->required();
+  analyze->add_option("-o,--output", analyze_args.output,
+                      "run.db to import a trace into (default: the input's name with .db, here)");
+  analyze->add_option("--format", analyze_args.format, "Output: text (default) or json");
+  analyze->add_option("--window", analyze_args.window,
+                      "hta (default: leave out the last step, as HTA does) or all");
+  analyze->add_option("--tokens-per-step", analyze_args.tokens_per_step,
+                      "Tokens per step, for throughput");
+  analyze->add_option("--samples-per-step", analyze_args.samples_per_step,
+                      "Samples per step, for throughput");
+  analyze->add_option(
+      "--threshold", analyze_args.thresholds,
+      "Override a finding rule's threshold, RULE=VALUE (repeatable; docs/analysis.md)");
+  analyze->add_flag("--no-store", analyze_args.no_store, "Analyse in memory; write nothing");
+  analyze->add_flag("-f,--force", analyze_args.force, "Re-import over an existing run.db");
+
   RecordArgs record_args;
   CLI::App* record = app.add_subcommand(
       "record",
@@ -110,6 +136,7 @@ int main(int argc, char** argv) {
   }
   if (*import) return runImport(import_args);
   if (*info) return runInfo(info_args);
+  if (*analyze) return runAnalyze(analyze_args);
   if (*record) {
     record_args.command =
         command_after_separator.empty() ? record->remaining() : command_after_separator;

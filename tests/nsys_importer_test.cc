@@ -54,11 +54,11 @@ std::string export2022() {
     CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,
       streamId INTEGER, correlationId INTEGER, globalPid INTEGER, bytes INTEGER, copyKind INTEGER,
       deprecatedSrcId INTEGER, srcKind INTEGER, dstKind INTEGER);
-    INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (500, 900, 0, 1, 7, 138, 1, 262144000, 1, NULL, 2, 3),
-      (6000, 6500, 0, 1, 7, 141, 1, 262144000, 2, NULL, 3, 1);
+    INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (500, 900, 0, 1, 7, 138, 1, 262144000, 1, NULL, 1, 2),
+      (6000, 6500, 0, 1, 7, 141, 1, 262144000, 2, NULL, 2, 0);
     CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,
       streamId INTEGER, correlationId INTEGER, globalPid INTEGER, value INTEGER, bytes INTEGER, memKind INTEGER);
-    INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (950, 960, 0, 1, 7, 150, 1, 0, 4096, 3);
+    INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (950, 960, 0, 1, 7, 150, 1, 0, 4096, 2);
     CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, eventClass INTEGER, globalTid INTEGER,
       correlationId INTEGER, nameId INTEGER, returnValue INTEGER, callchainId INTEGER);
     INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES
@@ -109,8 +109,10 @@ TEST(NsysImporter, Export2022FillsEveryTable) {
   EXPECT_EQ(t.kernels.correlation_id[1], 140);
 
   ASSERT_EQ(t.memcpys.size(), 2u);
+  // Memory kinds use nsys's ENUM_CUDA_MEM_KIND numbering (0 pageable, 1 pinned, 2 device).
   EXPECT_EQ(t.memcpys.copy_kind[0], CopyKind::kHtoD);
   EXPECT_EQ(t.memcpys.src_kind[0], MemoryKind::kPinned);
+  EXPECT_EQ(t.memcpys.dst_kind[0], MemoryKind::kDevice);
   EXPECT_EQ(t.memcpys.copy_kind[1], CopyKind::kDtoH);
   EXPECT_EQ(t.memcpys.dst_kind[1], MemoryKind::kPageable);
   ASSERT_EQ(t.memsets.size(), 1u);
@@ -203,6 +205,44 @@ TEST(NsysImporter, EnumTableRenumbersNvtxEventTypes) {
   ASSERT_TRUE(result.ok()) << result.error().message();
   ASSERT_EQ(result->ranges.size(), 1u);
   EXPECT_EQ(result->strings.get(result->ranges.name[0]), "step");
+}
+
+// Memory kinds follow nsys's ENUM_CUDA_MEM_KIND (0 pageable, 1 pinned, 2
+// device, ...), not CUPTI's numbering, and the table takes precedence when
+// an export includes it.
+TEST(NsysImporter, MemoryKindsUseNsysEnumAndItsTable) {
+  TempDir dir;
+  const std::string plain = dir.file("plain.sqlite");
+  createDb(plain, R"sql(
+    CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, globalTid INTEGER);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER, end INTEGER, deviceId INTEGER, streamId INTEGER,
+      correlationId INTEGER, bytes INTEGER, copyKind INTEGER, srcKind INTEGER, dstKind INTEGER);
+    INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (10, 20, 0, 7, 1, 64, 1, 0, 2), (30, 40, 0, 7, 2, 64, 2, 2, 1);
+  )sql");
+  auto result = importNsysSqlite(plain);
+  ASSERT_TRUE(result.ok()) << result.error().message();
+  ASSERT_EQ(result->memcpys.size(), 2u);
+  EXPECT_EQ(result->memcpys.src_kind[0], MemoryKind::kPageable);
+  EXPECT_EQ(result->memcpys.dst_kind[0], MemoryKind::kDevice);
+  EXPECT_EQ(result->memcpys.src_kind[1], MemoryKind::kDevice);
+  EXPECT_EQ(result->memcpys.dst_kind[1], MemoryKind::kPinned);
+
+  const std::string with_enum = dir.file("enum.sqlite");
+  createDb(with_enum, R"sql(
+    CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, globalTid INTEGER);
+    CREATE TABLE ENUM_CUDA_MEM_KIND (id INTEGER PRIMARY KEY, name TEXT, label TEXT);
+    INSERT INTO ENUM_CUDA_MEM_KIND VALUES (5, 'CUDA_MEMOPR_MEMORY_KIND_PINNED', 'Pinned'),
+      (9, 'CUDA_MEMOPR_MEMORY_KIND_DEVICE', 'Device');
+    CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER, end INTEGER, deviceId INTEGER, streamId INTEGER,
+      correlationId INTEGER, bytes INTEGER, copyKind INTEGER, srcKind INTEGER, dstKind INTEGER);
+    INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (10, 20, 0, 7, 1, 64, 1, 5, 9);
+  )sql");
+  result = importNsysSqlite(with_enum);
+  ASSERT_TRUE(result.ok()) << result.error().message();
+  EXPECT_EQ(result->memcpys.src_kind[0], MemoryKind::kPinned);
+  EXPECT_EQ(result->memcpys.dst_kind[0], MemoryKind::kDevice);
 }
 
 TEST(NsysImporter, OtherSqliteDatabasesAreRejected) {

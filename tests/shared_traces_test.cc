@@ -191,6 +191,18 @@ TEST(SharedTraces, NsysExportCountsEqualSqlCounts) {
   EXPECT_EQ(count("SELECT count(*) FROM NVTX_EVENTS"), 24);
   EXPECT_EQ(t.kernels.size(), 5u);
   EXPECT_EQ(t.memcpys.size(), 15u);
+  // saxpy copies plain malloc'ed host buffers: pageable to device and back
+  // (nsys memory kinds: srcKind 0 and dstKind 2 for its host-to-device copies).
+  for (size_t i = 0; i < t.memcpys.size(); ++i) {
+    if (t.memcpys.copy_kind[i] == CopyKind::kHtoD) {
+      EXPECT_EQ(t.memcpys.src_kind[i], MemoryKind::kPageable);
+      EXPECT_EQ(t.memcpys.dst_kind[i], MemoryKind::kDevice);
+    } else {
+      EXPECT_EQ(t.memcpys.copy_kind[i], CopyKind::kDtoH);
+      EXPECT_EQ(t.memcpys.src_kind[i], MemoryKind::kDevice);
+      EXPECT_EQ(t.memcpys.dst_kind[i], MemoryKind::kPageable);
+    }
+  }
   EXPECT_EQ(t.api_calls.size(), 95u);
   EXPECT_EQ(t.devices.size(), 1u);
   EXPECT_EQ(t.strings.get(t.devices.name[0]), "NVIDIA A100-SXM4-40GB");

@@ -115,6 +115,49 @@ std::string_view stripApiVersion(std::string_view name) {
   return name.substr(0, at);
 }
 
+// Nsight Systems stores memory kinds with its own enum, ENUM_CUDA_MEM_KIND,
+// not CUPTI's CUpti_ActivityMemoryKind (which starts with UNKNOWN = 0): 0
+// pageable, 1 pinned, 2 device, 3 array, 4 managed, 5 device static, 6
+// managed static, 7 unknown. The real 2022 export in ../shared/traces shows
+// it: its host-to-device copies have srcKind 0 and dstKind 2, which in
+// CUPTI's numbering would be a copy *to* pinned host memory. Newer exports
+// include the enum table, which takes precedence (memoryKindFromNsysName).
+MemoryKind memoryKindFromNsys(int64_t value) {
+  switch (value) {
+    case 0:
+      return MemoryKind::kPageable;
+    case 1:
+      return MemoryKind::kPinned;
+    case 2:
+      return MemoryKind::kDevice;
+    case 3:
+      return MemoryKind::kArray;
+    case 4:
+      return MemoryKind::kManaged;
+    case 5:
+      return MemoryKind::kDeviceStatic;
+    case 6:
+      return MemoryKind::kManagedStatic;
+    default:
+      return MemoryKind::kUnknown;
+  }
+}
+
+// "CUDA_MEMOPR_MEMORY_KIND_PINNED" -> pinned.
+MemoryKind memoryKindFromNsysName(std::string_view name) {
+  auto ends = [&](std::string_view suffix) {
+    return name.size() >= suffix.size() && name.substr(name.size() - suffix.size()) == suffix;
+  };
+  if (ends("MANAGED_STATIC")) return MemoryKind::kManagedStatic;
+  if (ends("DEVICE_STATIC")) return MemoryKind::kDeviceStatic;
+  if (ends("PAGEABLE")) return MemoryKind::kPageable;
+  if (ends("PINNED")) return MemoryKind::kPinned;
+  if (ends("DEVICE")) return MemoryKind::kDevice;
+  if (ends("ARRAY")) return MemoryKind::kArray;
+  if (ends("MANAGED")) return MemoryKind::kManaged;
+  return MemoryKind::kUnknown;
+}
+
 class NsysImporter {
  public:
   NsysImporter(Database db, std::string source) : db_(std::move(db)), source_(std::move(source)) {}
@@ -123,6 +166,7 @@ class NsysImporter {
  private:
   Status loadStrings();
   Status loadEventTypes();
+  Status loadMemoryKinds();
   Status loadSessionStart();
   Status loadKernels();
   Status loadMemcpys();
@@ -146,6 +190,12 @@ class NsysImporter {
   TraceTables t_;
   std::unordered_map<int64_t, std::string> strings_;  // StringIds
   NvtxEventTypes nvtx_types_;
+  std::unordered_map<int64_t, MemoryKind> memory_kinds_;  // from ENUM_CUDA_MEM_KIND, if present
+  MemoryKind memoryKind(int64_t value) const {
+    if (isNull(value)) return MemoryKind::kUnknown;
+    auto it = memory_kinds_.find(value);
+    return it != memory_kinds_.end() ? it->second : memoryKindFromNsys(value);
+  }
   int64_t session_start_ns_ = 0;
   bool has_session_start_ = false;
   ProcessRegistry registry_{t_};
@@ -175,6 +225,12 @@ Status NsysImporter::loadEventTypes() {
     if (name == "NvtxtPushPopRange") nvtx_types_.nvtxt_push_pop = id;
     if (name == "NvtxtStartEndRange") nvtx_types_.nvtxt_start_end = id;
     if (name == "NvtxDomainCreate") nvtx_types_.domain_create = id;
+  });
+}
+
+Status NsysImporter::loadMemoryKinds() {
+  return forEachRow(db_, "ENUM_CUDA_MEM_KIND", {"id", "name"}, [&](const ColumnSelect& r) {
+    memory_kinds_[r.integer(0)] = memoryKindFromNsysName(r.text(1));
   });
 }
 
@@ -230,10 +286,12 @@ Status NsysImporter::loadMemcpys() {
                       m.stream = r.integer(3);
                       m.correlation_id = r.integer(4);
                       m.bytes = r.integer(5);
-                      // copyKind/srcKind/dstKind hold CUPTI's enum values.
+                      // copyKind holds CUPTI's CUpti_ActivityMemcpyKind values
+                      // (ENUM_CUDA_MEMCPY_OPER lists the same); srcKind/dstKind
+                      // nsys's own memory kinds (memoryKindFromNsys).
                       m.copy_kind = copyKindFromCupti(r.integer(6));
-                      m.src_kind = memoryKindFromCupti(r.integer(7));
-                      m.dst_kind = memoryKindFromCupti(r.integer(8));
+                      m.src_kind = memoryKind(r.integer(7));
+                      m.dst_kind = memoryKind(r.integer(8));
                       m.src_device = toInt32(r.integer(9));
                       m.dst_device = toInt32(r.integer(10));
                       m.graph_node_id = r.integer(11);
@@ -253,7 +311,7 @@ Status NsysImporter::loadMemsets() {
                       m.stream = r.integer(3);
                       m.correlation_id = r.integer(4);
                       m.bytes = r.integer(5);
-                      m.memory_kind = memoryKindFromCupti(r.integer(6));
+                      m.memory_kind = memoryKind(r.integer(6));
                       m.value = toInt32(r.integer(7));
                       m.graph_node_id = r.integer(8);
                       t_.memsets.append(m);
@@ -483,6 +541,7 @@ Result<TraceTables> NsysImporter::run() {
   };
   DAMSCOPE_RETURN_IF_ERROR(step(loadStrings()));
   DAMSCOPE_RETURN_IF_ERROR(step(loadEventTypes()));
+  DAMSCOPE_RETURN_IF_ERROR(step(loadMemoryKinds()));
   DAMSCOPE_RETURN_IF_ERROR(step(loadSessionStart()));
   DAMSCOPE_RETURN_IF_ERROR(step(loadKernels()));
   DAMSCOPE_RETURN_IF_ERROR(step(loadMemcpys()));

@@ -1,0 +1,78 @@
+// The analysis window: see analysis_window.h.
+#include "analyzer/analyses/analysis_window.h"
+
+#include <algorithm>
+
+namespace damscope {
+
+std::string_view toText(WindowMode mode) {
+  return mode == WindowMode::kHta ? "hta" : "all";
+}
+
+Result<WindowReport> computeWindow(const AnalysisInput& input, const StepReport& steps,
+                                   const WindowOptions& options) {
+  WindowReport w;
+  w.mode = options.mode;
+  const std::vector<GpuOp>& gpu = input.gpu();
+  const ApiCallTable& api = input.tables().api_calls;
+  w.in_window.assign(gpu.size(), 1);
+  w.first_step = 0;
+  w.step_count = steps.steps.size();
+
+  if (options.mode == WindowMode::kHta && steps.steps.size() >= 2) {
+    w.cut = true;
+    w.cutoff_ns = steps.steps.back().host_start;
+    w.step_count = steps.steps.size() - 1;
+    if (input.opsWithLaunch() > 0) {
+      int64_t dropped_unlinked = 0;
+      for (size_t i = 0; i < gpu.size(); ++i) {
+        const int64_t launch = gpu[i].launch;
+        const bool keep = launch >= 0 && api.ts[static_cast<size_t>(launch)] < w.cutoff_ns;
+        w.in_window[i] = keep ? 1 : 0;
+        if (launch < 0 && gpu[i].kind != GpuOpKind::kSync) ++dropped_unlinked;
+      }
+      if (dropped_unlinked > 0) {
+        w.notes.push_back(std::to_string(dropped_unlinked) +
+                          " GPU operation(s) without a launch call (no correlation id) are "
+                          "outside the window, as in HTA");
+      }
+    } else {
+      for (size_t i = 0; i < gpu.size(); ++i) w.in_window[i] = gpu[i].ts < w.cutoff_ns ? 1 : 0;
+      if (!gpu.empty()) {
+        w.notes.push_back(
+            "GPU operations carry no correlation ids: the window keeps GPU work that starts "
+            "before the last step instead of the work launched before it");
+      }
+    }
+  } else if (options.mode == WindowMode::kHta && steps.steps.size() == 1) {
+    w.notes.push_back(
+        "only one step: nothing is cut from the window (HTA cuts the last of two "
+        "or more steps)");
+  }
+
+  for (size_t i = 0; i < gpu.size(); ++i) {
+    if (!w.in_window[i]) continue;
+    ++w.gpu_ops;
+    w.gpu_start = isNull(w.gpu_start) ? gpu[i].ts : std::min(w.gpu_start, gpu[i].ts);
+    w.gpu_end = isNull(w.gpu_end) ? gpu[i].end : std::max(w.gpu_end, gpu[i].end);
+  }
+  if (w.step_count > 0) {
+    w.start = steps.steps[w.first_step].start;
+    w.end = steps.steps[w.first_step + w.step_count - 1].end;
+    if (w.hasGpuWork()) {
+      w.start = std::min(w.start, w.gpu_start);
+      w.end = std::max(w.end, w.gpu_end);
+    }
+  } else if (w.hasGpuWork()) {
+    w.start = w.gpu_start;
+    w.end = w.gpu_end;
+  }
+  if (gpu.empty()) {
+    w.notes.push_back("no GPU operations in the trace (no kernels, copies or memsets)");
+  } else if (!w.hasGpuWork()) {
+    w.notes.push_back("no GPU operation falls in the analysis window");
+  }
+  return w;
+}
+
+}  // namespace damscope

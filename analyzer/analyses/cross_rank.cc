@@ -1,0 +1,126 @@
+// Cross-rank comparison: see cross_rank.h.
+#include "analyzer/analyses/cross_rank.h"
+
+#include <algorithm>
+#include <climits>
+#include <map>
+
+namespace damscope {
+namespace {
+
+template <typename T>
+double median(std::vector<T> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? static_cast<double>(v[n / 2])
+               : (static_cast<double>(v[n / 2 - 1]) + static_cast<double>(v[n / 2])) / 2.0;
+}
+
+}  // namespace
+
+Result<CrossRankReport> computeCrossRank(const std::vector<RankTimeline>& ranks,
+                                         const CrossRankOptions& options) {
+  CrossRankReport report;
+  const size_t n = ranks.size();
+  report.ranks.resize(n);
+  for (size_t r = 0; r < n; ++r) {
+    report.ranks[r].rank = ranks[r].rank;
+    report.ranks[r].source = ranks[r].source;
+  }
+  if (n < 2) {
+    report.notes.push_back("one rank: nothing to compare");
+    return report;
+  }
+  report.notes.push_back(
+      "collective skew assumes the ranks' clocks agree; clock offset between hosts adds to it");
+
+  // Steps present on every rank, by number.
+  std::map<int64_t, std::vector<int64_t>> by_number;  // number -> dur per rank (-1 missing)
+  for (size_t r = 0; r < n; ++r) {
+    for (const RankStepTime& s : ranks[r].steps) {
+      auto [it, inserted] = by_number.try_emplace(s.number, std::vector<int64_t>(n, -1));
+      it->second[r] = s.dur_ns;
+    }
+  }
+  std::vector<std::vector<double>> ratios(n);
+  std::vector<std::vector<int64_t>> durations(n);
+  for (const auto& [number, durs] : by_number) {
+    if (std::count(durs.begin(), durs.end(), -1) > 0) continue;
+    const double med = median(durs);
+    if (med <= 0) continue;
+    for (size_t r = 0; r < n; ++r) {
+      ratios[r].push_back(static_cast<double>(durs[r]) / med - 1.0);
+      durations[r].push_back(durs[r]);
+    }
+  }
+  if (ratios[0].empty()) {
+    report.notes.push_back(
+        "no step number is present on every rank: step times cannot be compared");
+  }
+  for (size_t r = 0; r < n; ++r) {
+    RankComparison& c = report.ranks[r];
+    c.steps = static_cast<int64_t>(ratios[r].size());
+    if (c.steps == 0) continue;
+    c.median_step_ns = static_cast<int64_t>(median(durations[r]));
+    c.slower_than_median_pct = 100.0 * median(ratios[r]);
+    const auto slow = std::count_if(ratios[r].begin(), ratios[r].end(),
+                                    [&](double x) { return 100.0 * x > options.straggler_pct; });
+    c.straggler = static_cast<double>(slow) >= options.consistency * static_cast<double>(c.steps) &&
+                  c.slower_than_median_pct > options.straggler_pct;
+  }
+
+  // Collectives matched by (name, occurrence), if the ranks ran at the same time.
+  int64_t latest_start = INT64_MIN, earliest_end = INT64_MAX;
+  for (const RankTimeline& t : ranks) {
+    latest_start = std::max(latest_start, t.start_ns);
+    earliest_end = std::min(earliest_end, t.end_ns);
+  }
+  if (latest_start >= earliest_end) {
+    report.notes.push_back(
+        "the ranks' time ranges do not overlap (different runs, or clocks that disagree): "
+        "collective start skew is not computed");
+    return report;
+  }
+  std::vector<std::map<int32_t, std::vector<int64_t>>> starts(n);
+  for (size_t r = 0; r < n; ++r) {
+    for (const RankCollective& c : ranks[r].collectives) starts[r][c.name].push_back(c.start_ns);
+  }
+  std::vector<int64_t> skews;
+  std::vector<int64_t> last_count(n, 0);
+  for (const auto& [name, first_starts] : starts[0]) {
+    size_t count = first_starts.size();
+    for (size_t r = 1; r < n; ++r) {
+      auto it = starts[r].find(name);
+      count = it == starts[r].end() ? 0 : std::min(count, it->second.size());
+    }
+    for (size_t i = 0; i < count; ++i) {
+      int64_t lo = INT64_MAX, hi = INT64_MIN;
+      size_t last = 0;
+      for (size_t r = 0; r < n; ++r) {
+        const int64_t t = starts[r][name][i];
+        lo = std::min(lo, t);
+        if (t > hi) hi = t, last = r;
+      }
+      skews.push_back(hi - lo);
+      ++last_count[last];
+    }
+  }
+  if (skews.empty()) {
+    report.notes.push_back("no collective kernels common to all ranks: no start skew");
+  } else {
+    const int64_t med = static_cast<int64_t>(median(skews));
+    const int64_t max = *std::max_element(skews.begin(), skews.end());
+    for (size_t r = 0; r < n; ++r) {
+      RankComparison& c = report.ranks[r];
+      c.collectives = static_cast<int64_t>(skews.size());
+      c.median_start_skew_ns = med;
+      c.max_start_skew_ns = max;
+      c.last_to_start_pct =
+          100.0 * static_cast<double>(last_count[r]) / static_cast<double>(skews.size());
+    }
+  }
+  return report;
+}
+
+}  // namespace damscope

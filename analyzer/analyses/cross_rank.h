@@ -1,0 +1,77 @@
+// Cross-rank comparison, when several ranks of one job are analysed together:
+// step time per rank, stragglers, and how far apart the ranks enter their
+// collectives.
+//
+//  - Steps are matched across ranks by step number; for each step the median
+//    over ranks is the reference. A rank's slowdown is the median over its
+//    matched steps of (its step time / the step's median - 1). A straggler
+//    is consistently slower than the median: slower by more than
+//    CrossRankOptions::straggler_pct in at least `consistency` of the matched
+//    steps. (With two ranks the median is their mean.)
+//  - Collectives are matched by order: NCCL requires every rank of a
+//    communicator to issue the same collectives in the same order, so the
+//    n-th communication kernel of a given name on each rank belongs to the
+//    same collective. Its start skew is the latest start minus the earliest;
+//    the rank that starts last is the one the others waited for (HTA's
+//    straggler reasoning over collective start times: hta/analyzers/
+//    straggler.py).
+// Ranks must share a clock (CLOCK_REALTIME on one host, or synchronized
+// clocks across hosts); the report says so, since clock offset adds to skew.
+// Ranks whose analysed time ranges do not overlap at all cannot be one job on
+// one clock: no skew is computed for them, and the report says why.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "trace/result.h"
+
+namespace damscope {
+
+struct RankStepTime {
+  int64_t number = 0;
+  int64_t dur_ns = 0;
+};
+
+struct RankCollective {
+  int32_t name = 0;  // an id that is equal for equal kernel names across ranks
+  int64_t start_ns = 0;
+};
+
+struct RankTimeline {
+  int32_t rank = 0;
+  std::string source;
+  std::vector<RankStepTime> steps;          // analysed steps
+  std::vector<RankCollective> collectives;  // communication kernels in time order
+  int64_t start_ns = 0;                     // the rank's analysed time range
+  int64_t end_ns = 0;
+};
+
+struct CrossRankOptions {
+  double straggler_pct = 5.0;
+  double consistency = 0.75;
+};
+
+struct RankComparison {
+  int32_t rank = 0;
+  std::string source;
+  int64_t steps = 0;  // matched steps
+  int64_t median_step_ns = 0;
+  double slower_than_median_pct = 0;  // median over matched steps
+  bool straggler = false;
+  int64_t collectives = 0;           // matched collectives
+  int64_t median_start_skew_ns = 0;  // over the matched collectives (same for every rank)
+  int64_t max_start_skew_ns = 0;
+  double last_to_start_pct = 0;  // share of matched collectives this rank started last
+};
+
+struct CrossRankReport {
+  std::vector<RankComparison> ranks;  // in input order
+  std::vector<std::string> notes;
+};
+
+Result<CrossRankReport> computeCrossRank(const std::vector<RankTimeline>& ranks,
+                                         const CrossRankOptions& options);
+
+}  // namespace damscope

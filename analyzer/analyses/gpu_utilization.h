@@ -1,0 +1,67 @@
+// GPU utilization, estimated SM efficiency and estimated achieved occupancy,
+// as the PyTorch profiler's TensorBoard plugin defines them (kineto tb_plugin
+// @041e7ce9, torch_tb_profiler/profiler/gpu_metrics_parser.py; the plugin's
+// GPU Kernel view documentation, "GPU Utilization", "Est. SM Efficiency",
+// "Est. Achieved Occupancy"), per device:
+//
+//   range          [start of the first step, end of the last step], with the
+//                  plugin's steps (steps.h: aligned to their GPU work, tail
+//                  steps the profiler cut off left out); the whole span of
+//                  all events when the trace has no steps
+//   GPU util       = |union of the device's kernels ∩ range| / |range|
+//   est. SM eff.   = Σ over kernels of min(blocks / SMs, 1) x its time in
+//                    the range, / |range|; blocks = grid x*y*z; overlapping
+//                    kernels add up, capped at 1 (a device cannot be more
+//                    than fully covered)
+//   est. occupancy = Σ occupancy x time in range / Σ time in range, over the
+//                    kernels that carry an occupancy (Kineto's "est. achieved
+//                    occupancy %": min(blocks/SM, the occupancy calculator's
+//                    active blocks/SM) x threads per block / max threads per
+//                    SM, CUPTI occupancy calculator, libkineto
+//                    CuptiActivity.cpp kernelOccupancy)
+//
+// SM efficiency needs each kernel's grid and the device's SM count; occupancy
+// needs the source to report it. When they are missing the figure is unknown
+// (NaN in memory, null in output), never a guess.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analyzer/analyses/analysis_input.h"
+#include "analyzer/analyses/steps.h"
+#include "trace/result.h"
+
+namespace damscope {
+
+struct DeviceUtilization {
+  int32_t device = 0;
+  int64_t start = 0;
+  int64_t end = 0;
+  int64_t kernel_ns = 0;  // union of kernels inside the range
+  double gpu_util_pct = 0;
+  double sm_efficiency_pct = 0;      // NaN: unknown
+  double occupancy_pct = 0;          // NaN: unknown
+  int64_t kernels_without_grid = 0;  // inside the range
+  int64_t kernels_with_occupancy = 0;
+};
+
+struct GpuUtilizationOptions {};
+
+struct GpuUtilizationReport {
+  std::vector<DeviceUtilization> devices;  // devices that ran kernels, ascending
+  int64_t primary = -1;                    // index of the busiest device, -1: none
+  size_t steps_used = 0;                   // 0: the whole span was used
+  std::vector<std::string> notes;
+
+  const DeviceUtilization* primaryDevice() const {
+    return primary >= 0 ? &devices[static_cast<size_t>(primary)] : nullptr;
+  }
+};
+
+Result<GpuUtilizationReport> computeGpuUtilization(const AnalysisInput& input,
+                                                   const StepReport& steps,
+                                                   const GpuUtilizationOptions& options);
+
+}  // namespace damscope

@@ -1,0 +1,110 @@
+// The D·A·M scorecard and verdict: where each step's time went, in the terms
+// of the decision an engineer has to make, and which bottleneck to attack
+// first.
+//
+// Every nanosecond of a step (its interval aligned to its GPU work, steps.h)
+// on the rank's primary device (the one with the most GPU work) goes to
+// exactly one axis, so the axes sum to 100 %:
+//   compute_bound          a compute-bound kernel runs (GEMM, convolution,
+//                          attention: kernel_categories.h)
+//   memory_bound           else a memory-bound kernel, device copy or memset
+//   exposed_communication  else a collective kernel or peer copy runs (it is
+//                          not hidden behind computation), or the GPU idles
+//                          waiting for one (gap cause communication_wait)
+//   data_stall             else a host<->device copy runs, or the GPU idles
+//                          while the host loads data (gap cause data_loading)
+//   host_stall             the GPU idles for the host to launch work
+//                          (gap cause host_launch)
+//   sync_stall             the GPU idles after the host blocked on it
+//                          (gap cause synchronization)
+//   other_idle             the GPU idles for a reason the trace does not show
+// Busy time takes precedence over idle time in that order; idle time is
+// charged by the device gaps' cause segments (idle_gaps.h).
+//
+// The verdict follows the diagnostic order performance engineers use
+// (Brendan Gregg's USE method applied to the GPU; NVIDIA's "optimize the
+// pipeline before the kernels" advice in the PyTorch/Nsight performance
+// guides): first, is the GPU starved? If the stall axes (everything but
+// compute_bound and memory_bound) take at least
+// ScorecardOptions::starved_pct of the time, no kernel optimization can
+// help much, and the verdict is the largest stall: data -> "data-bound",
+// host launch or sync -> "host-bound", exposed communication ->
+// "communication-bound"; if unexplained idle is the largest, "host-bound"
+// too, since a GPU idles for lack of work and the host is the one that
+// issues it. Otherwise the GPU is fed, and the larger of compute- and
+// memory-bound kernel time names it: "compute-bound" (Algorithm) or
+// "memory-bound" (Machine). The default threshold, 20 %, is where removing
+// the stalls is worth at least 1.25x, more than typical kernel-level wins.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/analyses/analysis_input.h"
+#include "analyzer/analyses/analysis_window.h"
+#include "analyzer/analyses/idle_gaps.h"
+#include "analyzer/analyses/steps.h"
+#include "trace/result.h"
+
+namespace damscope {
+
+enum class Axis : uint8_t {
+  kDataStall,
+  kHostStall,
+  kSyncStall,
+  kExposedCommunication,
+  kMemoryBound,
+  kComputeBound,
+  kOtherIdle,
+};
+constexpr size_t kAxisCount = 7;
+std::string_view toText(Axis axis);
+std::string_view axisLabel(Axis axis);  // for people: "data stall"
+
+enum class Verdict : uint8_t {
+  kNone,
+  kDataBound,
+  kHostBound,
+  kCommunicationBound,
+  kMemoryBound,
+  kComputeBound
+};
+std::string_view toText(Verdict verdict);        // "data-bound"
+std::string_view verdictLabel(Verdict verdict);  // "the input pipeline starves the GPU"
+std::string_view damTerm(Verdict verdict);  // Data | Algorithm | Machine | Communication | Host
+
+struct Scorecard {
+  int64_t start = 0;
+  int64_t end = 0;
+  std::array<int64_t, kAxisCount> ns{};
+  Verdict verdict = Verdict::kNone;
+  Axis deciding_axis = Axis::kOtherIdle;  // the axis the verdict rests on
+
+  // Sum of the axes: the time the scorecard splits (the steps' durations).
+  int64_t total() const;
+  double pct(Axis axis) const;
+  double stallPct() const;  // everything but compute_bound and memory_bound
+};
+
+struct ScorecardOptions {
+  double starved_pct = 20.0;
+};
+
+struct ScorecardReport {
+  bool valid = false;
+  int32_t device = 0;            // the primary device
+  Scorecard run;                 // the analysed steps together (or the window)
+  std::vector<Scorecard> steps;  // one per StepReport step
+  std::vector<std::string> notes;
+};
+
+Result<ScorecardReport> computeScorecard(const AnalysisInput& input, const StepReport& steps,
+                                         const WindowReport& window, const GapReport& gaps,
+                                         const ScorecardOptions& options);
+
+// The verdict for a scorecard (exposed for tests and for per-step use).
+void decideVerdict(Scorecard& card, const ScorecardOptions& options);
+
+}  // namespace damscope

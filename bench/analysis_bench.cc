@@ -1,0 +1,215 @@
+// The analyzer's cost: the issue-3 target is a full analysis (every analysis
+// `damscope analyze` runs, findings included) of a synthetic trace with 1 M
+// kernels, 1 M runtime calls and 100 k ranges in under 2 s, in under 1 GB,
+// growing linearly (n log n at worst) from 100 k to 4 M kernels.
+//
+//   BM_AnalyzeRank/N      full analysis of a synthetic trace of N kernels
+//                         (bench/synthetic_trace.h); counters: ns per kernel,
+//                         instructions per kernel (hardware counter, where the
+//                         kernel allows perf_event_open), peak RSS of the
+//                         process (trace + analysis), and the analysis' own
+//                         growth of RSS
+//   BM_AnalysisStages/N   the same, stage by stage, in ms (where time goes)
+//
+// Sizes run in ascending order, so each peak RSS is that size's own.
+// After the runs a scaling table prints time and ns/kernel per size.
+// Run: build/bench/analysis_bench [--benchmark_filter=...]
+#include <benchmark/benchmark.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "analyzer/analyses/rank_analysis.h"
+#include "bench/synthetic_trace.h"
+
+namespace damscope {
+namespace {
+
+double peakRssMb() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+double currentRssMb() {
+  std::ifstream statm("/proc/self/statm");
+  long pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) /
+         (1024.0 * 1024.0);
+}
+
+// Instructions retired by this thread while `run` runs (hardware counter via
+// perf_event_open), or -1 where the kernel does not allow it. Unlike time,
+// the count does not depend on caches, page faults or other load on the
+// machine: it shows the algorithms' growth on its own.
+template <typename Run>
+double countInstructions(Run&& run) {
+  perf_event_attr attr{};
+  attr.type = PERF_TYPE_HARDWARE;
+  attr.size = sizeof(attr);
+  attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+  attr.disabled = 1;
+  attr.exclude_kernel = 1;
+  attr.exclude_hv = 1;
+  const int fd = static_cast<int>(syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0));
+  if (fd < 0) {
+    run();
+    return -1;
+  }
+  ioctl(fd, PERF_EVENT_IOC_RESET, 0);
+  ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+  run();
+  ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+  long long count = -1;
+  if (read(fd, &count, sizeof(count)) != sizeof(count)) count = -1;
+  close(fd);
+  return static_cast<double>(count);
+}
+
+struct Row {
+  double instructions = -1;
+  double seconds = 0;
+  double peak_rss_mb = 0;
+  double ranges = 0, calls = 0;
+};
+std::map<int64_t, Row>& scaling() {
+  static std::map<int64_t, Row> rows;
+  return rows;
+}
+
+void BM_AnalyzeRank(benchmark::State& state) {
+  const int64_t kernels = state.range(0);
+  const TraceTables tables = syntheticTrainingTrace(kernels);
+  const double before_mb = currentRssMb();
+  double seconds = 0;
+  double instructions = -1;
+  for (auto _ : state) {
+    bool ok = true;
+    instructions = countInstructions([&] {
+      const auto start = std::chrono::steady_clock::now();
+      auto analysis = analyzeRank(tables, "synthetic", {});
+      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      ok = analysis.ok();
+      if (ok) benchmark::DoNotOptimize(analysis->findings.findings.size());
+    });
+    if (!ok) {
+      state.SkipWithError("analysis failed");
+      return;
+    }
+  }
+  Row& row = scaling()[kernels];
+  row.instructions = instructions;
+  if (instructions > 0) {
+    state.counters["instructions_per_kernel"] = instructions / static_cast<double>(kernels);
+  }
+  row.seconds = seconds;
+  row.peak_rss_mb = peakRssMb();
+  row.ranges = static_cast<double>(tables.ranges.size());
+  row.calls = static_cast<double>(tables.api_calls.size());
+  state.counters["kernels"] = static_cast<double>(tables.kernels.size());
+  state.counters["api_calls"] = row.calls;
+  state.counters["ranges"] = row.ranges;
+  state.counters["ns_per_kernel"] = seconds * 1e9 / static_cast<double>(kernels);
+  state.counters["peak_rss_MB"] = row.peak_rss_mb;
+  state.counters["analysis_MB"] = row.peak_rss_mb - before_mb;
+}
+BENCHMARK(BM_AnalyzeRank)
+    ->Arg(100'000)
+    ->Arg(1'000'000)
+    ->Arg(4'000'000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1)
+    ->Repetitions(1);
+
+void BM_AnalysisStages(benchmark::State& state) {
+  const TraceTables tables = syntheticTrainingTrace(state.range(0));
+  std::map<std::string, double> ms;
+  for (auto _ : state) {
+    auto time = [&](const char* stage, auto&& run) {
+      const auto start = std::chrono::steady_clock::now();
+      auto result = run();
+      ms[stage] =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count();
+      return result;
+    };
+    const AnalysisInput in = time("input", [&] { return AnalysisInput::build(tables); });
+    const StepReport steps = time("steps", [&] { return computeSteps(in, {}).value(); });
+    const WindowReport window =
+        time("window", [&] { return computeWindow(in, steps, {}).value(); });
+    time("breakdown", [&] { return computeTemporalBreakdown(in, steps, window, {}).value(); });
+    const GapReport gaps = time("gaps", [&] { return computeGaps(in, steps, window, {}).value(); });
+    const KernelBreakdownReport kernels =
+        time("kernels", [&] { return computeKernelBreakdown(in, window, {}).value(); });
+    const LaunchStatisticsReport launches =
+        time("launches", [&] { return computeLaunchStatistics(in, window, {}).value(); });
+    const GpuUtilizationReport utilization =
+        time("utilization", [&] { return computeGpuUtilization(in, steps, {}).value(); });
+    time("overview", [&] { return computeProfilerOverview(in, steps, {}).value(); });
+    const ScorecardReport scorecard =
+        time("scorecard", [&] { return computeScorecard(in, steps, window, gaps, {}).value(); });
+    time("findings", [&] {
+      const FindingInputs inputs{in,      steps,    window,      gaps,
+                                 kernels, launches, utilization, scorecard};
+      return computeFindings(inputs, {}).value();
+    });
+  }
+  for (const auto& [stage, v] : ms) state.counters[stage + "_ms"] = v;
+}
+BENCHMARK(BM_AnalysisStages)
+    ->Arg(1'000'000)
+    ->Arg(4'000'000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+
+void printScalingTable() {
+  const auto& rows = scaling();
+  if (rows.empty()) return;
+  std::printf(
+      "\nScaling of a full analysis (synthetic trace; calls = kernels, ranges = kernels / 10)\n");
+  std::printf("%10s %10s %9s %9s %14s %14s %14s\n", "kernels", "api calls", "ranges", "time (s)",
+              "ns per kernel", "instr./kernel", "peak RSS (MB)");
+  for (const auto& [kernels, row] : rows) {
+    const std::string per_kernel =
+        row.instructions > 0
+            ? std::to_string(std::llround(row.instructions / static_cast<double>(kernels)))
+            : std::string("n/a");
+    std::printf("%10lld %10.0f %9.0f %9.3f %14.0f %14s %14.0f\n", static_cast<long long>(kernels),
+                row.calls, row.ranges, row.seconds,
+                row.seconds * 1e9 / static_cast<double>(kernels), per_kernel.c_str(),
+                row.peak_rss_mb);
+  }
+  const auto& first = *rows.begin();
+  const auto& last = *rows.rbegin();
+  if (last.first > first.first && first.second.seconds > 0) {
+    const double size_ratio = static_cast<double>(last.first) / static_cast<double>(first.first);
+    std::printf("%.0fx the kernels: time %.1fx", size_ratio,
+                last.second.seconds / first.second.seconds);
+    if (first.second.instructions > 0 && last.second.instructions > 0) {
+      std::printf(", instructions %.1fx", last.second.instructions / first.second.instructions);
+    }
+    std::printf(" (linear: %.0fx)\n", size_ratio);
+  }
+}
+
+}  // namespace
+}  // namespace damscope
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  damscope::printScalingTable();
+  return 0;
+}

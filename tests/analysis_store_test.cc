@@ -1,0 +1,149 @@
+// The analysis store: analysis_schema.sql and analysis_tables.h agree, results
+// survive a write/read round trip, storing again replaces earlier results, and
+// a failed store leaves the earlier results and the events untouched.
+#include <gtest/gtest.h>
+
+#include "tests/test_support.h"
+#include "trace/analysis_store.h"
+#include "trace/trace_reader.h"
+#include "trace/trace_writer.h"
+
+namespace damscope {
+namespace {
+
+using testing::TempDir;
+
+TraceTables oneKernelTrace() {
+  TraceTables t;
+  KernelTable::Row k;
+  k.ts = 1000;
+  k.dur = 500;
+  k.device = 0;
+  k.stream = 7;
+  k.name = t.strings.intern("volta_sgemm_128x64_nn");
+  t.kernels.append(k);
+  return t;
+}
+
+AnalysisTables someResults(const std::string& verdict) {
+  AnalysisTables a;
+  StepResultTable::Row s;
+  s.number = 5;
+  s.name = "ProfilerStep#5";
+  s.source = "profiler_step";
+  s.host_ts = 0, s.host_dur = 100, s.ts = 0, s.dur = 120, s.in_window = 1, s.complete = 1;
+  a.steps.append(s);
+  ScorecardTable::Row c;
+  c.axis = "data_stall";
+  c.ns = 60;
+  c.pct = 50.0;
+  c.verdict = verdict;
+  a.scorecard.append(c);
+  a.setText("verdict", verdict);
+  a.setValue("gpu_util_pct", 55.5);
+  a.setValue("occupancy_pct", nullValue<double>());  // unknown: stored as NULL
+  return a;
+}
+
+TEST(AnalysisStore, SchemaSqlDeclaresEveryColumnOfAnalysisTablesH) {
+  auto db = Database::open(":memory:", Database::Mode::kReadWriteCreate);
+  ASSERT_TRUE(db.ok());
+  ASSERT_TRUE(db->exec(analysisSchemaSql()).ok());
+  AnalysisTables tables;
+  tables.forEachTable([&](const auto& table) {
+    using Table = std::decay_t<decltype(table)>;
+    const std::vector<std::string> columns = db->columnNames(Table::kSqlName);
+    ASSERT_FALSE(columns.empty()) << Table::kSqlName << " missing from analysis_schema.sql";
+    std::vector<std::string> declared = {"id"};
+    table.forEachColumn([&](const char* name, const auto&) { declared.push_back(name); });
+    EXPECT_EQ(columns, declared) << "analysis_schema.sql and analysis_tables.h disagree on "
+                                 << Table::kSqlName;
+  });
+}
+
+TEST(AnalysisStore, AnalysisTablesDoNotCollideWithEventTables) {
+  auto db = Database::open(":memory:", Database::Mode::kReadWriteCreate);
+  ASSERT_TRUE(db.ok());
+  ASSERT_TRUE(db->exec(schemaTablesSql()).ok());
+  EXPECT_TRUE(db->exec(analysisSchemaSql()).ok()) << "an analysis table reuses an event table name";
+}
+
+TEST(AnalysisStore, RoundTripKeepsRowsAndNulls) {
+  TempDir dir;
+  const std::string path = dir.file("run.db");
+  ASSERT_TRUE(saveTrace(oneKernelTrace(), path, false).ok());
+  ASSERT_TRUE(storeAnalysis(path, someResults("data-bound")).ok());
+
+  auto read = readAnalysis(path);
+  ASSERT_TRUE(read.ok()) << read.error().message();
+  ASSERT_EQ(read->steps.size(), 1u);
+  EXPECT_EQ(read->steps.name[0], "ProfilerStep#5");
+  EXPECT_EQ(read->steps.dur[0], 120);
+  EXPECT_TRUE(isNull(read->steps.range_id[0]));
+  EXPECT_TRUE(std::isnan(read->steps.tokens_per_s[0]));
+  auto verdict = read->findSummary("verdict");
+  ASSERT_TRUE(verdict.has_value());
+  EXPECT_EQ(verdict->text, "data-bound");
+  auto occupancy = read->findSummary("occupancy_pct");
+  ASSERT_TRUE(occupancy.has_value());
+  EXPECT_TRUE(std::isnan(occupancy->value));
+}
+
+TEST(AnalysisStore, StoringAgainReplacesEarlierResults) {
+  TempDir dir;
+  const std::string path = dir.file("run.db");
+  ASSERT_TRUE(saveTrace(oneKernelTrace(), path, false).ok());
+  ASSERT_TRUE(storeAnalysis(path, someResults("data-bound")).ok());
+  AnalysisTables second = someResults("compute-bound");
+  second.scorecard.clear();
+  ASSERT_TRUE(storeAnalysis(path, second).ok());
+
+  auto read = readAnalysis(path);
+  ASSERT_TRUE(read.ok()) << read.error().message();
+  EXPECT_EQ(read->scorecard.size(), 0u);
+  EXPECT_EQ(read->findSummary("verdict")->text, "compute-bound");
+  EXPECT_EQ(read->summary.size(), 3u);  // not 6: the first results are gone
+}
+
+TEST(AnalysisStore, FailedStoreKeepsEarlierResultsAndEvents) {
+  TempDir dir;
+  const std::string path = dir.file("run.db");
+  ASSERT_TRUE(saveTrace(oneKernelTrace(), path, false).ok());
+  ASSERT_TRUE(storeAnalysis(path, someResults("data-bound")).ok());
+
+  AnalysisTables broken = someResults("memory-bound");
+  StepResultTable::Row bad;  // source is NOT NULL in the schema: the insert fails
+  bad.host_ts = 0, bad.host_dur = 1, bad.ts = 0, bad.dur = 1, bad.in_window = 0, bad.complete = 0;
+  broken.steps.append(bad);
+  Status status = storeAnalysis(path, broken);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.error().message().find("steps"), std::string::npos) << status.error().message();
+
+  auto read = readAnalysis(path);
+  ASSERT_TRUE(read.ok()) << read.error().message();
+  EXPECT_EQ(read->findSummary("verdict")->text, "data-bound");
+  EXPECT_EQ(read->steps.size(), 1u);
+  auto events = readTrace(path);
+  ASSERT_TRUE(events.ok()) << events.error().message();
+  EXPECT_EQ(events->kernels.size(), 1u);
+}
+
+TEST(AnalysisStore, RefusesFilesThatAreNotTraceStoresAndReportsMissingResults) {
+  TempDir dir;
+  const std::string path = dir.file("other.db");
+  {
+    auto db = Database::open(path, Database::Mode::kReadWriteCreate);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->exec("CREATE TABLE t(x)").ok());
+  }
+  EXPECT_FALSE(storeAnalysis(path, someResults("data-bound")).ok());
+
+  const std::string run = dir.file("run.db");
+  ASSERT_TRUE(saveTrace(oneKernelTrace(), run, false).ok());
+  auto read = readAnalysis(run);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().message().find("damscope analyze"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace damscope

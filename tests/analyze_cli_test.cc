@@ -1,0 +1,175 @@
+// `damscope analyze` as a user runs it: it imports a trace into NAME.db,
+// stores the analysis tables there, prints the verdict first, prints the
+// documented JSON with --format json, reuses its own import, replaces
+// earlier results, analyses several ranks together, and rejects bad input
+// with exit code 2 and one line.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "tests/test_support.h"
+#include "trace/analysis_store.h"
+#include "trace/trace_reader.h"
+
+namespace damscope {
+namespace {
+
+using testing::CommandResult;
+using testing::runCommand;
+using testing::TempDir;
+
+// Three ProfilerSteps; in each the host spends 600 µs (+ slow_us) in the
+// DataLoader before launching 300 µs of GEMM: a data-bound run.
+std::string dataBoundTrace(int rank, int slow_us) {
+  std::string events;
+  for (int step = 0; step < 3; ++step) {
+    const int t0 = step * (1000 + slow_us);
+    const int c = step + 1;
+    events += R"({"ph":"X","cat":"cpu_op","name":"ProfilerStep#)" + std::to_string(step + 1) +
+              R"(","pid":1,"tid":1,"ts":)" + std::to_string(t0) + R"(,"dur":)" +
+              std::to_string(1000 + slow_us) + "},";
+    events +=
+        R"({"ph":"X","cat":"user_annotation","name":"enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__","pid":1,"tid":1,"ts":)" +
+        std::to_string(t0) + R"(,"dur":)" + std::to_string(600 + slow_us) + "},";
+    events += R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)" +
+              std::to_string(t0 + 610 + slow_us) + R"(,"dur":5,"args":{"correlation":)" +
+              std::to_string(c) + "}},";
+    events +=
+        R"({"ph":"X","cat":"kernel","name":"volta_sgemm_128x64_nn","pid":0,"tid":7,"ts":)" +
+        std::to_string(t0 + 620 + slow_us) + R"(,"dur":300,"args":{"correlation":)" +
+        std::to_string(c) +
+        R"(,"device":0,"stream":7,"grid":[160,1,1],"block":[256,1,1],"est. achieved occupancy %":50}},)";
+  }
+  events.pop_back();
+  return R"({"traceEvents":[)" + events +
+         R"(],"deviceProperties":[{"id":0,"name":"Test GPU","numSms":80,"totalGlobalMem":34084028416}],)" +
+         R"("distributedInfo":{"rank":)" + std::to_string(rank) +
+         R"(,"world_size":2,"backend":"nccl"}})";
+}
+
+CommandResult damscope(const std::string& args) {
+  return runCommand(testing::damscopeBinary() + " " + args);
+}
+
+TEST(AnalyzeCli, ImportsStoresAndPrintsTheVerdictFirst) {
+  TempDir dir;
+  const std::string trace = dir.file("run0.json");
+  testing::writeFile(trace, dataBoundTrace(0, 0));
+  CommandResult r =
+      runCommand("cd " + dir.path() + " && " + testing::damscopeBinary() + " analyze run0.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const size_t verdict = r.out.find("VERDICT  DATA-BOUND");
+  ASSERT_NE(verdict, std::string::npos) << r.out;
+  EXPECT_LT(verdict, r.out.find("Where the step time goes"));
+  EXPECT_LT(r.out.find("Where the step time goes"), r.out.find("What to change first"));
+  EXPECT_NE(r.out.find("data_loading"), std::string::npos);
+
+  auto stored = readAnalysis(dir.file("run0.db"));
+  ASSERT_TRUE(stored.ok()) << stored.error().message();
+  EXPECT_EQ(stored->findSummary("verdict")->text, "data-bound");
+  EXPECT_EQ(stored->steps.size(), 3u);
+  EXPECT_FALSE(stored->gaps.empty());
+  EXPECT_EQ(stored->findings.rule[0], "data_loading");
+  auto events = readTrace(dir.file("run0.db"));
+  ASSERT_TRUE(events.ok());
+  EXPECT_EQ(events->kernels.size(), 3u);
+
+  // Again: reuses the import, replaces the results.
+  r = runCommand("cd " + dir.path() + " && " + testing::damscopeBinary() +
+                 " analyze run0.json --window all");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  stored = readAnalysis(dir.file("run0.db"));
+  ASSERT_TRUE(stored.ok());
+  EXPECT_EQ(stored->findSummary("window_mode")->text, "all");
+  EXPECT_EQ(stored->findSummary("steps")->value, 3);
+}
+
+TEST(AnalyzeCli, JsonHasTheDocumentedFields) {
+  TempDir dir;
+  const std::string trace = dir.file("run0.json");
+  testing::writeFile(trace, dataBoundTrace(0, 0));
+  CommandResult r = damscope("analyze --no-store --format json " + trace);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["format"], "damscope-analysis");
+  ASSERT_EQ(j["ranks"].size(), 1u);
+  const nlohmann::json& rank = j["ranks"][0];
+  for (const char* key :
+       {"window_us", "idle_pct", "compute_pct", "non_compute_pct", "overlap_pct", "gpu_util_pct",
+        "sm_efficiency_pct", "occupancy_pct", "verdict", "scorecard", "findings", "steps"}) {
+    EXPECT_TRUE(rank.contains(key)) << key;
+  }
+  EXPECT_TRUE(rank["overlap_pct"].is_null()) << "no communication";
+  EXPECT_EQ(rank["verdict"], "data-bound");
+  EXPECT_EQ(rank["scorecard"].size(), 7u);
+  EXPECT_DOUBLE_EQ(rank["window_us"].get<double>(), 1300.0);  // first GEMM start to second's end
+  EXPECT_DOUBLE_EQ(rank["gpu_util_pct"].get<double>(), 30.0);
+  EXPECT_DOUBLE_EQ(rank["occupancy_pct"].get<double>(), 50.0);
+  const nlohmann::json& finding = rank["findings"][0];
+  for (const char* key : {"rule", "severity", "recommendation", "max_gain_pct"}) {
+    EXPECT_TRUE(finding.contains(key)) << key;
+  }
+  ASSERT_EQ(rank["steps"].size(), 3u);
+  for (const char* key : {"id", "start_ns", "dur_ns"})
+    EXPECT_TRUE(rank["steps"][0].contains(key)) << key;
+  EXPECT_TRUE(rank["stored_in"].is_null());
+  EXPECT_FALSE(std::filesystem::exists(dir.file("run0.db")));
+}
+
+TEST(AnalyzeCli, SeveralRanksAreComparedAndStragglersFound) {
+  TempDir dir;
+  testing::writeFile(dir.file("rank0.json"), dataBoundTrace(0, 0));
+  testing::writeFile(dir.file("rank1.json"), dataBoundTrace(1, 200));  // 200 µs slower loader
+  CommandResult r = runCommand("cd " + dir.path() + " && " + testing::damscopeBinary() +
+                               " analyze rank0.json rank1.json --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["ranks"].size(), 2u);
+  EXPECT_EQ(j["ranks"][1]["rank"], 1);
+  EXPECT_TRUE(j["ranks"][1]["cross_rank"]["straggler"].get<bool>());
+  EXPECT_FALSE(j["ranks"][0]["cross_rank"]["straggler"].get<bool>());
+  bool straggler_finding = false;
+  for (const auto& f : j["ranks"][1]["findings"]) straggler_finding |= f["rule"] == "straggler";
+  EXPECT_TRUE(straggler_finding);
+  auto stored = readAnalysis(dir.file("rank1.db"));
+  ASSERT_TRUE(stored.ok());
+  EXPECT_EQ(stored->rank_comparison.size(), 2u);
+}
+
+TEST(AnalyzeCli, BadInputExitsTwoWithOneLine) {
+  TempDir dir;
+  const std::string trace = dir.file("run0.json");
+  testing::writeFile(trace, dataBoundTrace(0, 0));
+  testing::writeFile(dir.file("not_a_trace.txt"), "hello");
+  for (const std::string& args :
+       {"analyze " + dir.file("missing.json"), "analyze " + dir.file("not_a_trace.txt"),
+        "analyze --window sideways " + trace, "analyze --threshold nope=3 " + trace,
+        "analyze --format xml " + trace, "analyze -o x.db " + trace + " " + trace,
+        std::string("analyze")}) {
+    CommandResult r = damscope(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.out << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
+  }
+  // An existing file that is not this trace's import is not overwritten.
+  testing::writeFile(dir.file("taken.db"), "precious");
+  CommandResult r = damscope("analyze -o " + dir.file("taken.db") + " " + trace);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(testing::readFile(dir.file("taken.db")), "precious");
+}
+
+TEST(AnalyzeCli, RealResnetPairAsAUserSeesIt) {
+  DAMSCOPE_REQUIRE_SHARED_TRACES();
+  CommandResult r =
+      damscope("analyze --no-store --format json " +
+               testing::sharedTrace("kineto/resnet50_workers0.pt.trace.json.gz") + " " +
+               testing::sharedTrace("kineto/resnet50_workers4.pt.trace.json.gz"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["ranks"][0]["verdict"], "data-bound");
+  EXPECT_EQ(j["ranks"][0]["findings"][0]["rule"], "data_loading");
+  EXPECT_NE(j["ranks"][1]["verdict"], "data-bound");
+}
+
+}  // namespace
+}  // namespace damscope

@@ -1,0 +1,74 @@
+// Cross-rank comparison: stragglers against the median rank and the start
+// skew of matched collectives.
+#include "analyzer/analyses/cross_rank.h"
+
+#include <gtest/gtest.h>
+
+namespace damscope {
+namespace {
+
+RankTimeline rank(int32_t id, std::vector<int64_t> step_ns,
+                  std::vector<int64_t> collective_starts) {
+  RankTimeline t;
+  t.rank = id;
+  for (size_t i = 0; i < step_ns.size(); ++i) t.steps.push_back({int64_t(i) + 10, step_ns[i]});
+  for (int64_t s : collective_starts) t.collectives.push_back({0, s});
+  t.start_ns = 0, t.end_ns = 10'000;
+  return t;
+}
+
+TEST(CrossRank, ConsistentlySlowRankIsAStraggler) {
+  const std::vector<RankTimeline> ranks = {
+      rank(0, {100, 100, 100, 100}, {0, 1000}), rank(1, {101, 99, 100, 100}, {5, 1005}),
+      rank(2, {120, 121, 119, 130}, {40, 1090}),  // last into every collective
+  };
+  const CrossRankReport r = computeCrossRank(ranks, {}).value();
+  ASSERT_EQ(r.ranks.size(), 3u);
+  EXPECT_FALSE(r.ranks[0].straggler);
+  EXPECT_FALSE(r.ranks[1].straggler);
+  EXPECT_TRUE(r.ranks[2].straggler);
+  EXPECT_EQ(r.ranks[2].steps, 4);
+  EXPECT_NEAR(r.ranks[2].slower_than_median_pct, 20.0, 1e-9);  // median of 18.8, 21, 19, 30
+  EXPECT_EQ(r.ranks[0].collectives, 2);
+  EXPECT_EQ(r.ranks[0].max_start_skew_ns, 90);
+  EXPECT_EQ(r.ranks[0].median_start_skew_ns, 65);
+  EXPECT_DOUBLE_EQ(r.ranks[2].last_to_start_pct, 100.0);
+  EXPECT_DOUBLE_EQ(r.ranks[0].last_to_start_pct, 0.0);
+}
+
+TEST(CrossRank, OccasionalSlowStepIsNotAStraggler) {
+  const std::vector<RankTimeline> ranks = {
+      rank(0, {100, 100, 100, 100}, {}),
+      rank(1, {100, 100, 100, 100}, {}),
+      rank(2, {100, 150, 100, 100}, {}),
+  };
+  const CrossRankReport r = computeCrossRank(ranks, {}).value();
+  EXPECT_FALSE(r.ranks[2].straggler);
+  EXPECT_EQ(r.ranks[2].collectives, 0);
+}
+
+TEST(CrossRank, RanksThatDidNotRunTogetherGetNoSkew) {
+  RankTimeline later = rank(1, {100, 100}, {1'000'005});
+  later.start_ns = 1'000'000, later.end_ns = 1'010'000;
+  const CrossRankReport r = computeCrossRank({rank(0, {100, 100}, {5}), later}, {}).value();
+  EXPECT_EQ(r.ranks[0].collectives, 0);
+  EXPECT_EQ(r.ranks[0].steps, 2) << "step times still compare";
+  bool said = false;
+  for (const auto& n : r.notes) said = said || n.find("do not overlap") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+TEST(CrossRank, OneRankOrNoCommonStepsIsSaid) {
+  EXPECT_EQ(computeCrossRank({rank(0, {100}, {})}, {}).value().notes.front(),
+            "one rank: nothing to compare");
+  RankTimeline other = rank(1, {100}, {});
+  other.steps[0].number = 99;
+  const CrossRankReport r = computeCrossRank({rank(0, {100}, {}), other}, {}).value();
+  EXPECT_EQ(r.ranks[0].steps, 0);
+  bool said = false;
+  for (const auto& n : r.notes) said = said || n.find("no step number") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+}  // namespace
+}  // namespace damscope

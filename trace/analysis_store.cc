@@ -1,0 +1,132 @@
+// Stores and loads the analysis tables: see analysis_store.h.
+#include "trace/analysis_store.h"
+
+#include "trace/analysis_schema_sql.h"
+#include "trace/column_io.h"
+#include "trace/trace_reader.h"
+
+namespace damscope {
+namespace {
+
+constexpr const char* kVersionKey = "analysis_schema_version";
+
+template <typename Table>
+Status insertRows(Database& db, const Table& table) {
+  const size_t n = table.size();
+  if (n == 0) return okStatus();
+  std::string columns = "id", values = "?";
+  table.forEachColumn([&](const char* name, const auto&) {
+    columns += std::string(",") + name;
+    values += ",?";
+  });
+  DAMSCOPE_ASSIGN_OR_RETURN(
+      Statement stmt, db.prepare(std::string("INSERT INTO ") + Table::kSqlName + "(" + columns +
+                                 ") VALUES(" + values + ")"));
+  for (size_t row = 0; row < n; ++row) {
+    int index = 1;
+    stmt.bindInt(index++, static_cast<int64_t>(row));
+    table.forEachColumn(
+        [&](const char*, const auto& column) { column_io::bindValue(stmt, index++, column[row]); });
+    if (Status status = stmt.run(); !status.ok()) {
+      return Error(db.path() + ": cannot write analysis table " + Table::kSqlName + ": " +
+                   status.error().message());
+    }
+  }
+  return okStatus();
+}
+
+template <typename Table>
+Status readRows(Database& db, Table& table) {
+  std::string columns = "id";
+  table.forEachColumn([&](const char* name, const auto&) { columns += std::string(",") + name; });
+  DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt, db.prepare("SELECT " + columns + " FROM " +
+                                                       Table::kSqlName + " ORDER BY id"));
+  while (true) {
+    auto row = stmt.step();
+    if (!row.ok()) {
+      return Error(db.path() + ": reading " + Table::kSqlName + ": " + row.error().message());
+    }
+    if (!row.value()) break;
+    int column = 1;
+    table.forEachColumn([&](const char*, auto& values) {
+      values.emplace_back();
+      column_io::readValue(stmt, column++, values.back());
+    });
+  }
+  return okStatus();
+}
+
+Status writeAll(Database& db, const AnalysisTables& tables) {
+  AnalysisTables names;
+  Status status;
+  names.forEachTable([&](const auto& table) {
+    using Table = std::decay_t<decltype(table)>;
+    if (status.ok()) status = db.exec(std::string("DROP TABLE IF EXISTS ") + Table::kSqlName);
+  });
+  DAMSCOPE_RETURN_IF_ERROR(status);
+  DAMSCOPE_RETURN_IF_ERROR(db.exec(analysisSchemaSql()));
+  tables.forEachTable([&](const auto& table) {
+    if (status.ok()) status = insertRows(db, table);
+  });
+  DAMSCOPE_RETURN_IF_ERROR(status);
+  DAMSCOPE_ASSIGN_OR_RETURN(Statement meta,
+                            db.prepare("INSERT INTO meta(key,value) VALUES(?,?) "
+                                       "ON CONFLICT(key) DO UPDATE SET value=excluded.value"));
+  const std::string version = std::to_string(kAnalysisSchemaVersion);
+  meta.bindText(1, kVersionKey);
+  meta.bindText(2, version);
+  return meta.run();
+}
+
+}  // namespace
+
+std::string analysisSchemaSql() {
+  return kAnalysisSchemaSql;
+}
+
+Status storeAnalysis(Database& db, const AnalysisTables& tables) {
+  DAMSCOPE_RETURN_IF_ERROR(checkTraceStore(db));
+  // IMMEDIATE takes the write lock up front, so a concurrent writer makes
+  // this fail before anything changes rather than halfway.
+  DAMSCOPE_RETURN_IF_ERROR(db.exec("BEGIN IMMEDIATE;"));
+  if (Status status = writeAll(db, tables); !status.ok()) {
+    (void)db.exec("ROLLBACK;");
+    return status;
+  }
+  return db.exec("COMMIT;");
+}
+
+Status storeAnalysis(const std::string& path, const AnalysisTables& tables) {
+  DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadWriteCreate));
+  DAMSCOPE_RETURN_IF_ERROR(storeAnalysis(db, tables));
+  return db.close();
+}
+
+bool hasAnalysis(Database& db) {
+  if (!db.hasTable("meta")) return false;
+  auto stmt = db.prepare(std::string("SELECT value FROM meta WHERE key='") + kVersionKey + "'");
+  if (!stmt.ok()) return false;
+  auto row = stmt->step();
+  return row.ok() && row.value() && stmt->columnText(0) == std::to_string(kAnalysisSchemaVersion);
+}
+
+Result<AnalysisTables> readAnalysis(Database& db) {
+  DAMSCOPE_RETURN_IF_ERROR(checkTraceStore(db));
+  if (!hasAnalysis(db)) {
+    return Error(db.path() + ": no analysis results of this version (run damscope analyze)");
+  }
+  AnalysisTables tables;
+  Status status;
+  tables.forEachTable([&](auto& table) {
+    if (status.ok()) status = readRows(db, table);
+  });
+  if (!status.ok()) return status.error();
+  return tables;
+}
+
+Result<AnalysisTables> readAnalysis(const std::string& path) {
+  DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadOnly));
+  return readAnalysis(db);
+}
+
+}  // namespace damscope
