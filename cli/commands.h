@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "collector/attach_client.h"
+#include "collector/record_launcher.h"
+
 namespace damscope {
 
 constexpr int kExitOk = 0;
@@ -41,6 +44,15 @@ struct AnalyzeArgs {
   bool force = false;                   // re-import over an existing run.db
 };
 int runAnalyze(const AnalyzeArgs& args);
+
+// `damscope record [options] -- CMD ARGS...`: runs CMD with the collector
+// injected; returns CMD's exit code (and dies of CMD's signal if one killed it).
+using RecordArgs = collector::RecordOptions;
+int runRecord(const RecordArgs& args);
+
+// `damscope attach PID [--duration S | --steps N] [-o run.db]`.
+using AttachArgs = collector::AttachOptions;
+int runAttach(const AttachArgs& args);
 
 // Prints "damscope: <message>" on stderr.
 void printError(const std::string& message);

@@ -3,6 +3,10 @@
 // trace/ and analyzer/ libraries.
 #include <CLI/CLI.hpp>
 
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "cli/commands.h"
 
 int main(int argc, char** argv) {
@@ -57,6 +61,57 @@ int main(int argc, char** argv) {
   analyze->add_flag("--no-store", analyze_args.no_store, "Analyse in memory; write nothing");
   analyze->add_flag("-f,--force", analyze_args.force, "Re-import over an existing run.db");
 
+  RecordArgs record_args;
+  CLI::App* record = app.add_subcommand(
+      "record",
+      "Run a command with damscope injected (CUDA_INJECTION64_PATH, NVTX_INJECTION64_PATH) and "
+      "record its GPU activity, NVTX ranges and CPU use into run.db; one file per process "
+      "(run.rank<N>.db, run.pid<PID>.db). Passes the command's exit code through.");
+  record->add_option("-o,--output", record_args.output, "Output trace file (default: run.db)");
+  record->add_option("--duration", record_args.duration_s,
+                     "Stop recording after S seconds (the command keeps running)");
+  record->add_option("--delay", record_args.delay_s, "Start recording after S seconds");
+  record->add_flag("--on-demand", record_args.on_demand,
+                   "Load dormant; record only the windows `damscope attach` opens");
+  record->add_flag("-f,--force", record_args.force, "Replace the files of an earlier run");
+  record->add_option("--sample-hz", record_args.sample_hz,
+                     "CPU and memory samples per second (default 100; 0: off)");
+  record->add_option("--buffer-size", record_args.buffer_mb, "CUPTI buffer size in MB (default 8)");
+  record->add_option("--buffers", record_args.buffers, "CUPTI buffers in the pool (default 16)");
+  record->add_option("--max-size", record_args.max_size_mb,
+                     "Stop recording when a trace file reaches this many MB (default: no limit)");
+  // The command is everything after "--" (split off before parsing, below),
+  // or everything from the first argument that is not a record option.
+  record->prefix_command();
+  record->footer("Usage: damscope record [OPTIONS] -- CMD ARGS...");
+
+  AttachArgs attach_args;
+  CLI::App* attach = app.add_subcommand(
+      "attach",
+      "Record a window of a process started with `damscope record --on-demand`: for a duration, "
+      "a number of steps, or until Ctrl-C. Each window is its own file.");
+  attach->add_option("pid", attach_args.pid, "Process id")->required();
+  auto* duration =
+      attach->add_option("--duration", attach_args.duration_s, "Window length in seconds");
+  auto* steps = attach->add_option("--steps", attach_args.steps,
+                                   "Close the window after N step ranges (step, ProfilerStep#N)");
+  duration->excludes(steps);
+  attach->add_option("-o,--output", attach_args.output,
+                     "Output trace file (default: the process's <run>.capture<N>.db)");
+
+  // `record ... -- CMD ARGS`: CMD's arguments are never damscope's, so they
+  // are taken out before CLI11 sees them.
+  std::vector<std::string> command_after_separator;
+  if (argc > 1 && std::string_view(argv[1]) == "record") {
+    for (int j = 2; j < argc; ++j) {
+      if (std::string_view(argv[j]) == "--") {
+        command_after_separator.assign(argv + j + 1, argv + argc);
+        argc = j;
+        break;
+      }
+    }
+  }
+
   // An unknown first word is a mistyped command, whatever CLI11 would call it.
   auto is_command = [&](const char* word) {
     for (const CLI::App* sub : app.get_subcommands({})) {
@@ -82,5 +137,11 @@ int main(int argc, char** argv) {
   if (*import) return runImport(import_args);
   if (*info) return runInfo(info_args);
   if (*analyze) return runAnalyze(analyze_args);
+  if (*record) {
+    record_args.command =
+        command_after_separator.empty() ? record->remaining() : command_after_separator;
+    return runRecord(record_args);
+  }
+  if (*attach) return runAttach(attach_args);
   return kExitBadInput;
 }

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -115,6 +116,49 @@ Status insertStrings(Database& db, const StringPool& pool, int64_t first) {
   return okStatus();
 }
 
+// True when `table` is a TraceTables row table with an integer-valued column
+// `column` (StringId columns hold integers too).
+bool isIntegerColumn(std::string_view table, std::string_view column) {
+  bool found = false;
+  TraceTables tables;
+  tables.forEachTable([&](const auto& t) {
+    if (table != std::decay_t<decltype(t)>::kSqlName) return;
+    t.forEachColumn([&](const char* name, const auto& values) {
+      using Value = typename std::decay_t<decltype(values)>::value_type;
+      constexpr bool integer = std::is_integral_v<Value> || std::is_same_v<Value, StringId>;
+      if (integer && column == name) found = true;
+    });
+  });
+  return found;
+}
+
+Status applyUpdates(Database& db, const std::vector<RowUpdate>& updates) {
+  // One prepared statement per (table, column), reused across its updates.
+  std::vector<std::pair<std::string, Statement>> statements;
+  for (const RowUpdate& u : updates) {
+    const std::string key = std::string(u.table) + "." + std::string(u.column);
+    auto it = std::find_if(statements.begin(), statements.end(),
+                           [&](const auto& entry) { return entry.first == key; });
+    if (it == statements.end()) {
+      if (!isIntegerColumn(u.table, u.column)) {
+        return Error(db.path() + ": cannot update " + key + ": no such integer column");
+      }
+      DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt,
+                                db.prepare("UPDATE " + std::string(u.table) + " SET " +
+                                           std::string(u.column) + "=? WHERE id=?"));
+      statements.emplace_back(key, std::move(stmt));
+      it = statements.end() - 1;
+    }
+    Statement& stmt = it->second;
+    isNull(u.value) ? stmt.bindNull(1) : stmt.bindInt(1, u.value);
+    stmt.bindInt(2, u.id);
+    if (auto status = stmt.run(); !status.ok()) {
+      return Error(db.path() + ": cannot update " + key + ": " + status.error().message());
+    }
+  }
+  return okStatus();
+}
+
 }  // namespace
 
 std::string schemaTablesSql() {
@@ -135,7 +179,7 @@ Result<TraceWriter> TraceWriter::create(Database db, WriterOptions options) {
   DAMSCOPE_RETURN_IF_ERROR(db.exec("PRAGMA cache_size=-65536;"));  // 64 MiB page cache
   DAMSCOPE_RETURN_IF_ERROR(db.exec("BEGIN;"));
   DAMSCOPE_RETURN_IF_ERROR(db.exec(schemaTablesSql()));
-  if (!bulk) DAMSCOPE_RETURN_IF_ERROR(db.exec(schemaIndexesSql()));
+  if (!bulk && options.create_indexes) DAMSCOPE_RETURN_IF_ERROR(db.exec(schemaIndexesSql()));
   DAMSCOPE_RETURN_IF_ERROR(db.exec("COMMIT;"));
   TraceWriter writer(std::move(db), options);
   TraceTables identity;
@@ -149,7 +193,9 @@ Result<TraceWriter> TraceWriter::create(Database db, WriterOptions options) {
   return writer;
 }
 
-Status TraceWriter::append(const TraceTables& batch) {
+Status TraceWriter::append(const TraceTables& batch) { return append(batch, {}); }
+
+Status TraceWriter::append(const TraceTables& batch, const std::vector<RowUpdate>& updates) {
   if (finished_) return Error(db_.path() + ": append after finish");
   DAMSCOPE_RETURN_IF_ERROR(db_.exec("BEGIN;"));
   Status status = insertStrings(db_, batch.strings, strings_written_);
@@ -160,6 +206,7 @@ Status TraceWriter::append(const TraceTables& batch) {
     written[table_index] += static_cast<int64_t>(table.size());
     ++table_index;
   });
+  if (status.ok()) status = applyUpdates(db_, updates);
   if (!status.ok()) {
     (void)db_.exec("ROLLBACK;");
     return status;
@@ -175,7 +222,7 @@ Status TraceWriter::finishWithoutClosing() {
   finished_ = true;
   if (options_.mode == WriterOptions::Mode::kBulkLoad) {
     DAMSCOPE_RETURN_IF_ERROR(db_.exec("BEGIN;"));
-    DAMSCOPE_RETURN_IF_ERROR(db_.exec(schemaIndexesSql()));
+    if (options_.create_indexes) DAMSCOPE_RETURN_IF_ERROR(db_.exec(schemaIndexesSql()));
     DAMSCOPE_RETURN_IF_ERROR(db_.exec("COMMIT;"));
     // WAL lets a reader (the GUI) and a writer (a later `analyze`) share the file.
     if (db_.path() != ":memory:") DAMSCOPE_RETURN_IF_ERROR(db_.exec("PRAGMA journal_mode=WAL;"));

@@ -11,6 +11,8 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "trace/result.h"
 #include "trace/sqlite_db.h"
@@ -28,6 +30,22 @@ struct WriterOptions {
     kStreaming,
   };
   Mode mode = Mode::kBulkLoad;
+  // false: this writer creates no indexes at all; its owner adds them later
+  // with schemaIndexesSql(). The collector writes without them (index upkeep
+  // halves its insert rate) and `damscope record` indexes the finished file.
+  bool create_indexes = true;
+};
+
+// A value learned after its row was written. A streaming writer stores an
+// NVTX range when it closes, before the range that encloses it has closed and
+// got its id, and sees a thread's events before the thread is named; it sets
+// such cells with an update in a later append. Integer columns only (string
+// columns hold string ids; the string must be in the batch's pool).
+struct RowUpdate {
+  std::string_view table;   // a TraceTables table, e.g. "ranges"
+  std::string_view column;  // one of its columns, e.g. "parent_id"
+  int64_t id;               // the row's id
+  int64_t value;            // kNullInt stores NULL
 };
 
 class TraceWriter {
@@ -44,6 +62,10 @@ class TraceWriter {
   // written: pass the same, growing StringPool with every batch. Meta and stats
   // rows replace the stored row with the same key or name.
   Status append(const TraceTables& batch);
+  // The same, then applies `updates` to rows of this or earlier batches, in
+  // the same transaction. An update naming an unknown table or column fails
+  // the whole append.
+  Status append(const TraceTables& batch, const std::vector<RowUpdate>& updates);
 
   // Builds the indexes (bulk mode), leaves the file in WAL mode and closes it.
   Status finish();

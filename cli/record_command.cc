@@ -1,0 +1,57 @@
+// `damscope record [options] -- CMD ARGS...`: thin wrapper over
+// collector/record_launcher.h.
+#include <fmt/format.h>
+#include <signal.h>
+#include <sys/resource.h>
+
+#include "cli/commands.h"
+#include "cli/progress.h"
+#include "collector/trace_finalizer.h"
+
+namespace damscope {
+
+int runRecord(const RecordArgs& args) {
+  Result<collector::PreparedRecord> prepared = collector::prepareRecord(args);
+  if (!prepared.ok()) {
+    printError(prepared.error().message());
+    return kExitBadInput;
+  }
+  Result<collector::ChildStatus> status = collector::runRecorded(prepared.value());
+  if (!status.ok()) {
+    printError(status.error().message());
+    return kExitFailure;
+  }
+  const std::vector<std::string> files = collector::listRunOutputs(prepared->output);
+  if (files.empty()) {
+    std::string why =
+        "no trace was written: the collector starts at a process's first NVTX call or CUDA "
+        "initialization, and the command made neither";
+    if (!collector::nvidiaDriverPresent()) {
+      why += " (there is no NVIDIA driver on this machine, so CUDA cannot initialize)";
+    }
+    printError(args.on_demand ? "no capture window was recorded" : why);
+  } else {
+    for (const std::string& file : files) {
+      // The command has exited (or was killed): put its files in time order.
+      Status finalized = okStatus();
+      {
+        Progress progress("finalizing " + file);
+        progress.stage("sorting and indexing");
+        finalized = collector::finalizeTraceFile(file);
+      }
+      if (!finalized.ok()) printError(finalized.error().message());
+      fmt::print(stderr, "damscope: wrote {}\n", file);
+    }
+  }
+  if (status->signal != 0) {
+    // Die as the command died, so that callers (shells, schedulers) see the
+    // same status; no core file of our own for crash signals.
+    rlimit no_core{0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    signal(status->signal, SIG_DFL);
+    raise(status->signal);
+  }
+  return status->exit_code;
+}
+
+}  // namespace damscope

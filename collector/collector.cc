@@ -1,0 +1,403 @@
+// The collector inside a recorded process: start-up, GPU tracing, the
+// writer thread's loop, exit, and the process-wide entry (collector.h;
+// collector_impl.h says how the implementation is split).
+#include "collector/collector.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "collector/collector_impl.h"
+#include "collector/nvtx_hooks.h"
+#include "collector/nvtx_registry.h"
+
+namespace damscope::collector {
+
+int64_t nowNs(clockid_t clock) {
+  timespec ts;
+  clock_gettime(clock, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+void say(const std::string& message) {
+  std::fprintf(stderr, "damscope: %s\n", message.c_str());
+}
+
+const char* envOrNull(const char* name) {
+  return std::getenv(name);
+}
+
+namespace {
+
+constexpr int64_t kCommitIntervalNs = 1'000'000'000;  // the "about once a second"
+constexpr size_t kCommitRows = 256 * 1024;            // or sooner, to bound the batch's memory
+constexpr int64_t kExitWaitMs = 10'000;               // exit() waits this long for the last commit
+
+std::string readFileText(const char* path) {
+  std::string text;
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return text;
+  char buffer[4096];
+  ssize_t n;
+  while ((n = ::read(fd, buffer, sizeof(buffer))) > 0) text.append(buffer, static_cast<size_t>(n));
+  ::close(fd);
+  return text;
+}
+
+ProcessInfo currentProcess(const RankInfo& rank) {
+  ProcessInfo p;
+  p.pid = getpid();
+  p.name = readFileText("/proc/self/comm");
+  while (!p.name.empty() && p.name.back() == '\n') p.name.pop_back();
+  char host[256] = {};
+  if (gethostname(host, sizeof(host) - 1) == 0) p.hostname = host;
+  p.rank = rank.global_rank >= 0 ? rank.global_rank : kNullInt32;
+  p.local_rank = rank.local_rank >= 0 ? rank.local_rank : kNullInt32;
+  p.world_size = rank.world_size >= 0 ? rank.world_size : kNullInt32;
+  std::string cmdline = readFileText("/proc/self/cmdline");
+  while (!cmdline.empty() && cmdline.back() == '\0') cmdline.pop_back();
+  for (char& c : cmdline) c = c == '\0' ? ' ' : c;
+  p.cmdline = cmdline;
+  return p;
+}
+
+// Why GPU activity cannot be recorded when the process never initializes
+// CUDA through the driver: no driver at all. Empty when a driver exists.
+std::string missingDriverReason() {
+  if (dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD)) return {};
+  if (::access("/proc/driver/nvidia/version", R_OK) == 0) return {};
+  return "no NVIDIA driver is loaded on this machine (/proc/driver/nvidia/version is missing)";
+}
+
+const char* signalName(int sig) {
+  switch (sig) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    default:
+      return "signal";
+  }
+}
+
+std::atomic<int> g_signal{0};
+
+void onTerminatingSignal(int sig) {
+  // Async-signal-safe only: note the signal and restore the default action,
+  // so a second signal ends the process at once. The writer finishes the
+  // window and raises the signal again.
+  g_signal.store(sig, std::memory_order_relaxed);
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigaction(sig, &dfl, nullptr);
+}
+
+}  // namespace
+
+CollectorImpl::CollectorImpl(CollectorConfig config, RankInfo rank)
+    : config_(std::move(config)), rank_(rank), process_(currentProcess(rank_)) {}
+
+void CollectorImpl::sayWriteFailure(const Status& status) {
+  say(status.error().message() +
+      "; recording stopped, the file keeps everything up to the last successful write");
+}
+
+void CollectorImpl::sayOnce(const std::string& key, const std::string& message) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!said_.insert(key).second) return;
+  }
+  say(message);
+}
+
+std::string CollectorImpl::threadName(int64_t tid) {
+  if (const std::string* name = nvtx_names_.thread(tid)) return *name;
+  if (auto it = comm_names_.find(tid); it != comm_names_.end()) return it->second;
+  std::string comm = threadCommName(tid);
+  if (!comm.empty()) comm_names_[tid] = comm;
+  return comm;
+}
+
+bool CollectorImpl::start() {
+  NvtxRegistry::instance().setRingBytes(config_.nvtx_ring_bytes);
+  if (const std::string reason = missingDriverReason(); !reason.empty()) {
+    std::lock_guard<std::mutex> lock(gpu_mutex_);
+    gpu_status_ = reason;
+  }
+  // Finish the window on SIGINT/SIGTERM, unless the program handles them
+  // itself (then it exits through exit(), which finishes the window too).
+  for (int sig : {SIGINT, SIGTERM}) {
+    struct sigaction current {};
+    if (sigaction(sig, nullptr, &current) == 0 && current.sa_handler == SIG_DFL &&
+        !(current.sa_flags & SA_SIGINFO)) {
+      struct sigaction handler {};
+      handler.sa_handler = &onTerminatingSignal;
+      sigemptyset(&handler.sa_mask);
+      handler.sa_flags = SA_RESTART;
+      sigaction(sig, &handler, nullptr);
+    }
+  }
+  // The first window opens here, before the program continues, so that a
+  // CUDA program's first calls are recorded.
+  if (!config_.on_demand) {
+    const int64_t origin = config_.start_ns > 0 ? config_.start_ns : started_ns_;
+    const int64_t end =
+        config_.duration_ns > 0 ? origin + config_.delay_ns + config_.duration_ns : 0;
+    if (end != 0 && nowNs() >= end) {
+      auto_window_done_ = true;  // this process started after the window closed
+    } else if (nowNs() >= origin + config_.delay_ns) {
+      std::string error;
+      if (!openWindow(nullptr, &error)) {
+        say(error + "; not recording this process");
+        auto_window_done_ = true;
+      }
+    }
+  }
+  if (config_.on_demand) setupControlSocket();
+  try {
+    std::thread([this] { writerMain(); }).detach();
+  } catch (...) {
+    say("cannot start the writer thread; not recording this process");
+    setNvtxRecording(false);
+    return false;
+  }
+  return true;
+}
+
+void CollectorImpl::startGpuLocked() {
+  if (gpu_active_ || !window_open_) return;
+  if (!cupti_) {
+    auto loaded = CuptiSession::load(config_.cupti_path);
+    if (!loaded.ok()) {
+      gpu_status_ = loaded.error().message();
+      sayOnce("gpu:" + gpu_status_, "GPU activity cannot be recorded: " + gpu_status_ +
+                                        "; recording NVTX ranges and CPU samples only");
+      return;
+    }
+    cupti_ = std::move(loaded).value();
+  }
+  if (!pool_) {
+    pool_ = BufferPool::create(config_.buffer_bytes, config_.buffer_count);
+    if (!pool_) {
+      gpu_status_ = "cannot reserve " +
+                    std::to_string(config_.buffer_bytes * config_.buffer_count) +
+                    " bytes for CUPTI buffers";
+      sayOnce("gpu:" + gpu_status_, "GPU activity cannot be recorded: " + gpu_status_);
+      return;
+    }
+  }
+  if (Status s = cupti_->start(pool_.get()); !s.ok()) {
+    gpu_status_ = s.error().message();
+    sayOnce("gpu:" + gpu_status_, "GPU activity cannot be recorded: " + gpu_status_ +
+                                      "; recording NVTX ranges and CPU samples only");
+    return;
+  }
+  gpu_active_ = true;
+  gpu_status_ = "recorded";
+}
+
+void CollectorImpl::stopGpuLocked() {
+  if (!gpu_active_) return;
+  if (Status s = cupti_->stop(); !s.ok()) say("stopping CUPTI: " + s.error().message());
+  gpu_active_ = false;
+}
+
+void CollectorImpl::onCudaInitialized() {
+  cuda_initialized_.store(true);
+  std::lock_guard<std::mutex> lock(gpu_mutex_);
+  if (gpu_status_.rfind("no NVIDIA driver", 0) == 0 ||
+      gpu_status_ == "the process did not initialize CUDA") {
+    gpu_status_ = "CUDA initialized; no window open";
+  }
+  startGpuLocked();
+}
+
+// --- Writer thread ---------------------------------------------------------------
+
+void CollectorImpl::writerMain() {
+  pthread_setname_np(pthread_self(), "damscope-writer");
+  try {
+    writerLoop();
+  } catch (const std::exception& e) {
+    say(std::string("internal error in the writer thread: ") + e.what() + "; recording stopped");
+    setNvtxRecording(false);
+  } catch (...) {
+    say("internal error in the writer thread; recording stopped");
+    setNvtxRecording(false);
+  }
+  {
+    std::lock_guard<std::mutex> lock(gpu_mutex_);
+    stopGpuLocked();
+    window_open_ = false;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  writer_done_ = true;
+  cv_.notify_all();
+}
+
+void CollectorImpl::writerLoop() {
+  for (;;) {
+    AttachJob* job = nullptr;
+    bool stopping = false;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping = stopping_;
+      job = job_;
+    }
+    if (const int sig = g_signal.load(std::memory_order_relaxed); sig != 0) {
+      closeWindow((std::string("signal ") + signalName(sig)).c_str());
+      if (!socket_path_.empty()) ::unlink(socket_path_.c_str());
+      // The program did not handle the signal: end it as the signal would
+      // have, now that the trace is complete.
+      ::kill(getpid(), sig);
+      return;
+    }
+    if (stopping) {
+      closeWindow("exit");
+      return;
+    }
+    if (job) {
+      AttachJob::State state;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        state = job->state;
+      }
+      if (state == AttachJob::State::kQueued) {
+        std::string message;
+        bool opened = false;
+        if (window_) {
+          message = "a capture window is already open in this process";
+        } else if (inert_) {
+          message = "recording stopped after a write error in this process";
+        } else if (openWindow(job, &message)) {
+          opened = true;
+          message = window_->capture->path();
+        }
+        {
+          std::lock_guard<std::mutex> lock(mutex_);
+          job->state = opened ? AttachJob::State::kStarted : AttachJob::State::kRejected;
+          job->message = message;
+        }
+        cv_.notify_all();
+      }
+    }
+    if (window_) {
+      drainNvtx();
+      drainGpu();
+      drainSampler();
+      Window& w = *window_;
+      bool stop_requested = false;
+      if (w.job) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        stop_requested = w.job->stop;
+      }
+      const int64_t now = nowNs();
+      if (w.end_ns != 0 && now >= w.end_ns) {
+        closeWindow("duration");
+      } else if (w.steps_target != 0 && w.steps_seen >= w.steps_target) {
+        closeWindow("steps");
+      } else if (stop_requested) {
+        closeWindow("stop requested");
+      } else if (nowNs(CLOCK_MONOTONIC) - w.last_commit_mono >= kCommitIntervalNs ||
+                 w.capture->pendingRows() >= kCommitRows) {
+        {
+          // Ask CUPTI for the buffers completed so far, so the commit holds
+          // GPU activity up to about a second ago.
+          std::lock_guard<std::mutex> lock(gpu_mutex_);
+          if (gpu_active_) cupti_->flush(false);
+        }
+        drainGpu();
+        commitWindow();
+      }
+    } else {
+      drainNvtx();  // keeps naming calls; rings hold nothing else while dormant
+      if (!config_.on_demand && !auto_window_done_ && !inert_) {
+        const int64_t origin = config_.start_ns > 0 ? config_.start_ns : started_ns_;
+        if (nowNs() >= origin + config_.delay_ns) {
+          std::string error;
+          if (!openWindow(nullptr, &error)) {
+            say(error + "; not recording this process");
+            auto_window_done_ = true;
+          }
+        }
+      }
+    }
+    // While a window is open the rings are drained every millisecond; a
+    // thread's 256 KiB ring then absorbs bursts of several hundred thousand
+    // NVTX events per second. Dormant, 20 ms costs nothing measurable.
+    std::unique_lock<std::mutex> lock(mutex_);
+    cv_.wait_for(lock, std::chrono::milliseconds(window_ ? 1 : 20),
+                 [&] { return stopping_ || (job_ && job_->state == AttachJob::State::kQueued); });
+  }
+}
+
+void CollectorImpl::shutdown() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  stopping_ = true;
+  cv_.notify_all();
+  cv_.wait_for(lock, std::chrono::milliseconds(kExitWaitMs), [&] { return writer_done_; });
+  if (!writer_done_) say("the trace could not be finished in time; it holds the last commit");
+  if (!socket_path_.empty()) ::unlink(socket_path_.c_str());
+}
+
+// --- Process-wide entry ---------------------------------------------------------------
+
+namespace {
+
+std::atomic<CollectorImpl*> g_impl{nullptr};
+std::once_flag g_once;
+
+void atExit() {
+  CollectorImpl* impl = g_impl.load();
+  if (impl && impl->owner() == getpid()) impl->shutdown();
+}
+
+void inForkedChild() {
+  // The child has none of the parent's threads and shares its open file:
+  // it must not record. (A child that execs starts its own collector.)
+  setNvtxRecording(false);
+  g_impl.store(nullptr);
+}
+
+}  // namespace
+
+Collector* Collector::instance() noexcept {
+  static Collector* collector = nullptr;
+  try {
+    std::call_once(g_once, [] {
+      auto config = configFromEnvironment(&envOrNull);
+      if (!config.ok()) {
+        say("bad environment: " + config.error().message() + "; not recording this process");
+        return;
+      }
+      auto* impl = new CollectorImpl(config.value(), rankFromEnvironment(&envOrNull));
+      // Never deleted: application threads may call in until the very end.
+      if (!impl->start()) return;
+      g_impl.store(impl);
+      collector = new Collector(impl);
+      std::atexit(&atExit);
+      pthread_atfork(nullptr, nullptr, &inForkedChild);
+    });
+  } catch (...) {
+    return nullptr;
+  }
+  return g_impl.load() ? collector : nullptr;
+}
+
+void Collector::onCudaInitialized() noexcept {
+  try {
+    if (impl_->owner() == getpid()) impl_->onCudaInitialized();
+  } catch (...) {
+  }
+}
+
+}  // namespace damscope::collector

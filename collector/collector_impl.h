@@ -1,0 +1,146 @@
+// The collector's implementation (collector.h is its face), private to
+// collector/. One class, in three files by concern:
+//   collector.cc          start-up, GPU tracing, the writer thread's loop,
+//                         exit, and the process-wide entry
+//   collector_window.cc   capture windows: open, drain, commit, close
+//   collector_control.cc  the attach control socket (--on-demand)
+// Threads: the writer (all decoding and writing, the window life cycle), the
+// control thread and one thread per attach connection (--on-demand only), the
+// CPU sampler and the store thread (while a window is open). Application
+// threads enter only through the NVTX handlers (lock-free rings), CUPTI's
+// buffer callbacks (lock-free pool) and onCudaInitialized (once, in cuInit).
+#pragma once
+
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "collector/buffer_pool.h"
+#include "collector/capture_writer.h"
+#include "collector/collector_config.h"
+#include "collector/control_channel.h"
+#include "collector/cpu_sampler.h"
+#include "collector/cupti_session.h"
+#include "collector/gpu_activity_rows.h"
+#include "collector/nvtx_assembler.h"
+#include "collector/output_naming.h"
+
+namespace damscope::collector {
+
+constexpr const char* kCollectorVersion = "0.1.0";
+
+int64_t nowNs(clockid_t clock = CLOCK_REALTIME);
+// stderr is the only channel to the user; every message is one line.
+void say(const std::string& message);
+const char* envOrNull(const char* name);
+
+// A window request from the control thread, served by the writer.
+// A window request from the control thread, served by the writer.
+struct AttachJob {
+  CaptureRequest request;
+  enum class State { kQueued, kStarted, kRejected, kDone } state = State::kQueued;
+  std::string path, message, summary;
+  bool stop = false;
+};
+
+class CollectorImpl {
+ public:
+  CollectorImpl(CollectorConfig config, RankInfo rank);
+
+  bool start();
+  void onCudaInitialized();
+  void shutdown();
+  pid_t owner() const { return owner_pid_; }
+
+ private:
+  struct Window {
+    std::unique_ptr<CaptureWriter> capture;
+    std::unique_ptr<GpuActivityRows> gpu;
+    std::unique_ptr<NvtxAssembler> nvtx;
+    int number = 0;
+    AttachJob* job = nullptr;  // nullptr: the window record opened
+    int64_t start_ns = 0;
+    int64_t end_ns = 0;  // 0: no time limit
+    int64_t steps_target = 0, steps_seen = 0;
+    int64_t last_commit_mono = 0;
+    int64_t nvtx_dropped_at_open = 0, pool_exhausted_at_open = 0, sampler_late_at_open = 0;
+    int64_t cupti_dropped = 0, unreadable_buffers = 0;
+    StringId thread_pct, process_pct, rss;
+  };
+
+  // Window life cycle (writer thread, or start() before the writer runs).
+  bool openWindow(AttachJob* job, std::string* error);
+  void closeWindow(const char* reason);
+  void commitWindow();
+  void updateStats();
+  std::string summary() const;
+
+  // GPU tracing; gpu_mutex_ held.
+  void startGpuLocked();
+  void stopGpuLocked();
+
+  // Draining (writer thread).
+  void drainNvtx();
+  void drainGpu();
+  void drainSampler();
+  int64_t nvtxDropped();
+
+  void writerMain();
+  void writerLoop();
+  void controlMain(int listen_fd);
+  void serveAttach(int fd);
+  void setupControlSocket();
+  std::string threadName(int64_t tid);
+  void sayOnce(const std::string& key, const std::string& message);
+  void sayWriteFailure(const Status& status);
+
+  const CollectorConfig config_;
+  const RankInfo rank_;
+  const ProcessInfo process_;
+  const pid_t owner_pid_ = getpid();
+  const int64_t started_ns_ = nowNs();
+
+  // Writer-thread state.
+  std::unique_ptr<Window> window_;
+  int windows_opened_ = 0;
+  bool auto_window_done_ = false;
+  bool inert_ = false;  // after a write error or an internal failure
+  NvtxNames nvtx_names_;
+  std::unordered_map<int64_t, std::string> comm_names_;
+  std::unordered_map<uint32_t, DeviceActivity> devices_;
+  std::unique_ptr<CpuSampler> sampler_;
+  std::vector<BufferPool::Filled> filled_;
+  std::vector<CpuSample> samples_;
+
+  // GPU state, shared with onCudaInitialized.
+  std::mutex gpu_mutex_;
+  std::atomic<bool> cuda_initialized_{false};
+  bool window_open_ = false;                                        // gpu_mutex_
+  bool gpu_active_ = false;                                         // gpu_mutex_
+  std::string gpu_status_ = "the process did not initialize CUDA";  // gpu_mutex_
+  std::unique_ptr<CuptiSession> cupti_;                             // gpu_mutex_
+  std::unique_ptr<BufferPool> pool_;                                // gpu_mutex_
+
+  // Attach jobs and shutdown.
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  AttachJob* job_ = nullptr;  // mutex_
+  bool stopping_ = false;     // mutex_
+  bool writer_done_ = false;  // mutex_
+  std::string socket_path_;
+  std::set<std::string> said_;  // mutex_
+  static constexpr int kMaxConnections = 4;
+  std::atomic<int> connections_{0};
+};
+
+}  // namespace damscope::collector
