@@ -76,9 +76,25 @@ double countInstructions(Run&& run) {
   return static_cast<double>(count);
 }
 
+// CPU time of this thread split into user and system time, and its minor page
+// faults: on a VM where first-touch page faults are expensive (this project's
+// Firecracker machines: about 7 us each), system time grows with the memory
+// touched while user time shows the algorithms' own growth.
+struct ThreadCpu {
+  double user_s = 0, system_s = 0;
+  double minor_faults = 0;
+};
+ThreadCpu threadCpu() {
+  rusage usage{};
+  getrusage(RUSAGE_THREAD, &usage);
+  return {usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6,
+          usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6, static_cast<double>(usage.ru_minflt)};
+}
+
 struct Row {
   double instructions = -1;
   double seconds = 0;
+  ThreadCpu cpu;
   double peak_rss_mb = 0;
   double ranges = 0, calls = 0;
 };
@@ -96,9 +112,14 @@ void BM_AnalyzeRank(benchmark::State& state) {
   for (auto _ : state) {
     bool ok = true;
     instructions = countInstructions([&] {
+      const ThreadCpu cpu_before = threadCpu();
       const auto start = std::chrono::steady_clock::now();
       auto analysis = analyzeRank(tables, "synthetic", {});
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const ThreadCpu cpu_after = threadCpu();
+      scaling()[kernels].cpu = {cpu_after.user_s - cpu_before.user_s,
+                                cpu_after.system_s - cpu_before.system_s,
+                                cpu_after.minor_faults - cpu_before.minor_faults};
       ok = analysis.ok();
       if (ok) benchmark::DoNotOptimize(analysis->findings.findings.size());
     });
@@ -177,24 +198,26 @@ void printScalingTable() {
   if (rows.empty()) return;
   std::printf(
       "\nScaling of a full analysis (synthetic trace; calls = kernels, ranges = kernels / 10)\n");
-  std::printf("%10s %10s %9s %9s %14s %14s %14s\n", "kernels", "api calls", "ranges", "time (s)",
-              "ns per kernel", "instr./kernel", "peak RSS (MB)");
+  std::printf("%10s %10s %9s %9s %14s %10s %10s %12s %14s %14s\n", "kernels", "api calls", "ranges",
+              "time (s)", "ns per kernel", "user (s)", "sys (s)", "page faults", "instr./kernel",
+              "peak RSS (MB)");
   for (const auto& [kernels, row] : rows) {
     const std::string per_kernel =
         row.instructions > 0
             ? std::to_string(std::llround(row.instructions / static_cast<double>(kernels)))
             : std::string("n/a");
-    std::printf("%10lld %10.0f %9.0f %9.3f %14.0f %14s %14.0f\n", static_cast<long long>(kernels),
-                row.calls, row.ranges, row.seconds,
-                row.seconds * 1e9 / static_cast<double>(kernels), per_kernel.c_str(),
-                row.peak_rss_mb);
+    std::printf("%10lld %10.0f %9.0f %9.3f %14.0f %10.3f %10.3f %12.0f %14s %14.0f\n",
+                static_cast<long long>(kernels), row.calls, row.ranges, row.seconds,
+                row.seconds * 1e9 / static_cast<double>(kernels), row.cpu.user_s, row.cpu.system_s,
+                row.cpu.minor_faults, per_kernel.c_str(), row.peak_rss_mb);
   }
   const auto& first = *rows.begin();
   const auto& last = *rows.rbegin();
   if (last.first > first.first && first.second.seconds > 0) {
     const double size_ratio = static_cast<double>(last.first) / static_cast<double>(first.first);
-    std::printf("%.0fx the kernels: time %.1fx", size_ratio,
-                last.second.seconds / first.second.seconds);
+    std::printf("%.0fx the kernels: time %.1fx, user time %.1fx", size_ratio,
+                last.second.seconds / first.second.seconds,
+                last.second.cpu.user_s / std::max(first.second.cpu.user_s, 1e-9));
     if (first.second.instructions > 0 && last.second.instructions > 0) {
       std::printf(", instructions %.1fx", last.second.instructions / first.second.instructions);
     }

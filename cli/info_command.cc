@@ -56,7 +56,11 @@ void printText(const std::string& path, TraceFormat format, const TraceSummary& 
   const std::string source = s.metaValue("source_format");
   std::string origin = format == TraceFormat::kTraceStore ? "damscope trace"
                                                           : std::string(formatDescription(format));
-  if (format == TraceFormat::kTraceStore && !source.empty()) {
+  if (format == TraceFormat::kTraceStore && source == "damscope-collector") {
+    origin += ", recorded by damscope " + s.metaValue("collector.trigger");
+    const std::string gpu = s.metaValue("collector.gpu");
+    if (!gpu.empty() && gpu != "recorded") origin += "; GPU activity not recorded: " + gpu;
+  } else if (format == TraceFormat::kTraceStore && !source.empty()) {
     origin += ", imported from " + std::string(source == "kineto" ? "PyTorch profiler (Kineto) JSON"
                                                : source == "nsys" ? "Nsight Systems export"
                                                                   : source);
