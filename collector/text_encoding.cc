@@ -2,7 +2,6 @@
 #include "collector/text_encoding.h"
 
 #include <cstdint>
-#include <cstdio>
 
 namespace damscope::collector {
 
@@ -51,39 +50,6 @@ void trimPartialUtf8(std::string& text) {
   else
     return;  // ASCII lead: complete
   if (continuation < expected) text.resize(i - 1);
-}
-
-void appendJsonString(std::string& out, std::string_view text) {
-  out += '"';
-  for (char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          char escaped[8];
-          std::snprintf(escaped, sizeof(escaped), "\\u%04x", c);
-          out += escaped;
-        } else {
-          out += ch;
-        }
-    }
-  }
-  out += '"';
 }
 
 }  // namespace damscope::collector

@@ -1,6 +1,6 @@
 // Small text helpers for what the collector receives from applications:
 // NVTX wide strings (wchar_t, UTF-32 on Linux) to UTF-8, messages cut at a
-// byte limit, and JSON string escaping for the `args` columns.
+// byte limit. (JSON escaping for the `args` columns is trace/json_text.h.)
 #pragma once
 
 #include <cstddef>
@@ -15,8 +15,5 @@ std::string utf8FromWide(const wchar_t* text, size_t count);
 // Drops an incomplete multi-byte sequence at the end of `text` (left by
 // cutting a message at a byte limit).
 void trimPartialUtf8(std::string& text);
-
-// Appends `text` as a JSON string literal, quotes included.
-void appendJsonString(std::string& out, std::string_view text);
 
 }  // namespace damscope::collector

@@ -26,6 +26,7 @@
 #include "collector/nvtx_ring.h"
 #include "collector/output_naming.h"
 #include "collector/text_encoding.h"
+#include "trace/json_text.h"
 #include "tests/test_support.h"
 
 namespace damscope::collector {

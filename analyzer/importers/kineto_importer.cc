@@ -18,6 +18,7 @@
 
 #include "analyzer/importers/decimal.h"
 #include "analyzer/importers/kineto_metadata.h"
+#include "trace/json_text.h"
 #include "trace/process_registry.h"
 #include "trace/range_nesting.h"
 #include "trace/table_order.h"
@@ -150,39 +151,6 @@ struct Event {
     extras = std::move(keep);  // reuse the buffer's capacity
   }
 };
-
-void appendJsonString(std::string& out, std::string_view text) {
-  out += '"';
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          static constexpr char kHex[] = "0123456789abcdef";
-          out += "\\u00";
-          out += kHex[(c >> 4) & 0xf];
-          out += kHex[c & 0xf];
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-}
 
 std::string_view trimRight(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);

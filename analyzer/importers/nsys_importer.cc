@@ -5,6 +5,7 @@
 #include <regex>
 #include <unordered_map>
 
+#include "trace/json_text.h"
 #include "trace/process_registry.h"
 #include "trace/range_nesting.h"
 #include "trace/table_order.h"
@@ -433,10 +434,9 @@ Status NsysImporter::loadNvtx() {
     };
     if (!row.payload.empty()) {
       const bool numeric = row.payload.find_first_not_of("0123456789.-e+") == std::string::npos;
-      std::string quoted = "\"";
-      for (char c : row.payload)
-        quoted += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-      add("payload", numeric ? row.payload : quoted + "\"");
+      std::string quoted;
+      appendJsonString(quoted, row.payload);
+      add("payload", numeric ? row.payload : quoted);
     }
     if (!isNull(row.category)) add("category", std::to_string(row.category));
     if (!args.empty()) r.args = args + "}";
