@@ -1,5 +1,6 @@
 // Binding and reading one value of a table column to and from SQLite, for the
-// generic table writers and readers (the analysis store uses them; they follow
+// generic table writers and readers (the trace writer and reader and the
+// analysis store use them; they follow
 // the conventions of trace/tables.h: null values become SQL NULL, enums are
 // stored as their text names, strings as TEXT, string ids as integers).
 #pragma once

@@ -3,30 +3,12 @@
 
 #include <type_traits>
 
+#include "trace/column_io.h"
+
 namespace damscope {
 namespace {
 
-void readValue(const Statement& s, int c, int64_t& out) {
-  out = s.isNull(c) ? nullValue<int64_t>() : s.columnInt(c);
-}
-void readValue(const Statement& s, int c, int32_t& out) {
-  out = s.isNull(c) ? nullValue<int32_t>() : static_cast<int32_t>(s.columnInt(c));
-}
-void readValue(const Statement& s, int c, double& out) {
-  out = s.isNull(c) ? nullValue<double>() : s.columnReal(c);
-}
-void readValue(const Statement& s, int c, StringId& out) {
-  out = s.isNull(c) ? kNoString : StringId{static_cast<int32_t>(s.columnInt(c))};
-}
-void readValue(const Statement& s, int c, std::string& out) {
-  out = std::string(s.columnText(c));
-}
-template <typename E>
-requires std::is_enum_v<E>
-void readValue(const Statement& s, int c, E& out) {
-  // A value this build does not know reads as the enum's first ("unknown") value.
-  out = enumFromText<E>(s.columnText(c)).value_or(E{});
-}
+using column_io::readValue;
 
 template <typename Table>
 Status readTable(Database& db, Table& table) {

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <type_traits>
 
+#include "trace/column_io.h"
 #include "trace/schema_sql.h"
 
 namespace damscope {
@@ -17,26 +18,7 @@ namespace {
 
 constexpr std::string_view kIndexMarker = "-- @indexes";
 
-void bindValue(Statement& s, int i, int64_t v) {
-  isNull(v) ? s.bindNull(i) : s.bindInt(i, v);
-}
-void bindValue(Statement& s, int i, int32_t v) {
-  isNull(v) ? s.bindNull(i) : s.bindInt(i, v);
-}
-void bindValue(Statement& s, int i, double v) {
-  isNull(v) ? s.bindNull(i) : s.bindReal(i, v);
-}
-void bindValue(Statement& s, int i, StringId v) {
-  v.valid() ? s.bindInt(i, v.value) : s.bindNull(i);
-}
-void bindValue(Statement& s, int i, const std::string& v) {
-  v.empty() ? s.bindNull(i) : s.bindText(i, v);
-}
-template <typename E>
-requires std::is_enum_v<E>
-void bindValue(Statement& s, int i, E v) {
-  s.bindText(i, toText(v));
-}
+using column_io::bindValue;
 
 // meta and stats are keyed by name; every other table by row id.
 template <typename Table>
