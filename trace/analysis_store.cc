@@ -2,59 +2,13 @@
 #include "trace/analysis_store.h"
 
 #include "trace/analysis_schema_sql.h"
-#include "trace/column_io.h"
+#include "trace/table_io.h"
 #include "trace/trace_reader.h"
 
 namespace damscope {
 namespace {
 
 constexpr const char* kVersionKey = "analysis_schema_version";
-
-template <typename Table>
-Status insertRows(Database& db, const Table& table) {
-  const size_t n = table.size();
-  if (n == 0) return okStatus();
-  std::string columns = "id", values = "?";
-  table.forEachColumn([&](const char* name, const auto&) {
-    columns += std::string(",") + name;
-    values += ",?";
-  });
-  DAMSCOPE_ASSIGN_OR_RETURN(
-      Statement stmt, db.prepare(std::string("INSERT INTO ") + Table::kSqlName + "(" + columns +
-                                 ") VALUES(" + values + ")"));
-  for (size_t row = 0; row < n; ++row) {
-    int index = 1;
-    stmt.bindInt(index++, static_cast<int64_t>(row));
-    table.forEachColumn(
-        [&](const char*, const auto& column) { column_io::bindValue(stmt, index++, column[row]); });
-    if (Status status = stmt.run(); !status.ok()) {
-      return Error(db.path() + ": cannot write analysis table " + Table::kSqlName + ": " +
-                   status.error().message());
-    }
-  }
-  return okStatus();
-}
-
-template <typename Table>
-Status readRows(Database& db, Table& table) {
-  std::string columns = "id";
-  table.forEachColumn([&](const char* name, const auto&) { columns += std::string(",") + name; });
-  DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt, db.prepare("SELECT " + columns + " FROM " +
-                                                       Table::kSqlName + " ORDER BY id"));
-  while (true) {
-    auto row = stmt.step();
-    if (!row.ok()) {
-      return Error(db.path() + ": reading " + Table::kSqlName + ": " + row.error().message());
-    }
-    if (!row.value()) break;
-    int column = 1;
-    table.forEachColumn([&](const char*, auto& values) {
-      values.emplace_back();
-      column_io::readValue(stmt, column++, values.back());
-    });
-  }
-  return okStatus();
-}
 
 Status writeAll(Database& db, const AnalysisTables& tables) {
   AnalysisTables names;
@@ -66,7 +20,7 @@ Status writeAll(Database& db, const AnalysisTables& tables) {
   DAMSCOPE_RETURN_IF_ERROR(status);
   DAMSCOPE_RETURN_IF_ERROR(db.exec(analysisSchemaSql()));
   tables.forEachTable([&](const auto& table) {
-    if (status.ok()) status = insertRows(db, table);
+    if (status.ok()) status = table_io::insertRows(db, table, 0);
   });
   DAMSCOPE_RETURN_IF_ERROR(status);
   DAMSCOPE_ASSIGN_OR_RETURN(Statement meta,
@@ -118,7 +72,7 @@ Result<AnalysisTables> readAnalysis(Database& db) {
   AnalysisTables tables;
   Status status;
   tables.forEachTable([&](auto& table) {
-    if (status.ok()) status = readRows(db, table);
+    if (status.ok()) status = table_io::readRows(db, table);
   });
   if (!status.ok()) return status.error();
   return tables;

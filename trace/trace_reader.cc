@@ -1,44 +1,10 @@
 // Loads a trace-store file into TraceTables: see trace_reader.h.
 #include "trace/trace_reader.h"
 
-#include <type_traits>
-
-#include "trace/column_io.h"
+#include "trace/table_io.h"
 
 namespace damscope {
 namespace {
-
-using column_io::readValue;
-
-template <typename Table>
-Status readTable(Database& db, Table& table) {
-  std::string columns = "id";
-  table.forEachColumn([&](const char* name, const auto&) { columns += std::string(",") + name; });
-  DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt, db.prepare("SELECT " + columns + " FROM " +
-                                                       Table::kSqlName + " ORDER BY id"));
-  int64_t expected_id = 0;
-  while (true) {
-    auto row = stmt.step();
-    if (!row.ok())
-      return Error(db.path() + ": reading " + Table::kSqlName + ": " + row.error().message());
-    if (!row.value()) break;
-    // Row ids double as row indexes (references between tables use them), so
-    // they must be dense. meta and stats are keyed by name and exempt.
-    if constexpr (!std::is_same_v<Table, MetaTable> && !std::is_same_v<Table, StatTable>) {
-      if (stmt.columnInt(0) != expected_id) {
-        return Error(db.path() + ": table " + Table::kSqlName + " has a gap in its ids at " +
-                     std::to_string(expected_id));
-      }
-    }
-    ++expected_id;
-    int column = 1;
-    table.forEachColumn([&](const char*, auto& values) {
-      values.emplace_back();
-      readValue(stmt, column++, values.back());
-    });
-  }
-  return okStatus();
-}
 
 Status readStrings(Database& db, StringPool& pool) {
   DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt,
@@ -86,7 +52,7 @@ Result<TraceTables> readTrace(Database& db) {
   DAMSCOPE_RETURN_IF_ERROR(readStrings(db, tables.strings));
   Status status;
   tables.forEachTable([&](auto& table) {
-    if (status.ok()) status = readTable(db, table);
+    if (status.ok()) status = table_io::readRows(db, table);
   });
   if (!status.ok()) return status.error();
   return tables;

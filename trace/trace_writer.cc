@@ -10,79 +10,15 @@
 #include <filesystem>
 #include <type_traits>
 
-#include "trace/column_io.h"
 #include "trace/schema_sql.h"
+#include "trace/table_io.h"
 
 namespace damscope {
 namespace {
 
 constexpr std::string_view kIndexMarker = "-- @indexes";
 
-using column_io::bindValue;
-
-// meta and stats are keyed by name; every other table by row id.
-template <typename Table>
-constexpr std::string_view upsertKey() {
-  if constexpr (std::is_same_v<Table, MetaTable>) return "key";
-  if constexpr (std::is_same_v<Table, StatTable>) return "name";
-  return {};
-}
-
-// Rows per INSERT statement in bulk writes. One statement carrying many rows
-// runs the per-statement work of sqlite3_step once per batch; measured with
-// bench/import_bench (BM_WriteSynthetic), 32 rows per statement wrote
-// noticeably faster than 1 and no slower than larger batches, and stays far
-// below SQLite's limit of 32766 bound parameters.
-constexpr size_t kRowsPerStatement = 32;
-
-template <typename Table>
-std::string insertSql(const Table& table, size_t rows) {
-  constexpr std::string_view key = upsertKey<Table>();
-  std::string columns = key.empty() ? "id" : "";
-  std::string values = key.empty() ? "?" : "";
-  std::string updates;
-  table.forEachColumn([&](const char* name, const auto&) {
-    if (!columns.empty()) columns += ",", values += ",";
-    columns += name;
-    values += "?";
-    if (!key.empty() && name != key) {
-      if (!updates.empty()) updates += ",";
-      updates += std::string(name) + "=excluded." + name;
-    }
-  });
-  std::string sql = std::string("INSERT INTO ") + Table::kSqlName + "(" + columns + ") VALUES";
-  for (size_t i = 0; i < rows; ++i) sql += (i ? ",(" : "(") + values + ")";
-  if (!key.empty()) sql += " ON CONFLICT(" + std::string(key) + ") DO UPDATE SET " + updates;
-  return sql;
-}
-
-template <typename Table>
-Status insertRows(Database& db, const Table& table, int64_t first_id) {
-  const size_t n = table.size();
-  if (n == 0) return okStatus();
-  // Keyed tables (meta, stats) upsert, which SQLite allows only one row at a time.
-  constexpr bool keyed = !upsertKey<Table>().empty();
-  const size_t per_statement = keyed ? 1 : kRowsPerStatement;
-  DAMSCOPE_ASSIGN_OR_RETURN(Statement batch, db.prepare(insertSql(table, per_statement)));
-  DAMSCOPE_ASSIGN_OR_RETURN(Statement single, db.prepare(insertSql(table, 1)));
-  size_t row = 0;
-  auto write = [&](Statement& stmt, size_t rows) -> Status {
-    int index = 1;
-    for (size_t end = row + rows; row < end; ++row) {
-      if constexpr (!keyed) stmt.bindInt(index++, first_id + static_cast<int64_t>(row));
-      table.forEachColumn(
-          [&](const char*, const auto& column) { bindValue(stmt, index++, column[row]); });
-    }
-    if (auto status = stmt.run(); !status.ok()) {
-      return Error(db.path() + ": cannot write table " + Table::kSqlName + ": " +
-                   status.error().message());
-    }
-    return okStatus();
-  };
-  while (n - row >= per_statement) DAMSCOPE_RETURN_IF_ERROR(write(batch, per_statement));
-  while (row < n) DAMSCOPE_RETURN_IF_ERROR(write(single, 1));
-  return okStatus();
-}
+using table_io::insertRows;
 
 Status insertStrings(Database& db, const StringPool& pool, int64_t first) {
   if (first >= static_cast<int64_t>(pool.size())) return okStatus();
@@ -175,7 +111,9 @@ Result<TraceWriter> TraceWriter::create(Database db, WriterOptions options) {
   return writer;
 }
 
-Status TraceWriter::append(const TraceTables& batch) { return append(batch, {}); }
+Status TraceWriter::append(const TraceTables& batch) {
+  return append(batch, {});
+}
 
 Status TraceWriter::append(const TraceTables& batch, const std::vector<RowUpdate>& updates) {
   if (finished_) return Error(db_.path() + ": append after finish");
