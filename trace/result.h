@@ -4,23 +4,37 @@
 // CLI can print it as one line: "damscope: <message>".
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <variant>
 
 namespace damscope {
 
+// What kind of failure an error is, so that a front end can answer it (the
+// CLI's exit code, the GUI's dialog) without reading the message.
+enum class ErrorCode : uint8_t {
+  kBadInput,   // the input is missing, malformed or not what was asked for
+  kFailure,    // the work could not be done (a write failed, an internal limit)
+  kCancelled,  // the caller cancelled the work (trace/progress.h)
+};
+
 class Error {
  public:
-  explicit Error(std::string message) : message_(std::move(message)) {}
+  explicit Error(std::string message, ErrorCode code = ErrorCode::kBadInput)
+      : message_(std::move(message)), code_(code) {}
   const std::string& message() const { return message_; }
+  ErrorCode code() const { return code_; }
 
   // Prefixes context, e.g. the file name: Error("bad gzip").withContext("a.gz")
-  // reads "a.gz: bad gzip".
-  Error withContext(const std::string& context) const { return Error(context + ": " + message_); }
+  // reads "a.gz: bad gzip". The code is kept.
+  Error withContext(const std::string& context) const {
+    return Error(context + ": " + message_, code_);
+  }
 
  private:
   std::string message_;
+  ErrorCode code_;
 };
 
 template <typename T>

@@ -1,0 +1,37 @@
+// Progress and cancellation: see progress.h.
+#include "trace/progress.h"
+
+#include <algorithm>
+
+namespace damscope {
+
+Progress::Progress(ProgressCallback callback, const CancelToken* cancel)
+    : sink_(std::make_shared<const Sink>(Sink{std::move(callback), cancel})) {}
+
+Progress Progress::part(double begin, double end, std::string stage, std::string detail) const {
+  Progress sub = *this;
+  const double span = end_ - begin_;
+  const double b = std::clamp(begin, 0.0, 1.0);
+  sub.begin_ = begin_ + span * b;
+  sub.end_ = begin_ + span * std::clamp(end, b, 1.0);
+  if (!stage.empty()) sub.stage_ = std::move(stage);
+  if (!detail.empty()) sub.detail_ = std::move(detail);
+  return sub;
+}
+
+void Progress::report(double fraction) const {
+  if (!sink_ || !sink_->callback) return;
+  const double f = begin_ + (end_ - begin_) * std::clamp(fraction, 0.0, 1.0);
+  sink_->callback(ProgressUpdate{stage_, detail_, f});
+}
+
+Status Progress::checkCancelled() const {
+  if (cancelled()) return cancelledError();
+  return okStatus();
+}
+
+Error cancelledError() {
+  return Error("cancelled", ErrorCode::kCancelled);
+}
+
+}  // namespace damscope
