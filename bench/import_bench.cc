@@ -74,7 +74,7 @@ void BM_ParseKineto(benchmark::State& state) {
   int64_t events = 0, source_events = 0;
   for (auto _ : state) {
     auto tables = importKinetoJson(json, benchTrace());
-    events = eventCount(tables.value());
+    events = tables.value().eventCount();
     source_events = tables->getStat("kineto.events");
     benchmark::DoNotOptimize(events);
   }
@@ -90,7 +90,7 @@ void BM_WriteStore(benchmark::State& state) {
   if (!haveTrace(state)) return;
   auto tables = importTrace(benchTrace());
   const std::string out = tempPath("bench-write");
-  const double events = static_cast<double>(eventCount(tables.value()));
+  const double events = static_cast<double>(tables.value().eventCount());
   for (auto _ : state) {
     if (Status s = saveTrace(tables.value(), out, true); !s.ok())
       state.SkipWithError(s.error().message().c_str());
@@ -113,7 +113,7 @@ void BM_ImportEndToEnd(benchmark::State& state) {
     }
     if (Status s = saveTrace(tables.value(), out, true); !s.ok())
       state.SkipWithError(s.error().message().c_str());
-    events = static_cast<double>(eventCount(tables.value()));
+    events = static_cast<double>(tables.value().eventCount());
     json_bytes = static_cast<double>(timings.json_bytes);
   }
   std::filesystem::remove(out);
@@ -162,7 +162,7 @@ void BM_WriteSynthetic(benchmark::State& state) {
       state.SkipWithError(s.error().message().c_str());
   }
   std::filesystem::remove(out);
-  setRates(state, static_cast<double>(eventCount(tables)), 0);
+  setRates(state, static_cast<double>(tables.eventCount()), 0);
 }
 BENCHMARK(BM_WriteSynthetic)->Arg(333'333)->Unit(benchmark::kMillisecond)->Iterations(2);
 

@@ -45,8 +45,8 @@ int runAttach(const AttachArgs& args) {
   // The window's file is complete; put it in time order.
   Status finalized = okStatus();
   {
-    Progress progress("finalizing " + outcome.path);
-    progress.stage("sorting and indexing");
+    ProgressLine line("finalizing " + outcome.path);
+    line.progress().part(0, 1, "sorting and indexing").report(0);
     finalized = collector::finalizeTraceFile(outcome.path);
   }
   if (!finalized.ok()) {

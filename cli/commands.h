@@ -1,6 +1,6 @@
 // The `damscope` subcommands. Each returns the process exit code: 0 on
 // success, 2 on bad input (after printing one line naming the file and what
-// is wrong), 1 on an internal failure.
+// is wrong), 1 on an internal failure, 130 when interrupted.
 #pragma once
 
 #include <limits>
@@ -15,6 +15,7 @@ namespace damscope {
 constexpr int kExitOk = 0;
 constexpr int kExitFailure = 1;
 constexpr int kExitBadInput = 2;
+constexpr int kExitCancelled = 130;  // 128 + SIGINT, as shells report Ctrl-C
 
 struct ImportArgs {
   std::string input;
@@ -22,9 +23,6 @@ struct ImportArgs {
   bool force = false;
 };
 int runImport(const ImportArgs& args);
-// "traces/resnet50.pt.trace.json.gz" -> "resnet50.db": where an imported
-// trace goes by default (the current directory).
-std::string defaultOutputName(const std::string& input);
 
 struct InfoArgs {
   std::string input;

@@ -5,31 +5,20 @@
 #include <filesystem>
 
 #include "analyzer/importers/trace_import.h"
+#include "analyzer/pipeline/pipeline.h"
+#include "analyzer/report/text_format.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
-#include "cli/text_format.h"
 #include "trace/trace_writer.h"
 
 namespace damscope {
-
-// "traces/resnet50.pt.trace.json.gz" -> "resnet50.db" (in the current directory).
-std::string defaultOutputName(const std::string& input) {
-  std::string name = std::filesystem::path(input).filename().string();
-  for (const char* suffix : {".gz", ".json", ".pt.trace", ".sqlite", ".sqlite3"}) {
-    const std::string s(suffix);
-    if (name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0) {
-      name.resize(name.size() - s.size());
-    }
-  }
-  return name + ".db";
-}
 
 void printError(const std::string& message) {
   fmt::print(stderr, "damscope: {}\n", message);
 }
 
 int runImport(const ImportArgs& args) {
-  const std::string output = args.output.empty() ? defaultOutputName(args.input) : args.output;
+  const std::string output = args.output.empty() ? defaultStoreName(args.input) : args.output;
   std::error_code ec;
   if (std::filesystem::equivalent(args.input, output, ec)) {
     printError(output + ": output would overwrite the input");
@@ -39,18 +28,21 @@ int runImport(const ImportArgs& args) {
   ImportTimings timings;
   Result<TraceTables> tables = Error("");
   {
-    Progress progress("importing " + args.input);
-    progress.stage("parsing");
+    ProgressLine line("importing " + args.input);
+    const Progress progress = line.progress();
+    progress.part(0, 1, "parsing").report(0);
     tables = importTrace(args.input, &timings);
     if (tables.ok()) {
-      progress.stage("writing");
+      progress.part(0, 1, "writing").report(1);
       if (Status saved = saveTrace(tables.value(), output, args.force); !saved.ok()) {
         tables = saved.error();
       }
     }
   }
   if (!tables.ok()) {
-    printError(tables.error().message());
+    std::string message = tables.error().message();
+    if (tables.error().code() == ErrorCode::kOutputExists) message += " (use --force to overwrite)";
+    printError(message);
     return kExitBadInput;
   }
   const double seconds =

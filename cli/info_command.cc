@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/importers/trace_import.h"
+#include "analyzer/report/text_format.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
-#include "cli/text_format.h"
 #include "trace/sqlite_db.h"
 #include "trace/trace_summary.h"
 #include "trace/trace_writer.h"
@@ -18,8 +18,8 @@ namespace {
 
 Result<Database> openAsStore(const std::string& path, TraceFormat format) {
   if (format == TraceFormat::kTraceStore) return Database::open(path, Database::Mode::kReadOnly);
-  Progress progress("reading " + path);
-  progress.stage("importing");
+  ProgressLine line("reading " + path);
+  line.progress().part(0, 1, "importing").report(0);
   DAMSCOPE_ASSIGN_OR_RETURN(TraceTables tables, importTrace(path));
   DAMSCOPE_ASSIGN_OR_RETURN(Database memory,
                             Database::open(":memory:", Database::Mode::kReadWriteCreate));
@@ -70,7 +70,7 @@ void printText(const std::string& path, TraceFormat format, const TraceSummary& 
 
   if (s.has_events) {
     fmt::print("  span       {} + {}\n", utcTimestamp(s.first_ts),
-               humanDuration(s.last_end - s.first_ts));
+               formatDuration(static_cast<double>(s.last_end - s.first_ts)));
   } else {
     fmt::print("  span       no events\n");
   }
@@ -91,9 +91,11 @@ void printText(const std::string& path, TraceFormat format, const TraceSummary& 
     std::string streams;
     for (int64_t stream : d.streams)
       streams += (streams.empty() ? "" : ", ") + std::to_string(stream);
-    std::string activity = fmt::format("{} kernels, {} memcpys, {} memsets", withThousands(d.kernels),
-                                       withThousands(d.memcpys), withThousands(d.memsets));
-    if (!d.streams.empty()) activity += fmt::format(" on stream{} {}", d.streams.size() == 1 ? "" : "s", streams);
+    std::string activity =
+        fmt::format("{} kernels, {} memcpys, {} memsets", withThousands(d.kernels),
+                    withThousands(d.memcpys), withThousands(d.memsets));
+    if (!d.streams.empty())
+      activity += fmt::format(" on stream{} {}", d.streams.size() == 1 ? "" : "s", streams);
     if (d.gpu_ranges > 0) activity += fmt::format("; {} GPU ranges", withThousands(d.gpu_ranges));
     fmt::print("             {}\n", activity);
     first = false;
@@ -150,10 +152,10 @@ nlohmann::json toJson(const std::string& path, TraceFormat format, const TraceSu
   }
   j["devices"] = nlohmann::json::array();
   for (const auto& d : s.devices) {
-    nlohmann::json jd = {{"device", d.device},   {"kind", d.kind},       {"name", d.name},
-                         {"kernels", d.kernels}, {"memcpys", d.memcpys}, {"memsets", d.memsets},
-                         {"gpu_ranges", d.gpu_ranges}, {"streams", d.streams},
-                         {"active", d.active()}};
+    nlohmann::json jd = {
+        {"device", d.device},         {"kind", d.kind},       {"name", d.name},
+        {"kernels", d.kernels},       {"memcpys", d.memcpys}, {"memsets", d.memsets},
+        {"gpu_ranges", d.gpu_ranges}, {"streams", d.streams}, {"active", d.active()}};
     jd["sm_count"] = d.sm_count > 0 ? nlohmann::json(d.sm_count) : nlohmann::json();
     jd["memory_bytes"] = d.memory_bytes > 0 ? nlohmann::json(d.memory_bytes) : nlohmann::json();
     j["devices"].push_back(jd);

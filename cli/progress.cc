@@ -5,13 +5,13 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 
 namespace damscope {
 
-Progress::Progress(std::string what) : what_(std::move(what)), watcher_([this] { watch(); }) {}
+ProgressLine::ProgressLine(std::string what)
+    : what_(std::move(what)), watcher_([this] { watch(); }) {}
 
-Progress::~Progress() {
+ProgressLine::~ProgressLine() {
   {
     std::lock_guard lock(mutex_);
     done_ = true;
@@ -21,22 +21,33 @@ Progress::~Progress() {
   if (printed_ && isatty(STDERR_FILENO)) std::fputc('\n', stderr);
 }
 
-void Progress::watch() {
+Progress ProgressLine::progress(const CancelToken* cancel) {
+  return Progress(
+      [this](const ProgressUpdate& u) {
+        std::lock_guard lock(mutex_);
+        if (stage_ != u.stage) stage_.assign(u.stage);
+        fraction_ = u.fraction;
+      },
+      cancel);
+}
+
+void ProgressLine::watch() {
   const auto start = std::chrono::steady_clock::now();
   const bool tty = isatty(STDERR_FILENO);
-  const char* last_stage = nullptr;
+  std::string last_stage;
   std::unique_lock lock(mutex_);
   while (!wake_.wait_for(lock, std::chrono::seconds(1), [this] { return done_; })) {
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const char* stage = stage_.load();
     if (tty) {
-      std::fprintf(stderr, "\rdamscope: %s: %s... %.0f s   ", what_.c_str(), stage, elapsed);
-    } else if (stage != last_stage) {
-      std::fprintf(stderr, "damscope: %s: %s... (%.0f s)\n", what_.c_str(), stage, elapsed);
+      std::fprintf(stderr, "\rdamscope: %s: %s... %.0f %%, %.0f s   ", what_.c_str(),
+                   stage_.c_str(), 100.0 * fraction_, elapsed);
+    } else if (stage_ != last_stage) {
+      std::fprintf(stderr, "damscope: %s: %s... (%.0f s)\n", what_.c_str(), stage_.c_str(),
+                   elapsed);
     }
     std::fflush(stderr);
-    last_stage = stage;
+    last_stage = stage_;
     printed_ = true;
   }
 }

@@ -1,36 +1,41 @@
-// Progress on stderr for work that takes longer than a second. A watcher
-// thread wakes once a second; after the first second it prints the current
-// stage and the elapsed time, so quick commands stay silent. On a terminal it
-// rewrites one line; otherwise it prints a line per change of stage.
+// Progress on stderr for work that takes longer than a second. The work
+// reports through a damscope::Progress (trace/progress.h) that progress()
+// hands out; a watcher thread wakes once a second and, after the first
+// second, prints the current stage, how far it is and the elapsed time, so
+// quick commands stay silent. On a terminal it rewrites one line; otherwise
+// it prints a line per change of stage.
 #pragma once
 
-#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <string>
 #include <thread>
 
+#include "trace/progress.h"
+
 namespace damscope {
 
-class Progress {
+class ProgressLine {
  public:
-  explicit Progress(std::string what);
-  ~Progress();  // stops the watcher and ends the line it printed, if any
-  Progress(const Progress&) = delete;
-  Progress& operator=(const Progress&) = delete;
+  explicit ProgressLine(std::string what);
+  ~ProgressLine();  // stops the watcher and ends the line it printed, if any
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
 
-  // `stage` must outlive the Progress (a string literal).
-  void stage(const char* stage) { stage_.store(stage); }
+  // A Progress that reports to this line and stops when `cancel` (may be
+  // null) is cancelled. It must not outlive the line.
+  Progress progress(const CancelToken* cancel = nullptr);
 
  private:
   void watch();
 
   std::string what_;
-  std::atomic<const char*> stage_{""};
   std::mutex mutex_;
   std::condition_variable wake_;
-  bool done_ = false;
-  bool printed_ = false;
+  std::string stage_;     // mutex_
+  double fraction_ = 0;   // mutex_
+  bool done_ = false;     // mutex_
+  bool printed_ = false;  // watcher thread only, then the destructor
   std::thread watcher_;
 };
 

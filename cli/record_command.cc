@@ -35,8 +35,8 @@ int runRecord(const RecordArgs& args) {
       // The command has exited (or was killed): put its files in time order.
       Status finalized = okStatus();
       {
-        Progress progress("finalizing " + file);
-        progress.stage("sorting and indexing");
+        ProgressLine line("finalizing " + file);
+        line.progress().part(0, 1, "sorting and indexing").report(0);
         finalized = collector::finalizeTraceFile(file);
       }
       if (!finalized.ok()) printError(finalized.error().message());

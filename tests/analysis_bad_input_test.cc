@@ -9,9 +9,9 @@
 #include <random>
 
 #include "analyzer/analyses/rank_analysis.h"
-#include "analyzer/report/analysis_rows.h"
-#include "analyzer/report/summary_json.h"
-#include "analyzer/report/summary_text.h"
+#include "analyzer/report/result_json.h"
+#include "analyzer/report/result_rows.h"
+#include "analyzer/report/result_text.h"
 #include "tests/trace_builder.h"
 
 namespace damscope {
@@ -37,15 +37,17 @@ bool hasNote(const RankAnalysis& a, const std::string& text) {
   return false;
 }
 
-// Analyses, renders every output and checks none holds a NaN.
+// Analyses, renders every output, checks none holds a NaN and that the
+// stored rows read back as the same result.
 RankAnalysis analyseCleanly(const TraceTables& t) {
-  auto a = analyzeRank(t, "test", {});
+  auto a = analyzeRank(t, {});
   EXPECT_TRUE(a.ok());
-  const nlohmann::json json = rankJson(a.value(), {});
+  const RankResult result = buildRankResult(a.value(), "test", {});
+  const nlohmann::json json = rankJson(result);
   EXPECT_TRUE(allFinite(json)) << json.dump();
-  const std::string text = formatRankSummary(a.value(), {});
+  const std::string text = formatRankSummary(result);
   EXPECT_EQ(text.find("nan"), std::string::npos) << text;
-  const AnalysisTables rows = toAnalysisTables(a.value(), nullptr, {});
+  const AnalysisTables rows = toAnalysisTables(result);
   rows.forEachTable([&](const auto& table) {
     table.forEachColumn([&](const char* name, const auto& column) {
       using T = typename std::decay_t<decltype(column)>::value_type;
@@ -54,7 +56,16 @@ RankAnalysis analyseCleanly(const TraceTables& t) {
       }
     });
   });
+  auto back = toRankResult(rows, "");
+  EXPECT_TRUE(back.ok()) << back.error().message();
+  if (back.ok()) {
+    EXPECT_TRUE(back->rank == result) << "stored rows read back differently";
+  }
   return std::move(a.value());
+}
+
+nlohmann::json jsonOf(const RankAnalysis& a) {
+  return rankJson(buildRankResult(a, "test", {}));
 }
 
 TEST(AnalysisBadInput, NoGpuEventsSaysWhatCannotBeComputed) {
@@ -67,8 +78,8 @@ TEST(AnalysisBadInput, NoGpuEventsSaysWhatCannotBeComputed) {
   EXPECT_FALSE(a.breakdown.valid);
   EXPECT_TRUE(hasNote(a, "no GPU operations"));
   EXPECT_TRUE(hasNote(a, "no kernels"));
-  EXPECT_EQ(rankJson(a, {})["verdict"], "none");
-  EXPECT_TRUE(rankJson(a, {})["idle_pct"].is_null());
+  EXPECT_EQ(jsonOf(a)["verdict"], "none");
+  EXPECT_TRUE(jsonOf(a)["idle_pct"].is_null());
 }
 
 TEST(AnalysisBadInput, OneStepIsAnalysedWhole) {

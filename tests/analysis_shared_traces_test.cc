@@ -11,8 +11,9 @@
 
 #include "analyzer/analyses/rank_analysis.h"
 #include "analyzer/importers/trace_import.h"
-#include "analyzer/report/summary_json.h"
-#include "analyzer/report/summary_text.h"
+#include "analyzer/report/result_json.h"
+#include "analyzer/report/result_rows.h"
+#include "analyzer/report/result_text.h"
 #include "tests/test_support.h"
 
 namespace damscope {
@@ -23,6 +24,7 @@ using testing::sharedTrace;
 struct Analysed {
   TraceTables tables;
   RankAnalysis rank;
+  RankResult result;
 };
 
 // Imported and analysed once per test binary run.
@@ -34,9 +36,12 @@ const Analysed& analysed(const std::string& relative) {
     auto tables = importTrace(sharedTrace(relative));
     EXPECT_TRUE(tables.ok()) << relative << ": " << tables.error().message();
     if (tables.ok()) slot->tables = std::move(tables.value());
-    auto rank = analyzeRank(slot->tables, relative, {});
+    auto rank = analyzeRank(slot->tables, {});
     EXPECT_TRUE(rank.ok()) << relative;
-    if (rank.ok()) slot->rank = std::move(rank.value());
+    if (rank.ok()) {
+      slot->rank = std::move(rank.value());
+      slot->result = buildRankResult(slot->rank, relative, {});
+    }
   }
   return *slot;
 }
@@ -126,8 +131,8 @@ TEST(AnalysisSharedTraces, UtilizationEqualsTensorBoardPlugin) {
     const DeviceUtilization* u = a.utilization.primaryDevice();
     ASSERT_NE(u, nullptr);
     EXPECT_NEAR(u->gpu_util_pct, ref.gpu_util, 0.5);
-    EXPECT_NEAR(u->sm_efficiency_pct, ref.sm_efficiency, 0.5);
-    EXPECT_NEAR(u->occupancy_pct, ref.occupancy, 0.5);
+    EXPECT_NEAR(u->sm_efficiency_pct.value_or(-1), ref.sm_efficiency, 0.5);
+    EXPECT_NEAR(u->occupancy_pct.value_or(-1), ref.occupancy, 0.5);
     const ProfilerOverviewReport& o = a.overview;
     EXPECT_NEAR(o.avg_step_ns / 1e3, ref.avg_step_us, 0.005 * ref.avg_step_us);
     EXPECT_NEAR(o.avg_ns[size_t(OverviewRole::kKernel)] / 1e3, ref.kernel_us,
@@ -154,8 +159,9 @@ TEST(AnalysisSharedTraces, Resnet50PairIsClassifiedWithTheRightRecommendation) {
   const Finding& first = starved.findings.findings.front();
   EXPECT_EQ(first.rule, "data_loading");
   EXPECT_NE(first.recommendation.find("num_workers"), std::string::npos);
-  EXPECT_GT(first.max_gain_pct, 25.0);
-  EXPECT_FALSE(first.evidence.gaps.empty());
+  EXPECT_GT(first.max_gain_pct.value_or(0), 25.0);
+  ASSERT_FALSE(first.evidence.empty());
+  EXPECT_EQ(first.evidence.front().source, EvidenceSource::kGaps);
   for (const Scorecard& step : starved.scorecard.steps)
     EXPECT_EQ(step.verdict, Verdict::kDataBound);
 
@@ -186,9 +192,10 @@ TEST(AnalysisSharedTraces, EveryTraceAnalysesWithoutNaN) {
         "kineto/v100_rank1.json.gz", "nsys/saxpy_mpi_a100_nsys2022.sqlite"}) {
     SCOPED_TRACE(file);
     const RankAnalysis& a = analysed(file).rank;
-    const nlohmann::json json = rankJson(a, {});
+    const RankResult& result = analysed(file).result;
+    const nlohmann::json json = rankJson(result);
     EXPECT_TRUE(allFinite(json));
-    const std::string text = formatRankSummary(a, {});
+    const std::string text = formatRankSummary(result);
     EXPECT_EQ(text.find("nan"), std::string::npos);
     EXPECT_EQ(text.find("inf "), std::string::npos);
     if (a.scorecard.valid) {
@@ -199,11 +206,28 @@ TEST(AnalysisSharedTraces, EveryTraceAnalysesWithoutNaN) {
   }
   const RankAnalysis& cpu = analysed("kineto/cpu_only.json.gz").rank;
   EXPECT_FALSE(cpu.scorecard.valid);
-  EXPECT_EQ(rankJson(cpu, {})["verdict"], "none");
+  EXPECT_EQ(rankJson(analysed("kineto/cpu_only.json.gz").result)["verdict"], "none");
   bool said = false;
   for (const AnalysisNote& n : cpu.notes)
     said = said || n.message.find("no GPU") != std::string::npos;
   EXPECT_TRUE(said);
+}
+
+// Every real trace's result survives its stored form: the rows read back
+// into a RankResult equal to the one computed (operator==, every field).
+TEST(AnalysisSharedTraces, StoredRowsReadBackAsTheSameResult) {
+  DAMSCOPE_REQUIRE_SHARED_TRACES();
+  for (const char* file :
+       {"kineto/cpu_only.json.gz", "kineto/nccl_2rank_a100.json.gz",
+        "kineto/resnet50_workers0.pt.trace.json.gz", "kineto/v100_rank1.json.gz",
+        "kineto/mi250_rocm_small.json.gz", "nsys/saxpy_mpi_a100_nsys2022.sqlite"}) {
+    SCOPED_TRACE(file);
+    const RankResult& result = analysed(file).result;
+    auto back = toRankResult(toAnalysisTables(result), "");
+    ASSERT_TRUE(back.ok()) << back.error().message();
+    EXPECT_TRUE(back->rank == result);
+    EXPECT_EQ(rankJson(back->rank), rankJson(result));
+  }
 }
 
 }  // namespace

@@ -27,21 +27,32 @@ TraceTables oneKernelTrace() {
 
 AnalysisTables someResults(const std::string& verdict) {
   AnalysisTables a;
+  SummaryTable::Row summary;
+  summary.verdict = verdict;
+  summary.verdict_may_be_off = 0;
+  summary.window_mode = "hta";
+  summary.window_cut = 0;
+  summary.window_gpu_ops = 1;
+  summary.first_step = 0;
+  summary.steps_analysed = 1;
+  summary.step_source = "profiler_step";
+  summary.kernels = summary.kernel_ns = summary.fp32_matrix_ns = summary.tensor_core_ns = 0;
+  summary.matrix_ns = summary.launched_kernels = summary.kernels_with_launch = 0;
+  summary.shorter_than_launch = summary.shorter_than_threshold = summary.runtime_outliers = 0;
+  summary.launch_delay_outliers = summary.utilization_steps = summary.overview_steps = 0;
+  summary.overview_whole_span = 0;
+  summary.events = summary.lost_events = summary.repaired_events = summary.clipped_events = 0;
+  a.summary.append(summary);
   StepResultTable::Row s;
   s.number = 5;
   s.name = "ProfilerStep#5";
-  s.source = "profiler_step";
   s.host_ts = 0, s.host_dur = 100, s.ts = 0, s.dur = 120, s.in_window = 1, s.complete = 1;
+  s.gpu_launches = 1;
   a.steps.append(s);
-  ScorecardTable::Row c;
-  c.axis = "data_stall";
-  c.ns = 60;
-  c.pct = 50.0;
-  c.verdict = verdict;
-  a.scorecard.append(c);
-  a.setText("verdict", verdict);
-  a.setValue("gpu_util_pct", 55.5);
-  a.setValue("occupancy_pct", nullValue<double>());  // unknown: stored as NULL
+  DeviceUtilizationTable::Row u;
+  u.device = 0, u.ts = 0, u.dur = 120, u.kernel_ns = 60, u.gpu_util_pct = 55.5;
+  u.kernels_without_grid = 0, u.kernels_with_occupancy = 0, u.primary_device = 1;
+  a.device_utilization.append(u);  // occupancy_pct unknown: stored as NULL
   return a;
 }
 
@@ -81,12 +92,11 @@ TEST(AnalysisStore, RoundTripKeepsRowsAndNulls) {
   EXPECT_EQ(read->steps.dur[0], 120);
   EXPECT_TRUE(isNull(read->steps.range_id[0]));
   EXPECT_TRUE(std::isnan(read->steps.tokens_per_s[0]));
-  auto verdict = read->findSummary("verdict");
-  ASSERT_TRUE(verdict.has_value());
-  EXPECT_EQ(verdict->text, "data-bound");
-  auto occupancy = read->findSummary("occupancy_pct");
-  ASSERT_TRUE(occupancy.has_value());
-  EXPECT_TRUE(std::isnan(occupancy->value));
+  ASSERT_EQ(read->summary.size(), 1u);
+  EXPECT_EQ(read->summary.verdict[0], "data-bound");
+  ASSERT_EQ(read->device_utilization.size(), 1u);
+  EXPECT_DOUBLE_EQ(read->device_utilization.gpu_util_pct[0], 55.5);
+  EXPECT_TRUE(std::isnan(read->device_utilization.occupancy_pct[0]));
 }
 
 TEST(AnalysisStore, StoringAgainReplacesEarlierResults) {
@@ -95,14 +105,14 @@ TEST(AnalysisStore, StoringAgainReplacesEarlierResults) {
   ASSERT_TRUE(saveTrace(oneKernelTrace(), path, false).ok());
   ASSERT_TRUE(storeAnalysis(path, someResults("data-bound")).ok());
   AnalysisTables second = someResults("compute-bound");
-  second.scorecard.clear();
+  second.device_utilization.clear();
   ASSERT_TRUE(storeAnalysis(path, second).ok());
 
   auto read = readAnalysis(path);
   ASSERT_TRUE(read.ok()) << read.error().message();
-  EXPECT_EQ(read->scorecard.size(), 0u);
-  EXPECT_EQ(read->findSummary("verdict")->text, "compute-bound");
-  EXPECT_EQ(read->summary.size(), 3u);  // not 6: the first results are gone
+  EXPECT_EQ(read->device_utilization.size(), 0u);
+  EXPECT_EQ(read->summary.verdict[0], "compute-bound");
+  EXPECT_EQ(read->summary.size(), 1u);  // not 2: the first results are gone
 }
 
 TEST(AnalysisStore, FailedStoreKeepsEarlierResultsAndEvents) {
@@ -112,8 +122,9 @@ TEST(AnalysisStore, FailedStoreKeepsEarlierResultsAndEvents) {
   ASSERT_TRUE(storeAnalysis(path, someResults("data-bound")).ok());
 
   AnalysisTables broken = someResults("memory-bound");
-  StepResultTable::Row bad;  // source is NOT NULL in the schema: the insert fails
+  StepResultTable::Row bad;  // number is NOT NULL in the schema: the insert fails
   bad.host_ts = 0, bad.host_dur = 1, bad.ts = 0, bad.dur = 1, bad.in_window = 0, bad.complete = 0;
+  bad.gpu_launches = 0;
   broken.steps.append(bad);
   Status status = storeAnalysis(path, broken);
   ASSERT_FALSE(status.ok());
@@ -121,7 +132,7 @@ TEST(AnalysisStore, FailedStoreKeepsEarlierResultsAndEvents) {
 
   auto read = readAnalysis(path);
   ASSERT_TRUE(read.ok()) << read.error().message();
-  EXPECT_EQ(read->findSummary("verdict")->text, "data-bound");
+  EXPECT_EQ(read->summary.verdict[0], "data-bound");
   EXPECT_EQ(read->steps.size(), 1u);
   auto events = readTrace(path);
   ASSERT_TRUE(events.ok()) << events.error().message();
@@ -142,7 +153,8 @@ TEST(AnalysisStore, RefusesFilesThatAreNotTraceStoresAndReportsMissingResults) {
   ASSERT_TRUE(saveTrace(oneKernelTrace(), run, false).ok());
   auto read = readAnalysis(run);
   ASSERT_FALSE(read.ok());
-  EXPECT_NE(read.error().message().find("damscope analyze"), std::string::npos);
+  EXPECT_NE(read.error().message().find("holds no analysis results"), std::string::npos)
+      << read.error().message();
 }
 
 }  // namespace

@@ -18,9 +18,9 @@ struct Fixture {
   StepReport steps;
   explicit Fixture(TraceTables t) : tables(std::move(t)) {
     input = std::make_unique<AnalysisInput>(AnalysisInput::build(tables));
-    steps = computeSteps(*input, {}).value();
+    steps = computeSteps(*input, {});
   }
-  WindowReport window(WindowMode mode) { return computeWindow(*input, steps, {mode}).value(); }
+  WindowReport window(WindowMode mode) { return computeWindow(*input, steps, {mode}); }
 };
 
 TraceTables threeSteps(bool with_correlation) {

@@ -1,31 +1,26 @@
 // The findings rule engine: rules fire at their thresholds with the right
-// severity, bound their gain, carry evidence, can be overridden, and stay
-// silent on metrics a trace cannot give.
+// severity, bound their gain, carry evidence with its times and names, can be
+// overridden, stay silent on metrics a trace cannot give, and name only
+// metrics something computes.
 #include "analyzer/analyses/findings.h"
 
 #include <gtest/gtest.h>
 
+#include <set>
+
+#include "analyzer/analyses/rank_analysis.h"
 #include "tests/trace_builder.h"
 
 namespace damscope {
 namespace {
 
-struct Golden {
-  TraceTables tables = testing::goldenStepTrace();
-  AnalysisInput input = AnalysisInput::build(tables);
-  StepReport steps = computeSteps(input, {}).value();
-  WindowReport window = computeWindow(input, steps, {}).value();
-  GapReport gaps = computeGaps(input, steps, window, {}).value();
-  KernelBreakdownReport kernels = computeKernelBreakdown(input, window, {}).value();
-  LaunchStatisticsReport launches = computeLaunchStatistics(input, window, {}).value();
-  GpuUtilizationReport utilization = computeGpuUtilization(input, steps, {}).value();
-  ScorecardReport scorecard = computeScorecard(input, steps, window, gaps, {}).value();
+using testing::TraceBuilder;
 
-  FindingsReport findings(const FindingsOptions& options = {}) const {
-    const FindingInputs in{input, steps, window, gaps, kernels, launches, utilization, scorecard};
-    return computeFindings(in, options).value();
-  }
-};
+FindingsReport findingsOf(const TraceTables& tables, const FindingsOptions& options = {}) {
+  AnalysisOptions all;
+  all.findings = options;
+  return analyzeRank(tables, all).value().findings;
+}
 
 const Finding* byRule(const FindingsReport& r, const std::string& rule) {
   for (const Finding& f : r.findings) {
@@ -34,27 +29,67 @@ const Finding* byRule(const FindingsReport& r, const std::string& rule) {
   return nullptr;
 }
 
+std::vector<const EvidenceItem*> itemsOf(const Finding& f, EvidenceSource source) {
+  std::vector<const EvidenceItem*> out;
+  for (const EvidenceItem& e : f.evidence) {
+    if (e.source == source) out.push_back(&e);
+  }
+  return out;
+}
+
+// The golden step plus memory counters near the device's capacity, and
+// kernels that report a low occupancy.
+TraceTables memoryTrace() {
+  TraceTables t = testing::goldenStepTrace();
+  for (double& occupancy : t.kernels.occupancy_pct) occupancy = 20;
+  t.devices.memory_bytes[0] = 1000;
+  const StringId reserved = t.strings.intern("memory_reserved_bytes");
+  t.counters.append({testing::us(100), reserved, 500, 0, kNullInt});
+  t.counters.append({testing::us(200), reserved, 950, 0, kNullInt});
+  return t;
+}
+
+// The golden step recorded with losses: dropped records and repaired durations.
+TraceTables lossyTrace() {
+  TraceTables t = testing::goldenStepTrace();
+  t.addStat("kineto.flow_events", 5000, "flow arrows, not stored by design");
+  t.addStat("collector.dropped_records", 10, "lost while recording");
+  t.addStat("kineto.bad_durations", 3, "stored with dur 0");
+  return t;
+}
+
 TEST(Findings, GoldenStepFiresTheRulesItsScorecardCallsFor) {
-  const Golden g;
-  const FindingsReport r = g.findings();
-  EXPECT_DOUBLE_EQ(r.metrics.at("data_stall_pct"), 30.0);
+  const TraceTables tables = testing::goldenStepTrace();
+  const FindingsReport r = findingsOf(tables);
+  EXPECT_DOUBLE_EQ(r.metrics.get(Metric::kDataStallPct).value(), 30.0);
   const Finding* data = byRule(r, "data_loading");
   ASSERT_NE(data, nullptr);
   EXPECT_EQ(data->severity, Severity::kHigh);  // 30 % >= 20 %
-  EXPECT_DOUBLE_EQ(data->max_gain_pct, 30.0);
+  EXPECT_EQ(data->kind, FindingKind::kPerformance);
+  EXPECT_DOUBLE_EQ(data->max_gain_pct.value(), 30.0);
   EXPECT_EQ(data->title, "The GPU waits for input data 30.0 % of the step");
-  ASSERT_EQ(data->evidence.gaps.size(), 1u);
-  EXPECT_EQ(data->evidence.ranges.size(), 1u);
-  EXPECT_EQ(data->evidence.json().substr(0, 8), "{\"gaps\":");
+  const auto gaps = itemsOf(*data, EvidenceSource::kGaps);
+  ASSERT_EQ(gaps.size(), 1u);
+  EXPECT_EQ(gaps[0]->dur, testing::us(320));  // step start to the first GEMM
+  const auto ranges = itemsOf(*data, EvidenceSource::kRanges);
+  ASSERT_EQ(ranges.size(), 1u);
+  EXPECT_EQ(ranges[0]->label, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
+  EXPECT_EQ(ranges[0]->ts, 0);
+  EXPECT_EQ(data->evidence.front().source, EvidenceSource::kGaps) << "grouped in source order";
 
   const Finding* sync = byRule(r, "synchronization");
   ASSERT_NE(sync, nullptr);
   EXPECT_EQ(sync->severity, Severity::kHigh);  // 10 % >= 10 %
   ASSERT_NE(byRule(r, "launch_overhead"), nullptr);
-  ASSERT_NE(byRule(r, "exposed_communication"), nullptr);
-  EXPECT_EQ(byRule(r, "exposed_communication")->evidence.kernels.size(), 1u);
+  const Finding* comm = byRule(r, "exposed_communication");
+  ASSERT_NE(comm, nullptr);
+  const auto kernels = itemsOf(*comm, EvidenceSource::kKernels);
+  ASSERT_EQ(kernels.size(), 1u);
+  EXPECT_EQ(kernels[0]->label, "ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)");
+  EXPECT_EQ(kernels[0]->dur, testing::us(130));
   EXPECT_EQ(byRule(r, "memory_capacity"), nullptr) << "no memory counters: cannot judge";
   EXPECT_EQ(byRule(r, "straggler"), nullptr) << "one rank: cannot judge";
+  EXPECT_EQ(byRule(r, "lost_events"), nullptr) << "nothing lost";
   // High severity first, then the larger gain.
   EXPECT_EQ(r.findings.front().rule, "data_loading");
   for (size_t i = 1; i < r.findings.size(); ++i) {
@@ -62,22 +97,134 @@ TEST(Findings, GoldenStepFiresTheRulesItsScorecardCallsFor) {
   }
 }
 
-TEST(Findings, ThresholdsAreConfigurable) {
-  const Golden g;
+TEST(Findings, ThresholdsAreConfigurableAndErrorsNameTheRule) {
+  const TraceTables tables = testing::goldenStepTrace();
   FindingsOptions options;
   ASSERT_TRUE(overrideThreshold(options.rules, "data_loading=31").ok());
-  EXPECT_EQ(byRule(g.findings(options), "data_loading"), nullptr);
-  EXPECT_FALSE(overrideThreshold(options.rules, "no_such_rule=1").ok());
+  EXPECT_EQ(byRule(findingsOf(tables, options), "data_loading"), nullptr);
+  const Status unknown = overrideThreshold(options.rules, "no_such_rule=1");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().message().rfind("no_such_rule: no such rule (rules: data_loading", 0),
+            0u)
+      << unknown.error().message();
   EXPECT_FALSE(overrideThreshold(options.rules, "data_loading=abc").ok());
   EXPECT_FALSE(overrideThreshold(options.rules, "data_loading").ok());
+  for (const char* bad : {"no_such_rule=1", "data_loading=abc", "data_loading"}) {
+    const std::string message = overrideThreshold(options.rules, bad).error().message();
+    EXPECT_EQ(message.find("--"), std::string::npos) << "a flag name below cli/: " << message;
+  }
 }
 
 TEST(Findings, RulesAreDataWithDocumentedSources) {
+  std::set<std::string> ids;
   for (const FindingRule& rule : defaultFindingRules()) {
+    EXPECT_TRUE(ids.insert(rule.id).second) << "two rules named " << rule.id;
     EXPECT_FALSE(rule.basis.empty()) << rule.id;
     EXPECT_FALSE(rule.recommendation.empty()) << rule.id;
     EXPECT_NE(rule.title.find("{value}"), std::string::npos) << rule.id;
+    if (rule.kind == FindingKind::kTraceQuality) {
+      EXPECT_FALSE(rule.gain_metric.has_value()) << rule.id << ": a trace warning promises no gain";
+    }
   }
+}
+
+// A rule whose metric nothing computes would never fire, silently. Every
+// rule's metric and gain metric must come out of the analyses on at least one
+// of these traces (the cross-rank metric out of addCrossRankFindings).
+TEST(Findings, EveryRuleNamesAMetricSomethingProduces) {
+  std::vector<Metrics> produced;
+  for (const TraceTables& t : {testing::goldenStepTrace(), memoryTrace(), lossyTrace()}) {
+    produced.push_back(findingsOf(t).metrics);
+  }
+  FindingsReport straggler = findingsOf(testing::goldenStepTrace());
+  addCrossRankFindings(straggler, 20.0, {});
+  produced.push_back(straggler.metrics);
+  auto isProduced = [&](Metric m) {
+    for (const Metrics& metrics : produced) {
+      if (metrics.get(m)) return true;
+    }
+    return false;
+  };
+  for (const FindingRule& rule : defaultFindingRules()) {
+    EXPECT_TRUE(isProduced(rule.metric))
+        << rule.id << " reads " << toText(rule.metric) << ", which no analysis produced";
+    if (rule.gain_metric) {
+      EXPECT_TRUE(isProduced(*rule.gain_metric))
+          << rule.id << " bounds its gain by " << toText(*rule.gain_metric)
+          << ", which no analysis produced";
+    }
+  }
+  // And the names round-trip, so stored metrics read back.
+  for (size_t m = 0; m < kMetricCount; ++m) {
+    EXPECT_EQ(metricFromText(toText(static_cast<Metric>(m))), static_cast<Metric>(m));
+  }
+}
+
+TEST(Findings, FiredRulesCarryTheEvidenceTheyPromise) {
+  for (const TraceTables& t : {testing::goldenStepTrace(), memoryTrace(), lossyTrace()}) {
+    const FindingsReport r = findingsOf(t);
+    for (const FindingRule& rule : defaultFindingRules()) {
+      const Finding* f = byRule(r, rule.id);
+      if (!f || rule.evidence == EvidenceKind::kNone) continue;
+      EXPECT_FALSE(f->evidence.empty()) << rule.id << " fired without " << toText(rule.evidence);
+      for (const EvidenceItem& e : f->evidence) {
+        if (e.source != EvidenceSource::kStats && e.source != EvidenceSource::kCounters &&
+            e.source != EvidenceSource::kMemcpys && e.source != EvidenceSource::kGaps) {
+          EXPECT_FALSE(e.label.empty()) << rule.id << ": an event without its name";
+        }
+      }
+    }
+  }
+}
+
+TEST(Findings, CrossRankRulesNeedNoEventTables) {
+  for (const FindingRule& rule : defaultFindingRules()) {
+    if (rule.metric == Metric::kStragglerSlowdownPct) {
+      EXPECT_EQ(rule.evidence, EvidenceKind::kNone)
+          << rule.id << ": added after the events are gone, it cannot collect event evidence";
+    }
+  }
+  FindingsReport r = findingsOf(testing::goldenStepTrace());
+  const size_t before = r.findings.size();
+  addCrossRankFindings(r, 20.0, {});
+  ASSERT_EQ(r.findings.size(), before + 1);
+  const Finding* straggler = byRule(r, "straggler");
+  ASSERT_NE(straggler, nullptr);
+  EXPECT_EQ(straggler->severity, Severity::kHigh);  // 20 % >= 15 %
+  EXPECT_DOUBLE_EQ(straggler->max_gain_pct.value(), 20.0);
+  for (size_t i = 1; i < r.findings.size(); ++i) {
+    EXPECT_LE(r.findings[i - 1].severity, r.findings[i].severity) << "ranked again";
+  }
+}
+
+TEST(Findings, LostEventsWarnAboutTheTraceNotTheRun) {
+  const TraceTables t = lossyTrace();
+  const FindingsReport r = findingsOf(t);
+  const Finding* lost = byRule(r, "lost_events");
+  ASSERT_NE(lost, nullptr);
+  EXPECT_EQ(lost->kind, FindingKind::kTraceQuality);
+  EXPECT_FALSE(lost->max_gain_pct.has_value());
+  // 10 lost of the stored events + 10, high from 1 %.
+  const double events = static_cast<double>(t.eventCount());
+  EXPECT_DOUBLE_EQ(lost->value, 100.0 * 10 / (events + 10));
+  EXPECT_EQ(lost->severity, Severity::kHigh);
+  const auto stats = itemsOf(*lost, EvidenceSource::kStats);
+  ASSERT_EQ(stats.size(), 2u) << "the loss stats, not the flow events";
+  EXPECT_EQ(stats[0]->label, "collector.dropped_records");
+  EXPECT_EQ(stats[1]->label, "kineto.bad_durations");
+  ASSERT_NE(byRule(r, "repaired_events"), nullptr);
+  EXPECT_DOUBLE_EQ(byRule(r, "repaired_events")->value, 100.0 * 3 / (events + 10));
+}
+
+TEST(Findings, MemoryCapacityNamesThePeakCounter) {
+  const FindingsReport r = findingsOf(memoryTrace());
+  const Finding* memory = byRule(r, "memory_capacity");
+  ASSERT_NE(memory, nullptr);
+  EXPECT_DOUBLE_EQ(memory->value, 95.0);
+  const auto counters = itemsOf(*memory, EvidenceSource::kCounters);
+  ASSERT_EQ(counters.size(), 1u);
+  EXPECT_EQ(counters[0]->ts, testing::us(200));
+  EXPECT_EQ(counters[0]->label, "memory_reserved_bytes");
 }
 
 }  // namespace

@@ -14,9 +14,9 @@ using testing::us;
 struct Analysed {
   TraceTables tables = testing::goldenStepTrace();
   AnalysisInput input = AnalysisInput::build(tables);
-  StepReport steps = computeSteps(input, {}).value();
-  WindowReport window = computeWindow(input, steps, {}).value();
-  GapReport gaps = computeGaps(input, steps, window, {}).value();
+  StepReport steps = computeSteps(input, {});
+  WindowReport window = computeWindow(input, steps, {});
+  GapReport gaps = computeGaps(input, steps, window, {});
 
   const Gap* find(int64_t start_us, bool device) const {
     for (const Gap& g : gaps.gaps) {
@@ -112,9 +112,9 @@ TEST(IdleGaps, PageableCopyCallsCountAsSynchronization) {
   b.memcpy(60, 10, b.call(20, 50, "cudaMemcpyAsync"), CopyKind::kHtoD, MemoryKind::kPageable);
   const TraceTables t = b.build();
   const AnalysisInput in = AnalysisInput::build(t);
-  const StepReport steps = computeSteps(in, {}).value();
-  const WindowReport window = computeWindow(in, steps, {}).value();
-  const GapReport r = computeGaps(in, steps, window, {}).value();
+  const StepReport steps = computeSteps(in, {});
+  const WindowReport window = computeWindow(in, steps, {});
+  const GapReport r = computeGaps(in, steps, window, {});
   ASSERT_GE(r.device_gap_count, 1u);
   const Gap& g = r.gaps[0];
   EXPECT_EQ(g.start, us(10));

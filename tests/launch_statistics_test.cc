@@ -20,9 +20,9 @@ TEST(LaunchStatistics, DelaysCostsShortKernelsAndOutliers) {
   b.kernel(400, 5, "orphan", kNullInt);      // no launch call
   const TraceTables t = b.build();
   const AnalysisInput in = AnalysisInput::build(t);
-  const StepReport steps = computeSteps(in, {}).value();
-  const WindowReport w = computeWindow(in, steps, {}).value();
-  const LaunchStatisticsReport r = computeLaunchStatistics(in, w, {}).value();
+  const StepReport steps = computeSteps(in, {});
+  const WindowReport w = computeWindow(in, steps, {});
+  const LaunchStatisticsReport r = computeLaunchStatistics(in, w, {});
   EXPECT_EQ(r.kernels, 4);
   EXPECT_EQ(r.kernels_with_launch, 3);
   EXPECT_EQ(r.shorter_than_launch, 1);
@@ -43,9 +43,9 @@ TEST(LaunchStatistics, QueueDepthIsTimeWeighted) {
   b.kernel(20, 20, "b", b.call(10, 1));
   const TraceTables t = b.build();
   const AnalysisInput in = AnalysisInput::build(t);
-  const StepReport steps = computeSteps(in, {}).value();
-  const WindowReport w = computeWindow(in, steps, {}).value();
-  const LaunchStatisticsReport r = computeLaunchStatistics(in, w, {}).value();
+  const StepReport steps = computeSteps(in, {});
+  const WindowReport w = computeWindow(in, steps, {});
+  const LaunchStatisticsReport r = computeLaunchStatistics(in, w, {});
   ASSERT_EQ(r.queues.size(), 1u);
   EXPECT_EQ(r.queues[0].stream, 7);
   EXPECT_DOUBLE_EQ(r.queues[0].depth.mean, (1 * 10 + 2 * 10 + 1 * 20) / 40.0);

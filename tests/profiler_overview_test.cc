@@ -22,8 +22,8 @@ TEST(ProfilerOverview, PriorityPartitionAveragedOverSteps) {
   b.kernel(160, 40, "k", b.call(150, 5));
   const TraceTables t = b.build();
   const AnalysisInput in = AnalysisInput::build(t);
-  const StepReport steps = computeSteps(in, {}).value();
-  const ProfilerOverviewReport r = computeProfilerOverview(in, steps, {}).value();
+  const StepReport steps = computeSteps(in, {});
+  const ProfilerOverviewReport r = computeProfilerOverview(in, steps, {});
   ASSERT_EQ(r.steps.size(), 2u);
   const auto& s1 = r.steps[0].ns;
   EXPECT_EQ(s1[size_t(OverviewRole::kKernel)], us(20));

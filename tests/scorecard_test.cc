@@ -14,10 +14,10 @@ using testing::us;
 TEST(Scorecard, GoldenStepSplitsIntoEveryAxis) {
   const TraceTables t = testing::goldenStepTrace();
   const AnalysisInput in = AnalysisInput::build(t);
-  const StepReport steps = computeSteps(in, {}).value();
-  const WindowReport window = computeWindow(in, steps, {}).value();
-  const GapReport gaps = computeGaps(in, steps, window, {}).value();
-  const ScorecardReport r = computeScorecard(in, steps, window, gaps, {}).value();
+  const StepReport steps = computeSteps(in, {});
+  const WindowReport window = computeWindow(in, steps, {});
+  const GapReport gaps = computeGaps(in, steps, window, {});
+  const ScorecardReport r = computeScorecard(in, steps, window, gaps, {});
   ASSERT_TRUE(r.valid);
   const Scorecard& run = r.run;
   EXPECT_EQ(run.total(), us(1000));

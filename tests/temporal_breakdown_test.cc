@@ -25,9 +25,9 @@ TraceTables fourOps(bool with_steps) {
 
 TemporalBreakdownReport breakdownOf(const TraceTables& t, WindowMode mode) {
   const AnalysisInput in = AnalysisInput::build(t);
-  const StepReport steps = computeSteps(in, {}).value();
-  const WindowReport window = computeWindow(in, steps, {mode}).value();
-  return computeTemporalBreakdown(in, steps, window, {}).value();
+  const StepReport steps = computeSteps(in, {});
+  const WindowReport window = computeWindow(in, steps, {mode});
+  return computeTemporalBreakdown(in, steps, window, {});
 }
 
 TEST(TemporalBreakdown, WindowFiguresFollowHtaDefinitions) {

@@ -1,30 +1,82 @@
--- The damscope analysis tables, layout version 1: what `damscope analyze` stores
+-- The damscope analysis tables, layout version 2: what `damscope analyze` stores
 -- beside the events of a run.db (trace/schema.sql). trace/analysis_tables.h
 -- declares the same columns for the in-memory tables (a test checks that they
--- agree); docs/analysis.md documents every table, column and vocabulary.
+-- agree); docs/analysis.md documents every table, column and vocabulary. They
+-- are the stored form of the analyzer's result model
+-- (analyzer/result/analysis_result.h), read back whole by `readStoredResult`.
 --
 -- Conventions: `id` is the row's position (0-based). `step_id` is a steps.id,
 -- NULL for figures about the whole analysis window. Columns ending in `_id`
 -- that name event tables hold that table's id (kernels.id, ranges.id, ...).
 -- Times are int64 ns on the trace's clock; `*_pct` are percentages (0..100).
--- Storing results replaces all of these tables in one transaction; the event
--- tables are never touched.
+-- NULL means unknown. Storing results replaces all of these tables in one
+-- transaction; the event tables are never touched.
+
+CREATE TABLE summary (
+  id INTEGER PRIMARY KEY,
+  source TEXT,              -- the input the trace came from
+  rank INTEGER,
+  device INTEGER,           -- the primary device (most kernel time)
+  device_name TEXT,
+  verdict TEXT NOT NULL,    -- data-bound | host-bound | communication-bound | memory-bound | compute-bound | none
+  verdict_may_be_off INTEGER NOT NULL,  -- 1: so many events were lost that the verdict may be wrong
+  starved_threshold_pct REAL,   -- stall share from which the GPU counts as starved
+  scorecard_device INTEGER, -- the device the scorecard is about
+  window_mode TEXT NOT NULL,    -- hta | all
+  window_cut INTEGER NOT NULL,  -- 1: HTA's cut of the last step was applied
+  window_cutoff_ns INTEGER, -- CPU events start before this
+  window_gpu_ops INTEGER NOT NULL,
+  window_gpu_start_ns INTEGER,
+  window_gpu_end_ns INTEGER,
+  window_start_ns INTEGER,  -- the analysed time range
+  window_end_ns INTEGER,
+  first_step INTEGER NOT NULL,      -- steps [first_step, first_step + steps_analysed) are analysed
+  steps_analysed INTEGER NOT NULL,
+  avg_step_ns REAL,         -- mean duration of the analysed steps
+  step_source TEXT NOT NULL,    -- profiler_step | trainer | annotation | none
+  tokens_per_step REAL,
+  samples_per_step REAL,
+  throughput_source TEXT,   -- options | model annotation
+  kernels INTEGER NOT NULL, -- kernels in the window
+  kernel_ns INTEGER NOT NULL,   -- their summed durations
+  fp32_matrix_ns INTEGER NOT NULL,
+  tensor_core_ns INTEGER NOT NULL,
+  matrix_ns INTEGER NOT NULL,
+  launched_kernels INTEGER NOT NULL,
+  kernels_with_launch INTEGER NOT NULL,
+  shorter_than_launch INTEGER NOT NULL,
+  shorter_than_threshold INTEGER NOT NULL,
+  runtime_outliers INTEGER NOT NULL,
+  launch_delay_outliers INTEGER NOT NULL,
+  utilization_steps INTEGER NOT NULL,   -- 0: utilization over the whole span
+  overview_steps INTEGER NOT NULL,
+  overview_whole_span INTEGER NOT NULL,
+  overview_avg_step_ns REAL,
+  overview_kernel_ns REAL,
+  overview_memcpy_ns REAL,
+  overview_memset_ns REAL,
+  overview_runtime_ns REAL,
+  overview_dataloader_ns REAL,
+  overview_cpu_exec_ns REAL,
+  overview_other_ns REAL,
+  events INTEGER NOT NULL,          -- events stored in the trace
+  lost_events INTEGER NOT NULL,     -- lost on the way in (stats)
+  repaired_events INTEGER NOT NULL,
+  clipped_events INTEGER NOT NULL
+);
 
 CREATE TABLE steps (
   id INTEGER PRIMARY KEY,
-  number INTEGER,           -- N of ProfilerStep#N, else the step's ordinal
+  number INTEGER NOT NULL,  -- N of ProfilerStep#N, else the step's ordinal
   name TEXT,
-  source TEXT NOT NULL,     -- profiler_step | annotation | trainer
   range_id INTEGER,         -- ranges.id of the step range
   host_ts INTEGER NOT NULL, -- the host range
   host_dur INTEGER NOT NULL,
   ts INTEGER NOT NULL,      -- aligned to the GPU work the step launched
   dur INTEGER NOT NULL,
-  in_window INTEGER NOT NULL,  -- 1: analysed by the default (HTA) window
+  in_window INTEGER NOT NULL,  -- 1: analysed by the analysis window
   complete INTEGER NOT NULL,   -- 0: the profiler probably cut its GPU work off
-  gpu_launches INTEGER,     -- launch calls inside the step that ran GPU work
-  tokens REAL,
-  samples REAL,
+  gpu_launches INTEGER NOT NULL,  -- launch calls inside the step that ran GPU work
   tokens_per_s REAL,
   samples_per_s REAL
 );
@@ -51,20 +103,21 @@ CREATE TABLE gaps (
   id INTEGER PRIMARY KEY,
   ts INTEGER NOT NULL,
   dur INTEGER NOT NULL,
-  device INTEGER,
+  device INTEGER NOT NULL,
   stream INTEGER,           -- NULL: the whole device was idle
   step_id INTEGER,
+  in_window INTEGER NOT NULL,   -- 1: inside the analysis window
   cause TEXT NOT NULL,      -- data_loading | host_launch | synchronization | communication_wait | other
   data_loading_ns INTEGER NOT NULL,
   host_launch_ns INTEGER NOT NULL,
   synchronization_ns INTEGER NOT NULL,
   communication_wait_ns INTEGER NOT NULL,
   other_ns INTEGER NOT NULL,
-  hta_category TEXT,        -- host_wait | kernel_wait | other (stream gaps, HTA)
-  next_table TEXT,          -- kernels | memcpys | memsets: the operation after the gap
+  hta_category TEXT,        -- host_wait | kernel_wait | other (stream gaps, HTA); NULL for device gaps
+  next_table TEXT,          -- kernels | memcpys | memsets | syncs: the operation after the gap
   next_id INTEGER,
   launch_call_id INTEGER,   -- api_calls.id that launched it
-  evidence_table TEXT,      -- ranges | api_calls | kernels | syncs
+  evidence_table TEXT,      -- ranges | api_calls | kernels | memcpys | memsets | syncs; NULL: none
   evidence_id INTEGER
 );
 
@@ -79,22 +132,20 @@ CREATE TABLE kernel_categories (
 
 CREATE TABLE top_kernels (
   id INTEGER PRIMARY KEY,
-  name TEXT NOT NULL,
+  name TEXT,
   category TEXT NOT NULL,
   kernels INTEGER NOT NULL,
   total_ns INTEGER NOT NULL,
-  mean_ns INTEGER,
-  min_ns INTEGER,
-  max_ns INTEGER,
+  mean_ns INTEGER NOT NULL,
+  min_ns INTEGER NOT NULL,
+  max_ns INTEGER NOT NULL,
   pct REAL,                 -- of all kernel time in the window
   example_kernel_id INTEGER -- kernels.id of its longest run
 );
 
 CREATE TABLE launch_stats (
   id INTEGER PRIMARY KEY,
-  metric TEXT NOT NULL,     -- launch_delay_ns | launch_cost_ns | kernel_duration_ns | queue_depth
-  device INTEGER,
-  stream INTEGER,
+  metric TEXT NOT NULL,     -- launch_delay_ns | launch_cost_ns | kernel_duration_ns
   count INTEGER NOT NULL,
   mean REAL,
   p50 REAL,
@@ -103,53 +154,114 @@ CREATE TABLE launch_stats (
   max REAL
 );
 
+CREATE TABLE launch_queues (
+  id INTEGER PRIMARY KEY,
+  device INTEGER NOT NULL,
+  stream INTEGER NOT NULL,
+  operations INTEGER NOT NULL,  -- GPU operations on the stream
+  count INTEGER NOT NULL,   -- depth samples
+  mean REAL,                -- depth, time-weighted
+  p50 REAL,
+  p90 REAL,
+  p99 REAL,
+  max REAL,
+  empty_pct REAL            -- share of the stream's span with nothing queued
+);
+
+CREATE TABLE device_utilization (
+  id INTEGER PRIMARY KEY,
+  device INTEGER NOT NULL,
+  ts INTEGER NOT NULL,      -- the range the figures are over
+  dur INTEGER NOT NULL,
+  kernel_ns INTEGER NOT NULL,   -- union of kernels inside the range
+  gpu_util_pct REAL,
+  sm_efficiency_pct REAL,   -- NULL: unknown (no grid sizes or SM count)
+  occupancy_pct REAL,       -- NULL: unknown (the trace reports none)
+  kernels_without_grid INTEGER NOT NULL,
+  kernels_with_occupancy INTEGER NOT NULL,
+  primary_device INTEGER NOT NULL  -- 1: the device the headline figures are about
+);
+
 CREATE TABLE scorecard (
   id INTEGER PRIMARY KEY,
   step_id INTEGER,          -- NULL: the run (every analysed step)
-  axis TEXT NOT NULL,       -- data_stall | host_stall | sync_stall | exposed_communication | memory_bound | compute_bound | other_idle
-  ns INTEGER NOT NULL,
-  pct REAL,
-  verdict TEXT              -- the step's (or run's) verdict, repeated on each axis row
+  ts INTEGER NOT NULL,
+  dur INTEGER NOT NULL,     -- the time the axes split
+  verdict TEXT NOT NULL,
+  deciding_axis TEXT NOT NULL,  -- the axis the verdict rests on
+  data_stall_ns INTEGER NOT NULL,
+  host_stall_ns INTEGER NOT NULL,
+  sync_stall_ns INTEGER NOT NULL,
+  exposed_communication_ns INTEGER NOT NULL,
+  memory_bound_ns INTEGER NOT NULL,
+  compute_bound_ns INTEGER NOT NULL,
+  other_idle_ns INTEGER NOT NULL,
+  data_stall_pct REAL,
+  host_stall_pct REAL,
+  sync_stall_pct REAL,
+  exposed_communication_pct REAL,
+  memory_bound_pct REAL,
+  compute_bound_pct REAL,
+  other_idle_pct REAL
 );
 
 CREATE TABLE findings (
   id INTEGER PRIMARY KEY,
   rule TEXT NOT NULL,
+  kind TEXT NOT NULL,       -- performance | trace_quality
   severity TEXT NOT NULL,   -- high | medium | low
   title TEXT NOT NULL,
-  metric TEXT,
+  metric TEXT NOT NULL,
   value REAL,
   threshold REAL,
   recommendation TEXT NOT NULL,
-  max_gain_pct REAL,        -- NULL: no bound can be stated
-  evidence TEXT             -- JSON object of event ids
+  max_gain_pct REAL         -- NULL: no bound can be stated
 );
 
-CREATE TABLE summary (
+CREATE TABLE finding_evidence (
   id INTEGER PRIMARY KEY,
-  key TEXT NOT NULL,
-  value REAL,
-  text TEXT
+  finding_id INTEGER NOT NULL,  -- findings.id
+  event_table TEXT NOT NULL,    -- gaps | kernels | ranges | memcpys | api_calls | counters | stats
+  event_id INTEGER NOT NULL,
+  ts INTEGER,
+  dur INTEGER,
+  label TEXT                -- the event's name; the stat's name
+);
+
+CREATE TABLE metrics (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,       -- see docs/analysis.md, "Findings"
+  value REAL
+);
+
+CREATE TABLE data_loss (
+  id INTEGER PRIMARY KEY,
+  stats_id INTEGER NOT NULL,    -- stats.id
+  stat TEXT NOT NULL,
+  kind TEXT NOT NULL,       -- lost | repaired | clipped
+  events INTEGER NOT NULL
 );
 
 CREATE TABLE analysis_notes (
   id INTEGER PRIMARY KEY,
-  analysis TEXT NOT NULL,
-  message TEXT NOT NULL
+  analysis TEXT,
+  message TEXT
 );
 
 CREATE TABLE rank_comparison (
   id INTEGER PRIMARY KEY,
   rank INTEGER,
   source TEXT,
-  steps INTEGER,
-  median_step_ns INTEGER,
+  steps INTEGER NOT NULL,
+  median_step_ns INTEGER NOT NULL,
   slower_than_median_pct REAL,
-  straggler INTEGER,
-  collectives INTEGER,
-  median_start_skew_ns INTEGER,
-  max_start_skew_ns INTEGER,
-  last_to_start_pct REAL    -- share of collectives this rank entered last
+  straggler INTEGER NOT NULL,
+  collectives INTEGER NOT NULL,
+  median_start_skew_ns INTEGER NOT NULL,
+  max_start_skew_ns INTEGER NOT NULL,
+  last_to_start_pct REAL,   -- share of collectives this rank entered last
+  this_rank INTEGER NOT NULL    -- 1: the rank of this file
 );
 
 CREATE INDEX gaps_by_ts ON gaps(ts);
+CREATE INDEX finding_evidence_by_finding ON finding_evidence(finding_id);

@@ -67,7 +67,14 @@ bool hasAnalysis(Database& db) {
 Result<AnalysisTables> readAnalysis(Database& db) {
   DAMSCOPE_RETURN_IF_ERROR(checkTraceStore(db));
   if (!hasAnalysis(db)) {
-    return Error(db.path() + ": no analysis results of this version (run damscope analyze)");
+    auto stmt = db.prepare(std::string("SELECT value FROM meta WHERE key='") + kVersionKey + "'");
+    auto row = stmt.ok() ? stmt->step() : Result<bool>(false);
+    if (row.ok() && row.value()) {
+      return Error(db.path() + ": analysis results of layout version " +
+                   std::string(stmt->columnText(0)) + "; this damscope reads version " +
+                   std::to_string(kAnalysisSchemaVersion) + " (analyse the trace again)");
+    }
+    return Error(db.path() + ": holds no analysis results (analyse the trace first)");
   }
   AnalysisTables tables;
   Status status;

@@ -15,8 +15,6 @@
 // vocabularies (cause, axis, severity, ...) are listed in docs/analysis.md.
 #pragma once
 
-#include <optional>
-
 #include "trace/tables.h"
 
 namespace damscope {
@@ -25,12 +23,11 @@ namespace damscope {
 // named like a step, the trainer's step ranges). host_* is the host range;
 // ts/dur the step aligned to the GPU work it launched (TensorBoard plugin
 // rule: a step ends when its last kernel ends). in_window: analysed by the
-// default (HTA) window; complete: 0 when the profiler probably cut the step's
-// GPU work off.
+// analysis window; complete: 0 when the profiler probably cut the step's GPU
+// work off.
 #define DAMSCOPE_STEP_COLUMNS(X) \
   X(int64_t, number)             \
   X(std::string, name)           \
-  X(std::string, source)         \
   X(int64_t, range_id)           \
   X(int64_t, host_ts)            \
   X(int64_t, host_dur)           \
@@ -39,8 +36,6 @@ namespace damscope {
   X(int32_t, in_window)          \
   X(int32_t, complete)           \
   X(int64_t, gpu_launches)       \
-  X(double, tokens)              \
-  X(double, samples)             \
   X(double, tokens_per_s)        \
   X(double, samples_per_s)
 
@@ -74,6 +69,7 @@ namespace damscope {
   X(int32_t, device)                \
   X(int64_t, stream)                \
   X(int64_t, step_id)               \
+  X(int32_t, in_window)             \
   X(std::string, cause)             \
   X(int64_t, data_loading_ns)       \
   X(int64_t, host_launch_ns)        \
@@ -107,12 +103,10 @@ namespace damscope {
   X(double, pct)                       \
   X(int64_t, example_kernel_id)
 
-// Distributions: launch delay, launch (runtime call) cost, kernel duration,
-// and launch queue depth per stream (device/stream NULL: all of them).
+// Distributions over the window's kernels: launch delay, launch (runtime
+// call) cost and kernel duration, in ns.
 #define DAMSCOPE_LAUNCH_STAT_COLUMNS(X) \
   X(std::string, metric)                \
-  X(int32_t, device)                    \
-  X(int64_t, stream)                    \
   X(int64_t, count)                     \
   X(double, mean)                       \
   X(double, p50)                        \
@@ -120,41 +114,154 @@ namespace damscope {
   X(double, p99)                        \
   X(double, max)
 
-// The D·A·M scorecard: step time split by axis, per step and for the run
-// (step_id NULL). The pct of one step_id sum to 100.
-#define DAMSCOPE_SCORECARD_COLUMNS(X) \
-  X(int64_t, step_id)                 \
-  X(std::string, axis)                \
-  X(int64_t, ns)                      \
-  X(double, pct)                      \
-  X(std::string, verdict)
+// Launch queue depth per stream, time-weighted over the stream's busy span,
+// and the share of that span with nothing queued.
+#define DAMSCOPE_LAUNCH_QUEUE_COLUMNS(X) \
+  X(int32_t, device)                     \
+  X(int64_t, stream)                     \
+  X(int64_t, operations)                 \
+  X(int64_t, count)                      \
+  X(double, mean)                        \
+  X(double, p50)                         \
+  X(double, p90)                         \
+  X(double, p99)                         \
+  X(double, max)                         \
+  X(double, empty_pct)
 
-// Findings of the rule engine, most important first. evidence is a JSON object
-// of event ids: {"gaps":[...],"kernels":[...],"ranges":[...],"memcpys":[...]}.
-// max_gain_pct: the most the step can shorten by fixing it (NULL: unknown).
+// GPU utilization, est. SM efficiency and est. occupancy per device (the
+// TensorBoard plugin's definitions) over [ts, ts + dur); primary = 1 on the
+// device the headline figures are about.
+#define DAMSCOPE_DEVICE_UTILIZATION_COLUMNS(X) \
+  X(int32_t, device)                           \
+  X(int64_t, ts)                               \
+  X(int64_t, dur)                              \
+  X(int64_t, kernel_ns)                        \
+  X(double, gpu_util_pct)                      \
+  X(double, sm_efficiency_pct)                 \
+  X(double, occupancy_pct)                     \
+  X(int64_t, kernels_without_grid)             \
+  X(int64_t, kernels_with_occupancy)           \
+  X(int32_t, primary_device)
+
+// The D·A·M scorecard: step time split by axis, one row per step and one for
+// the run (step_id NULL). The *_ns of a row sum to dur; *_pct to 100.
+// deciding_axis: the axis the verdict rests on.
+#define DAMSCOPE_SCORECARD_COLUMNS(X)  \
+  X(int64_t, step_id)                  \
+  X(int64_t, ts)                       \
+  X(int64_t, dur)                      \
+  X(std::string, verdict)              \
+  X(std::string, deciding_axis)        \
+  X(int64_t, data_stall_ns)            \
+  X(int64_t, host_stall_ns)            \
+  X(int64_t, sync_stall_ns)            \
+  X(int64_t, exposed_communication_ns) \
+  X(int64_t, memory_bound_ns)          \
+  X(int64_t, compute_bound_ns)         \
+  X(int64_t, other_idle_ns)            \
+  X(double, data_stall_pct)            \
+  X(double, host_stall_pct)            \
+  X(double, sync_stall_pct)            \
+  X(double, exposed_communication_pct) \
+  X(double, memory_bound_pct)          \
+  X(double, compute_bound_pct)         \
+  X(double, other_idle_pct)
+
+// Findings of the rule engine, most important first. kind: performance or
+// trace_quality. max_gain_pct: the most the step can shorten by fixing it
+// (NULL: unknown).
 #define DAMSCOPE_FINDING_COLUMNS(X) \
   X(std::string, rule)              \
+  X(std::string, kind)              \
   X(std::string, severity)          \
   X(std::string, title)             \
   X(std::string, metric)            \
   X(double, value)                  \
   X(double, threshold)              \
   X(std::string, recommendation)    \
-  X(double, max_gain_pct)           \
-  X(std::string, evidence)
+  X(double, max_gain_pct)
 
-// Headline figures by name (gpu_util_pct, verdict, window_start_ns, ...).
-#define DAMSCOPE_SUMMARY_COLUMNS(X) \
-  X(std::string, key)               \
-  X(double, value)                  \
-  X(std::string, text)
+// The evidence of each finding, in order: a row of the gaps table or of an
+// event table (event_table, event_id), with its time and a label.
+#define DAMSCOPE_FINDING_EVIDENCE_COLUMNS(X) \
+  X(int64_t, finding_id)                     \
+  X(std::string, event_table)                \
+  X(int64_t, event_id)                       \
+  X(int64_t, ts)                             \
+  X(int64_t, dur)                            \
+  X(std::string, label)
+
+// Every metric the finding rules read that the trace gives.
+#define DAMSCOPE_METRIC_COLUMNS(X) \
+  X(std::string, name)             \
+  X(double, value)
+
+// What the trace's stats table counts as lost, repaired or clipped.
+#define DAMSCOPE_DATA_LOSS_COLUMNS(X) \
+  X(int64_t, stats_id)                \
+  X(std::string, stat)                \
+  X(std::string, kind)                \
+  X(int64_t, events)
+
+// The headline figures of the rank: one row.
+#define DAMSCOPE_SUMMARY_COLUMNS(X)  \
+  X(std::string, source)             \
+  X(int32_t, rank)                   \
+  X(int32_t, device)                 \
+  X(std::string, device_name)        \
+  X(std::string, verdict)            \
+  X(int32_t, verdict_may_be_off)     \
+  X(double, starved_threshold_pct)   \
+  X(int32_t, scorecard_device)       \
+  X(std::string, window_mode)        \
+  X(int32_t, window_cut)             \
+  X(int64_t, window_cutoff_ns)       \
+  X(int64_t, window_gpu_ops)         \
+  X(int64_t, window_gpu_start_ns)    \
+  X(int64_t, window_gpu_end_ns)      \
+  X(int64_t, window_start_ns)        \
+  X(int64_t, window_end_ns)          \
+  X(int64_t, first_step)             \
+  X(int64_t, steps_analysed)         \
+  X(double, avg_step_ns)             \
+  X(std::string, step_source)        \
+  X(double, tokens_per_step)         \
+  X(double, samples_per_step)        \
+  X(std::string, throughput_source)  \
+  X(int64_t, kernels)                \
+  X(int64_t, kernel_ns)              \
+  X(int64_t, fp32_matrix_ns)         \
+  X(int64_t, tensor_core_ns)         \
+  X(int64_t, matrix_ns)              \
+  X(int64_t, launched_kernels)       \
+  X(int64_t, kernels_with_launch)    \
+  X(int64_t, shorter_than_launch)    \
+  X(int64_t, shorter_than_threshold) \
+  X(int64_t, runtime_outliers)       \
+  X(int64_t, launch_delay_outliers)  \
+  X(int64_t, utilization_steps)      \
+  X(int64_t, overview_steps)         \
+  X(int32_t, overview_whole_span)    \
+  X(double, overview_avg_step_ns)    \
+  X(double, overview_kernel_ns)      \
+  X(double, overview_memcpy_ns)      \
+  X(double, overview_memset_ns)      \
+  X(double, overview_runtime_ns)     \
+  X(double, overview_dataloader_ns)  \
+  X(double, overview_cpu_exec_ns)    \
+  X(double, overview_other_ns)       \
+  X(int64_t, events)                 \
+  X(int64_t, lost_events)            \
+  X(int64_t, repaired_events)        \
+  X(int64_t, clipped_events)
 
 // What could not be computed, and why (no GPU events, no correlation ids, ...).
 #define DAMSCOPE_NOTE_COLUMNS(X) \
   X(std::string, analysis)       \
   X(std::string, message)
 
-// Cross-rank comparison, one row per rank analysed together with this one.
+// Cross-rank comparison, one row per rank analysed together with this one;
+// this_rank = 1 on the row of the file's own rank.
 #define DAMSCOPE_RANK_COMPARISON_COLUMNS(X) \
   X(int32_t, rank)                          \
   X(std::string, source)                    \
@@ -165,7 +272,8 @@ namespace damscope {
   X(int64_t, collectives)                   \
   X(int64_t, median_start_skew_ns)          \
   X(int64_t, max_start_skew_ns)             \
-  X(double, last_to_start_pct)
+  X(double, last_to_start_pct)              \
+  X(int32_t, this_rank)
 
 DAMSCOPE_DEFINE_TABLE(StepResultTable, "steps", DAMSCOPE_STEP_COLUMNS)
 DAMSCOPE_DEFINE_TABLE(BreakdownTable, "breakdown", DAMSCOPE_BREAKDOWN_COLUMNS)
@@ -173,56 +281,58 @@ DAMSCOPE_DEFINE_TABLE(GapTable, "gaps", DAMSCOPE_GAP_COLUMNS)
 DAMSCOPE_DEFINE_TABLE(KernelCategoryTable, "kernel_categories", DAMSCOPE_KERNEL_CATEGORY_COLUMNS)
 DAMSCOPE_DEFINE_TABLE(TopKernelTable, "top_kernels", DAMSCOPE_TOP_KERNEL_COLUMNS)
 DAMSCOPE_DEFINE_TABLE(LaunchStatTable, "launch_stats", DAMSCOPE_LAUNCH_STAT_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(LaunchQueueTable, "launch_queues", DAMSCOPE_LAUNCH_QUEUE_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(DeviceUtilizationTable, "device_utilization",
+                      DAMSCOPE_DEVICE_UTILIZATION_COLUMNS)
 DAMSCOPE_DEFINE_TABLE(ScorecardTable, "scorecard", DAMSCOPE_SCORECARD_COLUMNS)
 DAMSCOPE_DEFINE_TABLE(FindingTable, "findings", DAMSCOPE_FINDING_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(FindingEvidenceTable, "finding_evidence", DAMSCOPE_FINDING_EVIDENCE_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(MetricTable, "metrics", DAMSCOPE_METRIC_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(DataLossTable, "data_loss", DAMSCOPE_DATA_LOSS_COLUMNS)
 DAMSCOPE_DEFINE_TABLE(SummaryTable, "summary", DAMSCOPE_SUMMARY_COLUMNS)
 DAMSCOPE_DEFINE_TABLE(NoteTable, "analysis_notes", DAMSCOPE_NOTE_COLUMNS)
 DAMSCOPE_DEFINE_TABLE(RankComparisonTable, "rank_comparison", DAMSCOPE_RANK_COMPARISON_COLUMNS)
 
 // Everything one `damscope analyze` stores for one rank. Written as a whole:
-// storing replaces every earlier result (trace/analysis_store.h).
+// storing replaces every earlier result (trace/analysis_store.h). The
+// analyzer's result model (analyzer/result/analysis_result.h) is what these
+// rows serialize (analyzer/report/result_rows.h).
 struct AnalysisTables {
+  SummaryTable summary;
   StepResultTable steps;
   BreakdownTable breakdown;
   GapTable gaps;
   KernelCategoryTable kernel_categories;
   TopKernelTable top_kernels;
   LaunchStatTable launch_stats;
+  LaunchQueueTable launch_queues;
+  DeviceUtilizationTable device_utilization;
   ScorecardTable scorecard;
   FindingTable findings;
-  SummaryTable summary;
+  FindingEvidenceTable finding_evidence;
+  MetricTable metrics;
+  DataLossTable data_loss;
   NoteTable notes;
   RankComparisonTable rank_comparison;
 
   template <typename Visit>
   void forEachTable(Visit&& visit) {
-    visit(steps), visit(breakdown), visit(gaps), visit(kernel_categories), visit(top_kernels);
-    visit(launch_stats), visit(scorecard), visit(findings), visit(summary), visit(notes);
-    visit(rank_comparison);
+    visit(summary), visit(steps), visit(breakdown), visit(gaps), visit(kernel_categories);
+    visit(top_kernels), visit(launch_stats), visit(launch_queues), visit(device_utilization);
+    visit(scorecard), visit(findings), visit(finding_evidence), visit(metrics), visit(data_loss);
+    visit(notes), visit(rank_comparison);
   }
   template <typename Visit>
   void forEachTable(Visit&& visit) const {
-    visit(steps), visit(breakdown), visit(gaps), visit(kernel_categories), visit(top_kernels);
-    visit(launch_stats), visit(scorecard), visit(findings), visit(summary), visit(notes);
-    visit(rank_comparison);
-  }
-
-  // Summary rows by key: a number, a text, or both.
-  void setValue(const std::string& key, double value) { summary.append({key, value, ""}); }
-  void setText(const std::string& key, const std::string& text) {
-    summary.append({key, nullValue<double>(), text});
-  }
-  // The summary row `key`, if there is one.
-  std::optional<SummaryTable::Row> findSummary(const std::string& key) const {
-    for (size_t i = 0; i < summary.size(); ++i) {
-      if (summary.key[i] == key) return summary.row(i);
-    }
-    return std::nullopt;
+    visit(summary), visit(steps), visit(breakdown), visit(gaps), visit(kernel_categories);
+    visit(top_kernels), visit(launch_stats), visit(launch_queues), visit(device_utilization);
+    visit(scorecard), visit(findings), visit(finding_evidence), visit(metrics), visit(data_loss);
+    visit(notes), visit(rank_comparison);
   }
 };
 
 // Version of the analysis tables' layout, stored in meta as
 // "analysis_schema_version" when results are written.
-constexpr int kAnalysisSchemaVersion = 1;
+constexpr int kAnalysisSchemaVersion = 2;
 
 }  // namespace damscope

@@ -14,9 +14,10 @@ namespace damscope {
 // What kind of failure an error is, so that a front end can answer it (the
 // CLI's exit code, the GUI's dialog) without reading the message.
 enum class ErrorCode : uint8_t {
-  kBadInput,   // the input is missing, malformed or not what was asked for
-  kFailure,    // the work could not be done (a write failed, an internal limit)
-  kCancelled,  // the caller cancelled the work (trace/progress.h)
+  kBadInput,      // the input is missing, malformed or not what was asked for
+  kOutputExists,  // the output file exists and was not to be replaced
+  kFailure,       // the work could not be done (a write failed, an internal limit)
+  kCancelled,     // the caller cancelled the work (trace/progress.h)
 };
 
 class Error {

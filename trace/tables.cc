@@ -20,6 +20,11 @@ std::string TraceTables::getMeta(const std::string& key) const {
   return {};
 }
 
+int64_t TraceTables::eventCount() const {
+  return static_cast<int64_t>(kernels.size() + memcpys.size() + memsets.size() + api_calls.size() +
+                              ranges.size() + syncs.size() + counters.size());
+}
+
 void TraceTables::addStat(const std::string& name, int64_t delta, const std::string& description) {
   for (size_t i = 0; i < stats.size(); ++i) {
     if (stats.name[i] == name) {

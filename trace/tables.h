@@ -323,6 +323,10 @@ struct TraceTables {
   void setMeta(const std::string& key, const std::string& value);
   std::string getMeta(const std::string& key) const;
 
+  // Total rows of the event tables (kernels, memcpys, memsets, api_calls,
+  // ranges, syncs, counters): what "events" counts everywhere.
+  int64_t eventCount() const;
+
   // Adds `delta` to the named stat, creating it with `description` if new.
   void addStat(const std::string& name, int64_t delta, const std::string& description);
   int64_t getStat(const std::string& name) const;

@@ -46,21 +46,25 @@ Status checkTraceStore(Database& db) {
   return okStatus();
 }
 
-Result<TraceTables> readTrace(Database& db) {
+Result<TraceTables> readTrace(Database& db, const Progress& progress) {
   DAMSCOPE_RETURN_IF_ERROR(checkTraceStore(db));
   TraceTables tables;
   DAMSCOPE_RETURN_IF_ERROR(readStrings(db, tables.strings));
+  int count = 0, done = 0;
+  tables.forEachTable([&](auto&) { ++count; });
   Status status;
   tables.forEachTable([&](auto& table) {
+    if (status.ok()) status = progress.checkCancelled();
     if (status.ok()) status = table_io::readRows(db, table);
+    progress.report(static_cast<double>(++done) / count);
   });
   if (!status.ok()) return status.error();
   return tables;
 }
 
-Result<TraceTables> readTrace(const std::string& path) {
+Result<TraceTables> readTrace(const std::string& path, const Progress& progress) {
   DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadOnly));
-  return readTrace(db);
+  return readTrace(db, progress);
 }
 
 }  // namespace damscope

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "trace/progress.h"
 #include "trace/result.h"
 #include "trace/sqlite_db.h"
 #include "trace/tables.h"
@@ -16,7 +17,8 @@ bool isTraceStore(Database& db);
 // reads; the error says what it is instead.
 Status checkTraceStore(Database& db);
 
-Result<TraceTables> readTrace(Database& db);
-Result<TraceTables> readTrace(const std::string& path);
+// Reports progress table by table and stops with cancelledError() when cancelled.
+Result<TraceTables> readTrace(Database& db, const Progress& progress = {});
+Result<TraceTables> readTrace(const std::string& path, const Progress& progress = {});
 
 }  // namespace damscope

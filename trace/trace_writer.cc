@@ -1,6 +1,8 @@
 // Writes TraceTables into SQLite: see trace_writer.h.
 #include "trace/trace_writer.h"
 
+#include "trace/pending_file.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -160,40 +162,19 @@ Result<Database> TraceWriter::finishAndRelease() {
   return std::move(db_);
 }
 
-Status saveTrace(const TraceTables& tables, const std::string& path, bool overwrite) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!overwrite && fs::exists(path, ec)) {
-    return Error(path + ": output exists (use --force to overwrite)");
-  }
-  if (fs::is_directory(path, ec)) return Error(path + ": output is a directory");
-  const std::string temp = path + ".tmp-" + std::to_string(::getpid());
-  auto remove_temp = [&] {
-    fs::remove(temp, ec);
-    fs::remove(temp + "-wal", ec);
-    fs::remove(temp + "-shm", ec);
-  };
-  remove_temp();
+Status writeTraceFile(const TraceTables& tables, const std::string& path) {
+  DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadWriteCreate));
+  DAMSCOPE_ASSIGN_OR_RETURN(TraceWriter writer, TraceWriter::create(std::move(db)));
+  DAMSCOPE_RETURN_IF_ERROR(writer.append(tables));
+  return writer.finish();
+}
 
-  auto write = [&]() -> Status {
-    DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(temp, Database::Mode::kReadWriteCreate));
-    DAMSCOPE_ASSIGN_OR_RETURN(TraceWriter writer, TraceWriter::create(std::move(db)));
-    DAMSCOPE_RETURN_IF_ERROR(writer.append(tables));
-    return writer.finish();
-  };
-  if (Status status = write(); !status.ok()) {
-    remove_temp();
-    // Report the user's path, not the temporary one.
-    std::string message = status.error().message();
-    if (message.rfind(temp, 0) == 0) message = path + message.substr(temp.size());
-    return Error(message);
+Status saveTrace(const TraceTables& tables, const std::string& path, bool overwrite) {
+  DAMSCOPE_ASSIGN_OR_RETURN(PendingFile file, PendingFile::create(path, overwrite));
+  if (Status status = writeTraceFile(tables, file.tempPath()); !status.ok()) {
+    return Error(file.userMessage(status.error().message()), status.error().code());
   }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
-    remove_temp();
-    return Error(path + ": cannot move the finished trace into place: " + reason);
-  }
-  return okStatus();
+  return file.commit();
 }
 
 }  // namespace damscope

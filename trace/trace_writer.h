@@ -85,9 +85,13 @@ class TraceWriter {
   bool finished_ = false;
 };
 
-// Writes `tables` to `path` atomically (temporary file, then rename). Fails if
-// `path` exists unless `overwrite` is set.
+// Writes `tables` to `path` atomically (temporary file, then rename). Fails
+// with ErrorCode::kOutputExists if `path` exists, unless `overwrite` is set.
 Status saveTrace(const TraceTables& tables, const std::string& path, bool overwrite);
+
+// Writes `tables` as a new trace store at `path`, in place (for a
+// PendingFile's temporary path; saveTrace for anything else).
+Status writeTraceFile(const TraceTables& tables, const std::string& path);
 
 // The statements of schema.sql before and after its "-- @indexes" marker.
 std::string schemaTablesSql();

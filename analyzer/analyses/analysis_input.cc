@@ -30,7 +30,9 @@ bool isPageable(MemoryKind kind) {
 }  // namespace
 
 AnalysisInput::AnalysisInput(const TraceTables& tables)
-    : tables_(&tables), classifier_(tables.strings, tables.kernels.name) {}
+    : tables_(&tables),
+      classifier_(tables.strings, tables.kernels.name),
+      model_(readModelAnnotation(tables)) {}
 
 int64_t AnalysisInput::launchOf(int64_t correlation_id) const {
   if (isNull(correlation_id)) return -1;

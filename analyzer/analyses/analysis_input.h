@@ -8,7 +8,8 @@
 // name), flags API calls that block the host, and picks the launching thread.
 // It copes with what real and damaged traces contain: events out of order are
 // sorted, negative durations count as zero, missing correlation ids leave the
-// launch unknown (counted, so analyses can say what they could not do).
+// launch unknown (counted, so analyses can say what they could not do). It
+// also parses the workload's model annotation (model_annotation.h).
 //
 // The input holds a reference to the tables, which must outlive it.
 #pragma once
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "analyzer/analyses/kernel_categories.h"
+#include "analyzer/analyses/model_annotation.h"
 #include "trace/tables.h"
 
 namespace damscope {
@@ -55,6 +57,8 @@ class AnalysisInput {
 
   const TraceTables& tables() const { return *tables_; }
   const KernelClassifier& kernels() const { return classifier_; }
+  // The workload's model annotation (empty when the trace has none).
+  const ModelAnnotation& model() const { return model_; }
 
   // Kernels, memcpys, memsets and stream-sync events, sorted by (ts, -dur).
   const std::vector<GpuOp>& gpu() const { return gpu_; }
@@ -82,6 +86,7 @@ class AnalysisInput {
 
   const TraceTables* tables_;
   KernelClassifier classifier_;
+  ModelAnnotation model_;
   std::vector<GpuOp> gpu_;
   std::vector<uint8_t> api_flags_;
   // Correlation lookup: dense (correlation - base) -> row when ids are dense,

@@ -9,8 +9,8 @@ std::string_view toText(WindowMode mode) {
   return mode == WindowMode::kHta ? "hta" : "all";
 }
 
-Result<WindowReport> computeWindow(const AnalysisInput& input, const StepReport& steps,
-                                   const WindowOptions& options) {
+WindowReport computeWindow(const AnalysisInput& input, const StepReport& steps,
+                           const WindowOptions& options) {
   WindowReport w;
   w.mode = options.mode;
   const std::vector<GpuOp>& gpu = input.gpu();

@@ -53,7 +53,7 @@ struct WindowReport {
   }
 };
 
-Result<WindowReport> computeWindow(const AnalysisInput& input, const StepReport& steps,
-                                   const WindowOptions& options);
+WindowReport computeWindow(const AnalysisInput& input, const StepReport& steps,
+                           const WindowOptions& options);
 
 }  // namespace damscope

@@ -19,8 +19,8 @@ double median(std::vector<T> v) {
 
 }  // namespace
 
-Result<CrossRankReport> computeCrossRank(const std::vector<RankTimeline>& ranks,
-                                         const CrossRankOptions& options) {
+CrossRankReport computeCrossRank(const std::vector<RankTimeline>& ranks,
+                                 const CrossRankOptions& options) {
   CrossRankReport report;
   const size_t n = ranks.size();
   report.ranks.resize(n);

@@ -64,6 +64,7 @@ struct RankComparison {
   int64_t median_start_skew_ns = 0;  // over the matched collectives (same for every rank)
   int64_t max_start_skew_ns = 0;
   double last_to_start_pct = 0;  // share of matched collectives this rank started last
+  bool operator==(const RankComparison&) const = default;
 };
 
 struct CrossRankReport {
@@ -71,7 +72,7 @@ struct CrossRankReport {
   std::vector<std::string> notes;
 };
 
-Result<CrossRankReport> computeCrossRank(const std::vector<RankTimeline>& ranks,
-                                         const CrossRankOptions& options);
+CrossRankReport computeCrossRank(const std::vector<RankTimeline>& ranks,
+                                 const CrossRankOptions& options);
 
 }  // namespace damscope

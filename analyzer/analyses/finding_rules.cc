@@ -1,7 +1,7 @@
 // The default finding rules: thresholds, advice and the source of each.
 // Changing a threshold here changes the documented default
-// (docs/analysis.md lists the table); users override them per run with
-// `damscope analyze --threshold rule=value`.
+// (docs/analysis.md lists the table); users override them per run
+// (overrideThreshold).
 #include <cmath>
 #include <cstdlib>
 
@@ -15,7 +15,7 @@ std::vector<FindingRule> defaultFindingRules() {
 
   FindingRule r;
   r.id = "data_loading";
-  r.metric = "data_stall_pct";
+  r.metric = Metric::kDataStallPct;
   r.threshold = 5, r.high_threshold = 20;
   r.title = "The GPU waits for input data {value} % of the step";
   r.recommendation =
@@ -23,8 +23,8 @@ std::vector<FindingRule> defaultFindingRules() {
       "batches (prefetch_factor, or a side-stream prefetcher), use pin_memory=True with "
       ".to(device, non_blocking=True), and move decoding/augmentation out of the training process "
       "(pre-processed data, GPU decoding with DALI).";
-  r.gain_metric = "data_stall_pct";
-  r.evidence = "gaps:data_loading";
+  r.gain_metric = Metric::kDataStallPct;
+  r.evidence = EvidenceKind::kDataLoadingGaps;
   r.basis =
       "PyTorch profiler TensorBoard plugin: recommends more DataLoader workers when data loading "
       "exceeds 5 % of the step (torch_tb_profiler run_generator.py, overview recommendations); "
@@ -33,7 +33,7 @@ std::vector<FindingRule> defaultFindingRules() {
 
   r = {};
   r.id = "synchronization";
-  r.metric = "sync_stall_pct";
+  r.metric = Metric::kSyncStallPct;
   r.threshold = 3, r.high_threshold = 10;
   r.title =
       "The GPU sits idle while the host is blocked in synchronizing calls {value} % of the step";
@@ -42,8 +42,8 @@ std::vector<FindingRule> defaultFindingRules() {
       "torch.cuda.synchronize() every step (log every N steps, keep running metrics on the GPU), "
       "copy with non_blocking=True from pinned memory, and find hidden syncs with "
       "torch.cuda.set_sync_debug_mode(\"warn\").";
-  r.gain_metric = "sync_stall_pct";
-  r.evidence = "gaps:synchronization";
+  r.gain_metric = Metric::kSyncStallPct;
+  r.evidence = EvidenceKind::kSyncGaps;
   r.basis =
       "PyTorch Performance Tuning Guide, \"Avoid unnecessary CPU-GPU synchronization\"; "
       "threshold damscope's (a sync drains the launch queue: the GPU idles until the host "
@@ -52,7 +52,7 @@ std::vector<FindingRule> defaultFindingRules() {
 
   r = {};
   r.id = "launch_overhead";
-  r.metric = "host_stall_pct";
+  r.metric = Metric::kHostStallPct;
   r.threshold = 10, r.high_threshold = 25;
   r.title = "The GPU waits for the host to launch work {value} % of the step";
   r.recommendation =
@@ -60,8 +60,8 @@ std::vector<FindingRule> defaultFindingRules() {
       "torch.compile(mode=\"reduce-overhead\")), fuse small ops into fewer, larger kernels "
       "(torch.compile), raise the batch size so each kernel does more work, and keep extra "
       "Python work off the launching thread.";
-  r.gain_metric = "host_stall_pct";
-  r.evidence = "gaps:host_launch";
+  r.gain_metric = Metric::kHostStallPct;
+  r.evidence = EvidenceKind::kLaunchGaps;
   r.basis =
       "NVIDIA, \"Getting Started with CUDA Graphs\" (2019): a few µs of launch overhead per "
       "kernel; HTA idle-time analysis calls such gaps host wait; threshold damscope's";
@@ -69,15 +69,15 @@ std::vector<FindingRule> defaultFindingRules() {
 
   r = {};
   r.id = "short_kernels";
-  r.metric = "short_kernel_pct";
+  r.metric = Metric::kShortKernelPct;
   r.threshold = 50, r.high_threshold = kNever;
   r.severity = Severity::kLow;
   r.title = "{value} % of kernels run for less time than it takes to launch them";
   r.recommendation =
       "Launch fewer, larger kernels: fuse elementwise chains (torch.compile), use fused or "
       "foreach optimizers (fused=True / foreach=True), or replay the step as a CUDA graph.";
-  r.gain_metric = "host_stall_pct";
-  r.evidence = "kernels:short";
+  r.gain_metric = Metric::kHostStallPct;
+  r.evidence = EvidenceKind::kShortKernels;
   r.basis =
       "HTA CUDA kernel launch statistics: a kernel is short when its GPU duration is below its "
       "launch call's CPU duration (hta/analyzers/cuda_kernel_analysis.py); the gain is bounded "
@@ -86,7 +86,7 @@ std::vector<FindingRule> defaultFindingRules() {
 
   r = {};
   r.id = "exposed_communication";
-  r.metric = "exposed_communication_pct";
+  r.metric = Metric::kExposedCommunicationPct;
   r.threshold = 5, r.high_threshold = 15;
   r.title = "Communication that computation does not hide takes {value} % of the step";
   r.recommendation =
@@ -94,8 +94,8 @@ std::vector<FindingRule> defaultFindingRules() {
       "start all-reduce during backward, communicate less often (no_sync() with gradient "
       "accumulation), prefetch with FSDP/ZeRO for sharded models, and check the NCCL transport "
       "(NVLink/InfiniBand, NCCL_DEBUG=INFO).";
-  r.gain_metric = "exposed_communication_pct";
-  r.evidence = "kernels:communication";
+  r.gain_metric = Metric::kExposedCommunicationPct;
+  r.evidence = EvidenceKind::kCommunicationKernels;
   r.basis =
       "HTA communication/computation overlap analysis (get_comm_comp_overlap); threshold "
       "damscope's";
@@ -103,15 +103,15 @@ std::vector<FindingRule> defaultFindingRules() {
 
   r = {};
   r.id = "pageable_copies";
-  r.metric = "pageable_copy_pct";
+  r.metric = Metric::kPageableCopyPct;
   r.threshold = 1, r.high_threshold = 5;
   r.title = "Copies to or from pageable host memory take {value} % of the step";
   r.recommendation =
       "Use pinned host memory: DataLoader(pin_memory=True) or tensor.pin_memory(), then "
       ".to(device, non_blocking=True). Pinned copies run asynchronously at full PCIe/NVLink "
       "bandwidth; pageable ones are staged through a bounce buffer and block the host.";
-  r.gain_metric = "pageable_copy_pct";
-  r.evidence = "memcpys:pageable";
+  r.gain_metric = Metric::kPageableCopyPct;
+  r.evidence = EvidenceKind::kPageableCopies;
   r.basis =
       "CUDA Runtime API reference, \"API synchronization behavior\"; CUDA C++ Best Practices "
       "Guide, \"Pinned Memory\"";
@@ -119,7 +119,7 @@ std::vector<FindingRule> defaultFindingRules() {
 
   r = {};
   r.id = "memory_bound_kernels";
-  r.metric = "memory_bound_pct";
+  r.metric = Metric::kMemoryBoundPct;
   r.threshold = 30, r.high_threshold = 50;
   r.title = "Memory-bound kernels take {value} % of the step";
   r.recommendation =
@@ -127,8 +127,8 @@ std::vector<FindingRule> defaultFindingRules() {
       "attention (FlashAttention, torch.nn.functional.scaled_dot_product_attention) and fused "
       "optimizers, and keep activations in bf16/fp16, which halves the bytes every memory-bound "
       "kernel moves.";
-  r.gain_metric = "memory_bound_pct";
-  r.evidence = "kernels:memory_bound";
+  r.gain_metric = Metric::kMemoryBoundPct;
+  r.evidence = EvidenceKind::kMemoryBoundKernels;
   r.basis =
       "Roofline model (Williams, Waterman, Patterson, CACM 2009): kernels below the ridge point "
       "are limited by DRAM bandwidth; threshold damscope's";
@@ -136,7 +136,7 @@ std::vector<FindingRule> defaultFindingRules() {
 
   r = {};
   r.id = "fp32_matrix_math";
-  r.metric = "fp32_matrix_pct";
+  r.metric = Metric::kFp32MatrixPct;
   r.threshold = 10, r.high_threshold = 25;
   r.title = "GEMMs and convolutions in FP32 without tensor cores take {value} % of the step";
   r.recommendation =
@@ -144,9 +144,9 @@ std::vector<FindingRule> defaultFindingRules() {
       "GradScaler), or TF32 on Ampere and newer (torch.backends.cuda.matmul.allow_tf32 = True, "
       "torch.backends.cudnn.allow_tf32 = True); keep batch, channel and hidden sizes multiples "
       "of 8, and of 64 for the best tiles.";
-  r.gain_metric = "fp32_matrix_pct";
+  r.gain_metric = Metric::kFp32MatrixPct;
   r.gain_factor = 0.875;
-  r.evidence = "kernels:fp32";
+  r.evidence = EvidenceKind::kFp32MatrixKernels;
   r.basis =
       "NVIDIA Deep Learning Performance Guide, \"Tensor Core Requirements\"; V100 peaks at 15.7 "
       "TFLOP/s FP32 and 125 TFLOP/s FP16 on tensor cores, so at most 7/8 of the FP32 time can "
@@ -155,14 +155,14 @@ std::vector<FindingRule> defaultFindingRules() {
 
   r = {};
   r.id = "low_sm_efficiency";
-  r.metric = "idle_sm_pct";
+  r.metric = Metric::kIdleSmPct;
   r.threshold = 10, r.high_threshold = 25;
   r.title = "For {value} % of the step the GPU is busy with kernels too small to fill its SMs";
   r.recommendation =
       "Give each kernel more parallel work: a larger batch (with gradient accumulation if "
       "memory is short), fused kernels instead of many small ones, fewer per-sample ops.";
-  r.gain_metric = "idle_sm_pct";
-  r.evidence = "kernels:small_grid";
+  r.gain_metric = Metric::kIdleSmPct;
+  r.evidence = EvidenceKind::kSmallGridKernels;
   r.basis =
       "PyTorch profiler TensorBoard plugin, est. SM efficiency (blocks per SM below 1 leaves "
       "SMs idle); threshold damscope's";
@@ -170,7 +170,7 @@ std::vector<FindingRule> defaultFindingRules() {
 
   r = {};
   r.id = "low_occupancy";
-  r.metric = "occupancy_pct";
+  r.metric = Metric::kOccupancyPct;
   r.at_most = true;
   r.threshold = 25, r.high_threshold = kNever;
   r.severity = Severity::kLow;
@@ -179,7 +179,7 @@ std::vector<FindingRule> defaultFindingRules() {
       "Few warps per SM limit latency hiding. Check the top kernels' registers per thread and "
       "shared memory in Nsight Compute's occupancy section; larger blocks or fewer registers help "
       "only kernels that are not already bandwidth-bound.";
-  r.evidence = "kernels:memory_bound";
+  r.evidence = EvidenceKind::kMemoryBoundKernels;
   r.basis =
       "PyTorch profiler TensorBoard plugin, est. achieved occupancy (CUPTI occupancy "
       "calculator); threshold damscope's";
@@ -187,43 +187,77 @@ std::vector<FindingRule> defaultFindingRules() {
 
   r = {};
   r.id = "memory_capacity";
-  r.metric = "peak_memory_pct";
+  r.metric = Metric::kPeakMemoryPct;
   r.threshold = 90, r.high_threshold = kNever;
   r.title = "GPU memory use peaks at {value} % of the device";
   r.recommendation =
       "Memory capacity limits the batch: keep the effective batch with gradient accumulation, "
       "trade compute for memory with activation checkpointing (torch.utils.checkpoint), shard "
       "optimizer states and gradients (ZeRO, FSDP), and keep weights and activations in bf16.";
-  r.evidence = "counters:memory";
+  r.evidence = EvidenceKind::kMemoryCounters;
   r.basis = "PyTorch memory counters (memory_reserved); threshold damscope's";
   rules.push_back(r);
 
   r = {};
   r.id = "unexplained_idle";
-  r.metric = "other_idle_pct";
+  r.metric = Metric::kOtherIdlePct;
   r.threshold = 10, r.high_threshold = 25;
   r.title = "The GPU idles {value} % of the step for reasons the trace does not show";
   r.recommendation =
       "Record the host in more detail: NVTX ranges around data loading, logging and "
       "checkpointing, or record with damscope (CPU sampling) to see what the launching thread "
       "does between GPU operations.";
-  r.gain_metric = "other_idle_pct";
-  r.evidence = "gaps:other";
+  r.gain_metric = Metric::kOtherIdlePct;
+  r.evidence = EvidenceKind::kUnexplainedGaps;
   r.basis = "damscope: idle time with no traced host activity on the launching thread";
   rules.push_back(r);
 
   r = {};
   r.id = "straggler";
-  r.metric = "straggler_slowdown_pct";
+  r.metric = Metric::kStragglerSlowdownPct;
   r.threshold = 5, r.high_threshold = 15;
   r.title = "This rank's steps take {value} % longer than the median rank's";
   r.recommendation =
       "Every other rank waits for this one at each collective. Look for what differs here: its "
       "data shard or sequence lengths, clock or thermal throttling (nvidia-smi -q -d "
       "PERFORMANCE), a slower link, other processes on its CPU or GPU.";
-  r.gain_metric = "straggler_slowdown_pct";
-  r.evidence = "";
+  r.gain_metric = Metric::kStragglerSlowdownPct;
   r.basis = "cross-rank step times; threshold damscope's";
+  rules.push_back(r);
+
+  r = {};
+  r.id = "lost_events";
+  r.kind = FindingKind::kTraceQuality;
+  r.metric = Metric::kLostEventsPct;
+  r.threshold = 0.1, r.high_threshold = 1;
+  r.title = "{value} % of the trace's events were lost on the way in";
+  r.recommendation =
+      "Every figure above is computed without them, so a stall or a kernel class can be under- "
+      "or over-counted. Record again with more headroom: more or larger CUPTI buffers, fewer "
+      "NVTX ranges per second or a shorter capture window, a faster disk for the trace. The stats "
+      "table of the trace names what was lost.";
+  r.evidence = EvidenceKind::kLossStats;
+  r.basis =
+      "loss counted by the importers and the collector (stats table; docs/trace-format.md, "
+      "docs/collector.md); thresholds damscope's: from 1 % a whole second of a 100 s capture may "
+      "be missing, enough to change the verdict";
+  rules.push_back(r);
+
+  r = {};
+  r.id = "repaired_events";
+  r.kind = FindingKind::kTraceQuality;
+  r.metric = Metric::kRepairedEventsPct;
+  r.threshold = 1, r.high_threshold = 10;
+  r.severity = Severity::kLow;
+  r.title = "{value} % of the trace's events were repaired or clipped on the way in";
+  r.recommendation =
+      "These events are kept, but with a made-up duration (a negative or missing one stored as "
+      "zero, a truncated message) or cut at the edges of the capture, so the time they cover is "
+      "uncertain. A longer capture window, or one that starts and ends between steps, clips "
+      "fewer ranges.";
+  r.evidence = EvidenceKind::kLossStats;
+  r.basis =
+      "repairs counted by the importers and the collector (stats table); threshold damscope's";
   rules.push_back(r);
   return rules;
 }
@@ -231,14 +265,14 @@ std::vector<FindingRule> defaultFindingRules() {
 Status overrideThreshold(std::vector<FindingRule>& rules, const std::string& assignment) {
   const size_t eq = assignment.find('=');
   if (eq == std::string::npos) {
-    return Error("--threshold \"" + assignment + "\": expected RULE=VALUE, e.g. data_loading=10");
+    return Error("\"" + assignment + "\": expected RULE=VALUE, e.g. data_loading=10");
   }
   const std::string id = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
   if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value)) {
-    return Error("--threshold " + id + ": \"" + text + "\" is not a number");
+    return Error(id + ": \"" + text + "\" is not a number");
   }
   for (FindingRule& rule : rules) {
     if (rule.id != id) continue;
@@ -251,7 +285,7 @@ Status overrideThreshold(std::vector<FindingRule>& rules, const std::string& ass
   }
   std::string known;
   for (const FindingRule& rule : rules) known += (known.empty() ? "" : ", ") + rule.id;
-  return Error("--threshold: no rule \"" + id + "\" (rules: " + known + ")");
+  return Error(id + ": no such rule (rules: " + known + ")");
 }
 
 }  // namespace damscope

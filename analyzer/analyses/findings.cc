@@ -12,56 +12,60 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+constexpr std::string_view kMetricNames[] = {
+#define DAMSCOPE_METRIC_NAME(value, text) text,
+    DAMSCOPE_FINDING_METRICS(DAMSCOPE_METRIC_NAME)
+#undef DAMSCOPE_METRIC_NAME
+};
+static_assert(std::size(kMetricNames) == kMetricCount);
+
+constexpr std::string_view kEvidenceKindNames[] = {
+#define DAMSCOPE_EVIDENCE_KIND_NAME(value, text) text,
+    DAMSCOPE_EVIDENCE_KINDS(DAMSCOPE_EVIDENCE_KIND_NAME)
+#undef DAMSCOPE_EVIDENCE_KIND_NAME
+};
+
 double percentOf(double part, double whole) {
   return whole > 0 ? 100.0 * part / whole : kNaN;
 }
 
-std::map<std::string, double> computeMetrics(const FindingInputs& in) {
-  std::map<std::string, double> m;
-  const Scorecard& run = in.scorecard.run;
-  const double step_ns = static_cast<double>(run.total());
-  if (in.scorecard.valid) {
-    for (size_t a = 0; a < kAxisCount; ++a) {
-      m[std::string(toText(static_cast<Axis>(a))) + "_pct"] = run.pct(static_cast<Axis>(a));
+// Copies from or to pageable host memory in the window, longest first: one
+// computation for the metric (their union) and the evidence (the longest).
+struct PageableCopies {
+  std::vector<std::pair<int64_t, size_t>> by_duration;  // (duration, gpu op index)
+  int64_t union_ns = 0;
+};
+
+PageableCopies pageableCopies(const FindingInputs& in) {
+  PageableCopies out;
+  Intervals busy;
+  const MemcpyTable& mc = in.input.tables().memcpys;
+  const std::vector<GpuOp>& gpu = in.input.gpu();
+  for (size_t i = 0; i < gpu.size(); ++i) {
+    if (gpu[i].kind != GpuOpKind::kMemcpy || !in.window.in_window[i]) continue;
+    const size_t row = static_cast<size_t>(gpu[i].row);
+    if (mc.src_kind[row] != MemoryKind::kPageable && mc.dst_kind[row] != MemoryKind::kPageable) {
+      continue;
     }
-    m["stall_pct"] = run.stallPct();
+    busy.push_back({gpu[i].ts, gpu[i].end});
+    out.by_duration.emplace_back(gpu[i].end - gpu[i].ts, i);
   }
-  if (const DeviceUtilization* u = in.utilization.primaryDevice()) {
-    m["gpu_util_pct"] = u->gpu_util_pct;
-    m["sm_efficiency_pct"] = u->sm_efficiency_pct;
-    m["occupancy_pct"] = u->occupancy_pct;
-    m["idle_sm_pct"] =
-        std::isnan(u->sm_efficiency_pct) ? kNaN : u->gpu_util_pct - u->sm_efficiency_pct;
-  }
-  if (in.scorecard.valid) {
-    // Kernel time is a sum of durations; on one stream it does not overlap,
-    // and it can never exceed the compute-bound share it is part of.
-    const double fp32 = percentOf(static_cast<double>(in.kernels.fp32_matrix_ns), step_ns);
-    m["fp32_matrix_pct"] = std::min(fp32, run.pct(Axis::kComputeBound));
-    // Pageable copies in the window, as a union.
-    Intervals pageable;
-    const MemcpyTable& mc = in.input.tables().memcpys;
-    const std::vector<GpuOp>& gpu = in.input.gpu();
-    for (size_t i = 0; i < gpu.size(); ++i) {
-      if (gpu[i].kind != GpuOpKind::kMemcpy || !in.window.in_window[i]) continue;
-      const size_t row = static_cast<size_t>(gpu[i].row);
-      if (mc.src_kind[row] == MemoryKind::kPageable || mc.dst_kind[row] == MemoryKind::kPageable) {
-        pageable.push_back({gpu[i].ts, gpu[i].end});
-      }
-    }
-    mergeIntervals(pageable);
-    m["pageable_copy_pct"] = percentOf(static_cast<double>(totalLength(pageable)), step_ns);
-  }
-  if (in.launches.kernels_with_launch > 0) {
-    m["short_kernel_pct"] = percentOf(static_cast<double>(in.launches.shorter_than_launch),
-                                      static_cast<double>(in.launches.kernels_with_launch));
-  }
-  // Peak reserved (else allocated) memory against the device's capacity.
-  const TraceTables& t = in.input.tables();
+  mergeIntervals(busy);
+  out.union_ns = totalLength(busy);
+  std::stable_sort(out.by_duration.begin(), out.by_duration.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  return out;
+}
+
+// Peak device memory in use against the device's capacity, and the counter
+// row of the peak: reserved memory (what the caching allocator holds) where
+// the trace has it, else allocated.
+std::pair<double, int64_t> peakMemory(const TraceTables& t) {
   for (const char* name : {"memory_reserved_bytes", "memory_allocated_bytes"}) {
     const StringId id = t.strings.find(name);
     if (!id.valid()) continue;
     double peak_pct = kNaN;
+    int64_t peak_row = -1;
     for (size_t i = 0; i < t.counters.size(); ++i) {
       if (!(t.counters.name[i] == id) || isNull(t.counters.device[i])) continue;
       for (size_t d = 0; d < t.devices.size(); ++d) {
@@ -71,24 +75,76 @@ std::map<std::string, double> computeMetrics(const FindingInputs& in) {
         }
         const double pct =
             percentOf(t.counters.value[i], static_cast<double>(t.devices.memory_bytes[d]));
-        if (std::isnan(peak_pct) || pct > peak_pct) peak_pct = pct;
+        if (std::isnan(peak_pct) || pct > peak_pct) {
+          peak_pct = pct;
+          peak_row = static_cast<int64_t>(i);
+        }
       }
     }
-    if (!std::isnan(peak_pct)) {
-      m["peak_memory_pct"] = peak_pct;
-      break;
+    if (peak_row >= 0) return {peak_pct, peak_row};
+  }
+  return {kNaN, -1};
+}
+
+Metrics computeMetrics(const FindingInputs& in, const PageableCopies& pageable) {
+  Metrics m;
+  const Scorecard& run = in.scorecard.run;
+  const double step_ns = static_cast<double>(run.total());
+  if (in.scorecard.valid) {
+    for (size_t a = 0; a < kAxisCount; ++a) {
+      m.set(metricOf(static_cast<Axis>(a)), run.pct(static_cast<Axis>(a)));
     }
+    m.set(Metric::kStallPct, run.stallPct());
+    // Kernel time is a sum of durations; on one stream it does not overlap,
+    // and it can never exceed the compute-bound share it is part of.
+    const double fp32 = percentOf(static_cast<double>(in.kernels.fp32_matrix_ns), step_ns);
+    m.set(Metric::kFp32MatrixPct, std::min(fp32, run.pct(Axis::kComputeBound)));
+    m.set(Metric::kPageableCopyPct, percentOf(static_cast<double>(pageable.union_ns), step_ns));
   }
-  m["straggler_slowdown_pct"] = in.straggler_slowdown_pct;
-  for (auto it = m.begin(); it != m.end();) {
-    it = std::isfinite(it->second) ? std::next(it) : m.erase(it);
+  if (const DeviceUtilization* u = in.utilization.primaryDevice()) {
+    m.set(Metric::kGpuUtilPct, u->gpu_util_pct);
+    if (u->sm_efficiency_pct) {
+      m.set(Metric::kSmEfficiencyPct, *u->sm_efficiency_pct);
+      m.set(Metric::kIdleSmPct, u->gpu_util_pct - *u->sm_efficiency_pct);
+    }
+    if (u->occupancy_pct) m.set(Metric::kOccupancyPct, *u->occupancy_pct);
   }
+  if (in.launches.kernels_with_launch > 0) {
+    m.set(Metric::kShortKernelPct, percentOf(static_cast<double>(in.launches.shorter_than_launch),
+                                             static_cast<double>(in.launches.kernels_with_launch)));
+  }
+  m.set(Metric::kPeakMemoryPct, peakMemory(in.input.tables()).first);
+  m.set(Metric::kLostEventsPct, in.loss.lostPct());
+  m.set(Metric::kRepairedEventsPct, in.loss.repairedPct());
   return m;
 }
 
-// The longest `limit` device gaps in the window, by their share of `cause`.
-std::vector<int64_t> gapEvidence(const FindingInputs& in, GapCause cause, size_t limit,
-                                 std::vector<int64_t>* ranges, std::vector<int64_t>* calls) {
+// Evidence from the event tables, with times and labels.
+EvidenceItem kernelItem(const TraceTables& t, int64_t row) {
+  const size_t r = static_cast<size_t>(row);
+  return {EvidenceSource::kKernels, row, t.kernels.ts[r], t.kernels.dur[r],
+          std::string(t.strings.get(t.kernels.name[r]))};
+}
+EvidenceItem rangeItem(const TraceTables& t, int64_t row) {
+  const size_t r = static_cast<size_t>(row);
+  return {EvidenceSource::kRanges, row, t.ranges.ts[r], t.ranges.dur[r],
+          std::string(t.strings.get(t.ranges.name[r]))};
+}
+EvidenceItem callItem(const TraceTables& t, int64_t row) {
+  const size_t r = static_cast<size_t>(row);
+  return {EvidenceSource::kApiCalls, row, t.api_calls.ts[r], t.api_calls.dur[r],
+          std::string(t.strings.get(t.api_calls.name[r]))};
+}
+
+void sortedUnique(std::vector<int64_t>& v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+
+// The longest `limit` device gaps in the window, by their share of `cause`,
+// then the ranges and calls that explain them.
+void gapEvidence(const FindingInputs& in, GapCause cause, size_t limit,
+                 std::vector<EvidenceItem>& out) {
   std::vector<std::pair<int64_t, int64_t>> by_share;
   for (size_t g = 0; g < in.gaps.device_gap_count; ++g) {
     const Gap& gap = in.gaps.gaps[g];
@@ -99,25 +155,24 @@ std::vector<int64_t> gapEvidence(const FindingInputs& in, GapCause cause, size_t
   const size_t n = std::min(limit, by_share.size());
   std::partial_sort(by_share.begin(), by_share.begin() + static_cast<std::ptrdiff_t>(n),
                     by_share.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  std::vector<int64_t> ids;
+  std::vector<int64_t> ranges, calls;
   for (size_t i = 0; i < n; ++i) {
     const Gap& gap = in.gaps.gaps[static_cast<size_t>(by_share[i].second)];
-    ids.push_back(by_share[i].second);
+    out.push_back({EvidenceSource::kGaps, by_share[i].second, gap.start, gap.duration(), ""});
     if (gap.cause != cause || gap.evidence_row < 0) continue;
-    if (gap.evidence_table == EvidenceTable::kRanges) ranges->push_back(gap.evidence_row);
-    if (gap.evidence_table == EvidenceTable::kApiCalls) calls->push_back(gap.evidence_row);
+    if (gap.evidence_table == EvidenceTable::kRanges) ranges.push_back(gap.evidence_row);
+    if (gap.evidence_table == EvidenceTable::kApiCalls) calls.push_back(gap.evidence_row);
   }
-  auto dedupe = [](std::vector<int64_t>& v) {
-    std::sort(v.begin(), v.end());
-    v.erase(std::unique(v.begin(), v.end()), v.end());
-  };
-  dedupe(*ranges), dedupe(*calls);
-  return ids;
+  sortedUnique(ranges), sortedUnique(calls);
+  const TraceTables& t = in.input.tables();
+  for (int64_t r : ranges) out.push_back(rangeItem(t, r));
+  for (int64_t c : calls) out.push_back(callItem(t, c));
 }
 
 // The longest `limit` window kernels that pass `keep`.
 template <typename Keep>
-std::vector<int64_t> kernelEvidence(const FindingInputs& in, size_t limit, Keep&& keep) {
+void kernelEvidence(const FindingInputs& in, size_t limit, Keep&& keep,
+                    std::vector<EvidenceItem>& out) {
   std::vector<std::pair<int64_t, int64_t>> kernels;
   const std::vector<GpuOp>& gpu = in.input.gpu();
   for (size_t i = 0; i < gpu.size(); ++i) {
@@ -127,70 +182,83 @@ std::vector<int64_t> kernelEvidence(const FindingInputs& in, size_t limit, Keep&
   const size_t n = std::min(limit, kernels.size());
   std::partial_sort(kernels.begin(), kernels.begin() + static_cast<std::ptrdiff_t>(n),
                     kernels.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  std::vector<int64_t> rows;
-  for (size_t i = 0; i < n; ++i) rows.push_back(kernels[i].second);
-  return rows;
+  for (size_t i = 0; i < n; ++i) out.push_back(kernelItem(in.input.tables(), kernels[i].second));
 }
 
-Evidence collectEvidence(const FindingInputs& in, const std::string& kind, size_t limit) {
-  Evidence e;
-  const std::string_view k = kind;
-  if (k.substr(0, 5) == "gaps:") {
-    const std::string_view cause = k.substr(5);
-    for (size_t c = 0; c < kGapCauseCount; ++c) {
-      if (toText(static_cast<GapCause>(c)) == cause) {
-        e.gaps = gapEvidence(in, static_cast<GapCause>(c), limit, &e.ranges, &e.api_calls);
+std::vector<EvidenceItem> collectEvidence(const FindingInputs& in, EvidenceKind kind, size_t limit,
+                                          const PageableCopies& pageable) {
+  std::vector<EvidenceItem> e;
+  const TraceTables& t = in.input.tables();
+  switch (kind) {
+    case EvidenceKind::kNone:
+      break;
+    case EvidenceKind::kDataLoadingGaps:
+      gapEvidence(in, GapCause::kDataLoading, limit, e);
+      break;
+    case EvidenceKind::kLaunchGaps:
+      gapEvidence(in, GapCause::kHostLaunch, limit, e);
+      break;
+    case EvidenceKind::kSyncGaps:
+      gapEvidence(in, GapCause::kSynchronization, limit, e);
+      break;
+    case EvidenceKind::kUnexplainedGaps:
+      gapEvidence(in, GapCause::kOther, limit, e);
+      break;
+    case EvidenceKind::kCommunicationKernels:
+      kernelEvidence(
+          in, limit, [](const GpuOp& op) { return op.work == GpuWork::kCommunication; }, e);
+      break;
+    case EvidenceKind::kMemoryBoundKernels:
+      kernelEvidence(
+          in, limit, [](const GpuOp& op) { return op.work == GpuWork::kMemoryBound; }, e);
+      break;
+    case EvidenceKind::kFp32MatrixKernels:
+      for (size_t i = 0; i < std::min(limit, in.kernels.fp32_matrix_rows.size()); ++i) {
+        e.push_back(kernelItem(t, in.kernels.fp32_matrix_rows[i]));
       }
-    }
-  } else if (k == "kernels:communication") {
-    e.kernels = kernelEvidence(in, limit,
-                               [](const GpuOp& op) { return op.work == GpuWork::kCommunication; });
-  } else if (k == "kernels:memory_bound") {
-    e.kernels =
-        kernelEvidence(in, limit, [](const GpuOp& op) { return op.work == GpuWork::kMemoryBound; });
-  } else if (k == "kernels:fp32") {
-    e.kernels = in.kernels.fp32_matrix_rows;
-    if (e.kernels.size() > limit) e.kernels.resize(limit);
-  } else if (k == "kernels:short") {
-    const ApiCallTable& api = in.input.tables().api_calls;
-    e.kernels = kernelEvidence(in, limit, [&](const GpuOp& op) {
-      return op.launch >= 0 && op.end - op.ts < api.dur[static_cast<size_t>(op.launch)];
-    });
-  } else if (k == "kernels:small_grid") {
-    const KernelTable& kt = in.input.tables().kernels;
-    e.kernels = kernelEvidence(in, limit, [&](const GpuOp& op) {
-      const int32_t sms = in.input.smCount(op.device);
-      const size_t r = static_cast<size_t>(op.row);
-      if (sms <= 0 || isNull(kt.grid_x[r]) || isNull(kt.grid_y[r]) || isNull(kt.grid_z[r]))
-        return false;
-      return static_cast<int64_t>(kt.grid_x[r]) * kt.grid_y[r] * kt.grid_z[r] < sms;
-    });
-  } else if (k == "memcpys:pageable") {
-    const MemcpyTable& mc = in.input.tables().memcpys;
-    std::vector<std::pair<int64_t, int64_t>> copies;
-    const std::vector<GpuOp>& gpu = in.input.gpu();
-    for (size_t i = 0; i < gpu.size(); ++i) {
-      if (gpu[i].kind != GpuOpKind::kMemcpy || !in.window.in_window[i]) continue;
-      const size_t r = static_cast<size_t>(gpu[i].row);
-      if (mc.src_kind[r] == MemoryKind::kPageable || mc.dst_kind[r] == MemoryKind::kPageable) {
-        copies.emplace_back(gpu[i].end - gpu[i].ts, gpu[i].row);
+      break;
+    case EvidenceKind::kShortKernels:
+      kernelEvidence(
+          in, limit,
+          [&](const GpuOp& op) {
+            return op.launch >= 0 &&
+                   op.end - op.ts < t.api_calls.dur[static_cast<size_t>(op.launch)];
+          },
+          e);
+      break;
+    case EvidenceKind::kSmallGridKernels:
+      kernelEvidence(
+          in, limit,
+          [&](const GpuOp& op) {
+            const int32_t sms = in.input.smCount(op.device);
+            const size_t r = static_cast<size_t>(op.row);
+            const KernelTable& k = t.kernels;
+            if (sms <= 0 || isNull(k.grid_x[r]) || isNull(k.grid_y[r]) || isNull(k.grid_z[r])) {
+              return false;
+            }
+            return static_cast<int64_t>(k.grid_x[r]) * k.grid_y[r] * k.grid_z[r] < sms;
+          },
+          e);
+      break;
+    case EvidenceKind::kPageableCopies:
+      for (size_t i = 0; i < std::min(limit, pageable.by_duration.size()); ++i) {
+        const GpuOp& op = in.input.gpu()[pageable.by_duration[i].second];
+        e.push_back({EvidenceSource::kMemcpys, op.row, op.ts, op.end - op.ts, ""});
       }
-    }
-    std::sort(copies.begin(), copies.end(),
-              [](const auto& a, const auto& b) { return a.first > b.first; });
-    for (size_t i = 0; i < std::min(limit, copies.size()); ++i)
-      e.memcpys.push_back(copies[i].second);
-  } else if (k == "counters:memory") {
-    const TraceTables& t = in.input.tables();
-    int64_t best = -1;
-    for (size_t i = 0; i < t.counters.size(); ++i) {
-      const std::string_view name = t.strings.get(t.counters.name[i]);
-      if (name != "memory_reserved_bytes" && name != "memory_allocated_bytes") continue;
-      if (best < 0 || t.counters.value[i] > t.counters.value[static_cast<size_t>(best)]) {
-        best = static_cast<int64_t>(i);
+      break;
+    case EvidenceKind::kMemoryCounters:
+      if (const auto [pct, row] = peakMemory(t); row >= 0) {
+        const size_t r = static_cast<size_t>(row);
+        e.push_back({EvidenceSource::kCounters, row, t.counters.ts[r], 0,
+                     std::string(t.strings.get(t.counters.name[r]))});
       }
-    }
-    if (best >= 0) e.counters.push_back(best);
+      break;
+    case EvidenceKind::kLossStats:
+      for (const LossCount& c : in.loss.counts) {
+        if (e.size() == limit) break;
+        e.push_back({EvidenceSource::kStats, c.stats_row, kNullInt, kNullInt, c.stat});
+      }
+      break;
   }
   return e;
 }
@@ -199,6 +267,50 @@ std::string formatValue(double v) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.1f", v);
   return buffer;
+}
+
+// The finding of `rule` if its metric is known and reaches the threshold.
+std::optional<Finding> evaluate(const FindingRule& rule, const Metrics& metrics) {
+  const std::optional<double> value = metrics.get(rule.metric);
+  if (!value) return std::nullopt;  // unknown for this trace: the rule cannot judge
+  if (rule.at_most ? *value > rule.threshold : *value < rule.threshold) return std::nullopt;
+  Finding f;
+  f.rule = rule.id;
+  f.kind = rule.kind;
+  f.metric = rule.metric;
+  f.value = *value;
+  f.threshold = rule.threshold;
+  const bool high = !std::isnan(rule.high_threshold) &&
+                    (rule.at_most ? *value <= rule.high_threshold : *value >= rule.high_threshold);
+  f.severity = high ? Severity::kHigh : rule.severity;
+  f.title = rule.title;
+  if (const size_t at = f.title.find("{value}"); at != std::string::npos) {
+    f.title.replace(at, 7, formatValue(*value));
+  }
+  f.recommendation = rule.recommendation;
+  if (rule.gain_metric) {
+    if (const std::optional<double> gain = metrics.get(*rule.gain_metric)) {
+      f.max_gain_pct = std::clamp(*gain * rule.gain_factor, 0.0, 100.0);
+    }
+  }
+  return f;
+}
+
+// High severity first, then the larger gain (unknown last), then rule order.
+void rank(std::vector<Finding>& findings, const std::vector<FindingRule>& rules) {
+  auto order = [&](const std::string& id) {
+    for (size_t i = 0; i < rules.size(); ++i) {
+      if (rules[i].id == id) return i;
+    }
+    return rules.size();
+  };
+  std::stable_sort(findings.begin(), findings.end(), [&](const Finding& a, const Finding& b) {
+    if (a.severity != b.severity) return a.severity < b.severity;
+    const double ga = a.max_gain_pct.value_or(-1);
+    const double gb = b.max_gain_pct.value_or(-1);
+    if (ga != gb) return ga > gb;
+    return order(a.rule) < order(b.rule);
+  });
 }
 
 }  // namespace
@@ -215,72 +327,96 @@ std::string_view toText(Severity severity) {
   return "low";
 }
 
-bool Evidence::empty() const {
-  return gaps.empty() && kernels.empty() && ranges.empty() && memcpys.empty() &&
-         api_calls.empty() && counters.empty();
+std::string_view toText(Metric metric) {
+  return kMetricNames[static_cast<size_t>(metric)];
 }
 
-std::string Evidence::json() const {
-  std::string out = "{";
-  auto list = [&](const char* name, const std::vector<int64_t>& ids) {
-    if (ids.empty()) return;
-    if (out.size() > 1) out += ',';
-    out += '"';
-    out += name;
-    out += "\":[";
-    for (size_t i = 0; i < ids.size(); ++i) {
-      if (i > 0) out += ',';
-      out += std::to_string(ids[i]);
-    }
-    out += ']';
-  };
-  list("gaps", gaps), list("kernels", kernels), list("ranges", ranges);
-  list("memcpys", memcpys), list("api_calls", api_calls), list("counters", counters);
-  return out + "}";
-}
-
-Result<FindingsReport> computeFindings(const FindingInputs& inputs,
-                                       const FindingsOptions& options) {
-  FindingsReport report;
-  report.metrics = computeMetrics(inputs);
-  for (const FindingRule& rule : options.rules) {
-    auto it = report.metrics.find(rule.metric);
-    if (it == report.metrics.end()) continue;  // unknown for this trace: the rule cannot judge
-    const double value = it->second;
-    const bool fires = rule.at_most ? value <= rule.threshold : value >= rule.threshold;
-    if (!fires) continue;
-    Finding f;
-    f.rule = rule.id;
-    f.metric = rule.metric;
-    f.value = value;
-    f.threshold = rule.threshold;
-    const bool high = !std::isnan(rule.high_threshold) &&
-                      (rule.at_most ? value <= rule.high_threshold : value >= rule.high_threshold);
-    f.severity = high ? Severity::kHigh : rule.severity;
-    f.title = rule.title;
-    if (const size_t at = f.title.find("{value}"); at != std::string::npos) {
-      f.title.replace(at, 7, formatValue(value));
-    }
-    f.recommendation = rule.recommendation;
-    if (!rule.gain_metric.empty()) {
-      auto gain = report.metrics.find(rule.gain_metric);
-      if (gain != report.metrics.end()) {
-        f.max_gain_pct = std::clamp(gain->second * rule.gain_factor, 0.0, 100.0);
-      }
-    }
-    if (!rule.evidence.empty()) {
-      f.evidence = collectEvidence(inputs, rule.evidence, options.evidence_per_kind);
-    }
-    report.findings.push_back(std::move(f));
+std::optional<Metric> metricFromText(std::string_view text) {
+  for (size_t i = 0; i < kMetricCount; ++i) {
+    if (kMetricNames[i] == text) return static_cast<Metric>(i);
   }
-  std::stable_sort(report.findings.begin(), report.findings.end(),
-                   [](const Finding& a, const Finding& b) {
-                     if (a.severity != b.severity) return a.severity < b.severity;
-                     const double ga = std::isnan(a.max_gain_pct) ? -1 : a.max_gain_pct;
-                     const double gb = std::isnan(b.max_gain_pct) ? -1 : b.max_gain_pct;
-                     return ga > gb;
-                   });
+  return std::nullopt;
+}
+
+Metric metricOf(Axis axis) {
+  switch (axis) {
+    case Axis::kDataStall:
+      return Metric::kDataStallPct;
+    case Axis::kHostStall:
+      return Metric::kHostStallPct;
+    case Axis::kSyncStall:
+      return Metric::kSyncStallPct;
+    case Axis::kExposedCommunication:
+      return Metric::kExposedCommunicationPct;
+    case Axis::kMemoryBound:
+      return Metric::kMemoryBoundPct;
+    case Axis::kComputeBound:
+      return Metric::kComputeBoundPct;
+    case Axis::kOtherIdle:
+      return Metric::kOtherIdlePct;
+  }
+  return Metric::kOtherIdlePct;
+}
+
+void Metrics::set(Metric m, double value) {
+  if (std::isfinite(value)) values[static_cast<size_t>(m)] = value;
+}
+
+std::string_view toText(EvidenceKind kind) {
+  return kEvidenceKindNames[static_cast<size_t>(kind)];
+}
+
+std::string_view toText(FindingKind kind) {
+  return kind == FindingKind::kTraceQuality ? "trace_quality" : "performance";
+}
+
+std::string_view toText(EvidenceSource source) {
+  switch (source) {
+    case EvidenceSource::kGaps:
+      return "gaps";
+    case EvidenceSource::kKernels:
+      return "kernels";
+    case EvidenceSource::kRanges:
+      return "ranges";
+    case EvidenceSource::kMemcpys:
+      return "memcpys";
+    case EvidenceSource::kApiCalls:
+      return "api_calls";
+    case EvidenceSource::kCounters:
+      return "counters";
+    case EvidenceSource::kStats:
+      return "stats";
+  }
+  return "gaps";
+}
+
+FindingsReport computeFindings(const FindingInputs& inputs, const FindingsOptions& options) {
+  FindingsReport report;
+  const PageableCopies pageable = pageableCopies(inputs);
+  report.metrics = computeMetrics(inputs, pageable);
+  for (const FindingRule& rule : options.rules) {
+    std::optional<Finding> f = evaluate(rule, report.metrics);
+    if (!f) continue;
+    f->evidence = collectEvidence(inputs, rule.evidence, options.evidence_per_kind, pageable);
+    std::stable_sort(
+        f->evidence.begin(), f->evidence.end(),
+        [](const EvidenceItem& a, const EvidenceItem& b) { return a.source < b.source; });
+    report.findings.push_back(std::move(*f));
+  }
+  rank(report.findings, options.rules);
   return report;
+}
+
+void addCrossRankFindings(FindingsReport& report, double straggler_slowdown_pct,
+                          const FindingsOptions& options) {
+  report.metrics.set(Metric::kStragglerSlowdownPct, straggler_slowdown_pct);
+  for (const FindingRule& rule : options.rules) {
+    if (rule.metric != Metric::kStragglerSlowdownPct) continue;
+    if (std::optional<Finding> f = evaluate(rule, report.metrics)) {
+      report.findings.push_back(std::move(*f));
+    }
+  }
+  rank(report.findings, options.rules);
 }
 
 }  // namespace damscope

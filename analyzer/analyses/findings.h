@@ -1,16 +1,17 @@
 // Findings and recommendations: a small rule engine that turns the figures of
 // the other analyses into a ranked list of "what to change first", each with
-// its severity, the evidence (event ids the GUI can jump to), the
-// recommended optimization and an upper bound on what it can gain.
+// its severity, the evidence (events the GUI can jump to), the recommended
+// optimization and an upper bound on what it can gain.
 //
 // Rules are data (FindingRule; the defaults are in finding_rules.cc with the
 // source of every threshold): a rule names a metric, fires when the metric
 // reaches its threshold (or falls to it, for "at most" rules), is high
 // severity beyond a second threshold, and bounds its gain by another metric:
 // removing all of a stall can shorten the step by at most that stall's share
-// (Amdahl's law). Thresholds can be overridden (`--threshold rule=value`).
+// (Amdahl's law). Metrics and evidence are closed vocabularies (Metric,
+// EvidenceKind), so a rule cannot name something nothing computes.
 //
-// Metrics (percent of the analysed step time unless noted; NaN when the
+// Metrics (percent of the analysed step time unless noted; unknown when the
 // trace cannot say, and a rule on an unknown metric never fires):
 //   data_stall_pct, host_stall_pct, sync_stall_pct, exposed_communication_pct,
 //   memory_bound_pct, compute_bound_pct, other_idle_pct, stall_pct   (scorecard)
@@ -20,18 +21,26 @@
 //   pageable_copy_pct    time of copies from/to pageable host memory
 //   short_kernel_pct     % of kernels shorter than their launch call (HTA)
 //   peak_memory_pct      % of device memory reserved at the peak
+//   lost_events_pct      % of the trace's events lost on the way in (data_loss.h)
+//   repaired_events_pct  % of its events repaired or clipped on the way in
 //   straggler_slowdown_pct  how much slower this rank's steps are than the
 //                        median rank's (cross-rank analysis only)
+//
+// Rules of kind kTraceQuality judge the trace, not the run: they say how far
+// the other findings can be trusted and promise no speed-up.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <limits>
-#include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/analyses/analysis_input.h"
 #include "analyzer/analyses/analysis_window.h"
+#include "analyzer/analyses/data_loss.h"
 #include "analyzer/analyses/gpu_utilization.h"
 #include "analyzer/analyses/idle_gaps.h"
 #include "analyzer/analyses/kernel_breakdown.h"
@@ -45,44 +54,136 @@ namespace damscope {
 enum class Severity : uint8_t { kHigh, kMedium, kLow };
 std::string_view toText(Severity severity);
 
+// The metrics rules read, with their names in output (JSON "metrics", the
+// stored summary's "metric.<name>" rows). The first seven follow Axis.
+#define DAMSCOPE_FINDING_METRICS(X)                        \
+  X(kDataStallPct, "data_stall_pct")                       \
+  X(kHostStallPct, "host_stall_pct")                       \
+  X(kSyncStallPct, "sync_stall_pct")                       \
+  X(kExposedCommunicationPct, "exposed_communication_pct") \
+  X(kMemoryBoundPct, "memory_bound_pct")                   \
+  X(kComputeBoundPct, "compute_bound_pct")                 \
+  X(kOtherIdlePct, "other_idle_pct")                       \
+  X(kStallPct, "stall_pct")                                \
+  X(kGpuUtilPct, "gpu_util_pct")                           \
+  X(kSmEfficiencyPct, "sm_efficiency_pct")                 \
+  X(kOccupancyPct, "occupancy_pct")                        \
+  X(kIdleSmPct, "idle_sm_pct")                             \
+  X(kFp32MatrixPct, "fp32_matrix_pct")                     \
+  X(kPageableCopyPct, "pageable_copy_pct")                 \
+  X(kShortKernelPct, "short_kernel_pct")                   \
+  X(kPeakMemoryPct, "peak_memory_pct")                     \
+  X(kLostEventsPct, "lost_events_pct")                     \
+  X(kRepairedEventsPct, "repaired_events_pct")             \
+  X(kStragglerSlowdownPct, "straggler_slowdown_pct")
+
+#define DAMSCOPE_METRIC_VALUE(value, text) value,
+enum class Metric : uint8_t { DAMSCOPE_FINDING_METRICS(DAMSCOPE_METRIC_VALUE) };
+#undef DAMSCOPE_METRIC_VALUE
+constexpr size_t kMetricCount = 19;
+std::string_view toText(Metric metric);
+std::optional<Metric> metricFromText(std::string_view text);
+// The scorecard metric of an axis (data_stall_pct for Axis::kDataStall, ...).
+Metric metricOf(Axis axis);
+
+// The value of every metric a trace gives; unknown ones are empty.
+struct Metrics {
+  std::array<std::optional<double>, kMetricCount> values{};
+
+  std::optional<double> get(Metric m) const { return values[static_cast<size_t>(m)]; }
+  // Keeps finite values only: a metric is known or it is not.
+  void set(Metric m, double value);
+  bool operator==(const Metrics&) const = default;
+};
+
+// What a rule attaches as evidence.
+#define DAMSCOPE_EVIDENCE_KINDS(X)                  \
+  X(kNone, "none")                                  \
+  X(kDataLoadingGaps, "gaps:data_loading")          \
+  X(kLaunchGaps, "gaps:host_launch")                \
+  X(kSyncGaps, "gaps:synchronization")              \
+  X(kUnexplainedGaps, "gaps:other")                 \
+  X(kCommunicationKernels, "kernels:communication") \
+  X(kMemoryBoundKernels, "kernels:memory_bound")    \
+  X(kFp32MatrixKernels, "kernels:fp32")             \
+  X(kShortKernels, "kernels:short")                 \
+  X(kSmallGridKernels, "kernels:small_grid")        \
+  X(kPageableCopies, "memcpys:pageable")            \
+  X(kMemoryCounters, "counters:memory")             \
+  X(kLossStats, "stats:loss")
+
+#define DAMSCOPE_EVIDENCE_KIND_VALUE(value, text) value,
+enum class EvidenceKind : uint8_t { DAMSCOPE_EVIDENCE_KINDS(DAMSCOPE_EVIDENCE_KIND_VALUE) };
+#undef DAMSCOPE_EVIDENCE_KIND_VALUE
+std::string_view toText(EvidenceKind kind);
+
+enum class FindingKind : uint8_t {
+  kPerformance,   // a change to the run that can make it faster
+  kTraceQuality,  // a warning about the trace the diagnosis rests on
+};
+std::string_view toText(FindingKind kind);
+
 struct FindingRule {
   std::string id;
-  std::string metric;
+  FindingKind kind = FindingKind::kPerformance;
+  Metric metric = Metric::kStallPct;
   bool at_most = false;  // fires when metric <= threshold (else >=)
   double threshold = 0;
   double high_threshold = std::numeric_limits<double>::quiet_NaN();  // NaN: never high
   Severity severity = Severity::kMedium;                             // when fired and not high
   std::string title;  // "{value}" is replaced by the metric, one decimal
   std::string recommendation;
-  std::string gain_metric;   // "" : no bound can be stated
-  double gain_factor = 1.0;  // at most this share of gain_metric can be saved
-  std::string evidence;  // what to attach: "gaps:<cause>", "kernels:<kind>", "memcpys:pageable",
-                         // "counters:memory"
-  std::string basis;     // where the threshold and the advice come from
+  std::optional<Metric> gain_metric;  // none: no bound can be stated
+  double gain_factor = 1.0;           // at most this share of gain_metric can be saved
+  EvidenceKind evidence = EvidenceKind::kNone;
+  std::string basis;  // where the threshold and the advice come from
 };
 
 // The default rules, in the order they are listed in the docs.
 std::vector<FindingRule> defaultFindingRules();
 
-// Applies "rule=value" (the rule's threshold); the error names the rule.
+// Applies "rule=value" (the rule's threshold); the error quotes the
+// assignment and lists the rules.
 Status overrideThreshold(std::vector<FindingRule>& rules, const std::string& assignment);
 
-struct Evidence {
-  std::vector<int64_t> gaps, kernels, ranges, memcpys, api_calls, counters;
-  std::string json() const;  // {"gaps":[..],...}, only non-empty lists
-  bool empty() const;
+// Where an evidence item lives: a row of the gaps analysis table, or of an
+// event table. The order is the order evidence is listed in.
+enum class EvidenceSource : uint8_t {
+  kGaps,
+  kKernels,
+  kRanges,
+  kMemcpys,
+  kApiCalls,
+  kCounters,
+  kStats
+};
+constexpr size_t kEvidenceSourceCount = 7;
+std::string_view toText(EvidenceSource source);  // the table's name: "gaps", "kernels", ...
+
+// One piece of evidence, with what a reader needs without opening the table:
+// its time (kNullInt for stats rows) and a label (the event's name, a stat's
+// name; empty for gaps and copies).
+struct EvidenceItem {
+  EvidenceSource source = EvidenceSource::kGaps;
+  int64_t id = 0;
+  int64_t ts = kNullInt;
+  int64_t dur = kNullInt;
+  std::string label;
+  bool operator==(const EvidenceItem&) const = default;
 };
 
 struct Finding {
   std::string rule;
+  FindingKind kind = FindingKind::kPerformance;
   Severity severity = Severity::kMedium;
   std::string title;
-  std::string metric;
+  Metric metric = Metric::kStallPct;
   double value = 0;
   double threshold = 0;
   std::string recommendation;
-  double max_gain_pct = std::numeric_limits<double>::quiet_NaN();  // NaN: unknown
-  Evidence evidence;
+  std::optional<double> max_gain_pct;  // empty: no bound can be stated
+  std::vector<EvidenceItem> evidence;  // grouped by source, in EvidenceSource order
+  bool operator==(const Finding&) const = default;
 };
 
 struct FindingsOptions {
@@ -100,14 +201,23 @@ struct FindingInputs {
   const LaunchStatisticsReport& launches;
   const GpuUtilizationReport& utilization;
   const ScorecardReport& scorecard;
-  double straggler_slowdown_pct = std::numeric_limits<double>::quiet_NaN();
+  const DataLossReport& loss;
 };
 
 struct FindingsReport {
-  std::map<std::string, double> metrics;
-  std::vector<Finding> findings;  // high first, then by max gain
+  Metrics metrics;
+  std::vector<Finding> findings;  // high first, then by max gain, then in rule order
+  bool operator==(const FindingsReport&) const = default;
 };
 
-Result<FindingsReport> computeFindings(const FindingInputs& inputs, const FindingsOptions& options);
+// The metrics of one rank, and the findings of every rule whose metric is
+// known (cross-rank metrics are not: see addCrossRankFindings).
+FindingsReport computeFindings(const FindingInputs& inputs, const FindingsOptions& options);
+
+// After the cross-rank analysis: sets the rank's straggler slowdown and adds
+// the findings of the rules on it. Such rules attach no event evidence, so
+// this needs no event tables.
+void addCrossRankFindings(FindingsReport& report, double straggler_slowdown_pct,
+                          const FindingsOptions& options);
 
 }  // namespace damscope

@@ -12,8 +12,6 @@
 namespace damscope {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 // The span of every event in the trace: the plugin's range without steps.
 Interval traceSpan(const AnalysisInput& input) {
   const TraceTables& t = input.tables();
@@ -72,9 +70,8 @@ class CappedCoverage {
 
 }  // namespace
 
-Result<GpuUtilizationReport> computeGpuUtilization(const AnalysisInput& input,
-                                                   const StepReport& steps,
-                                                   const GpuUtilizationOptions&) {
+GpuUtilizationReport computeGpuUtilization(const AnalysisInput& input, const StepReport& steps,
+                                           const GpuUtilizationOptions&) {
   GpuUtilizationReport report;
   const KernelTable& k = input.tables().kernels;
   Interval range{0, 0};
@@ -144,11 +141,12 @@ Result<GpuUtilizationReport> computeGpuUtilization(const AnalysisInput& input,
     u.kernels_with_occupancy = a.with_occupancy;
     if (a.has_sm) {
       u.sm_efficiency_pct = 100.0 * a.sm.finish() / span;
-    } else {
-      u.sm_efficiency_pct = u.kernel_ns > 0 ? kNaN : 0.0;
+    } else if (u.kernel_ns == 0) {
+      u.sm_efficiency_pct = 0.0;
     }
-    u.occupancy_pct =
-        a.occupancy_ns > 0 ? a.occupancy_weighted / static_cast<double>(a.occupancy_ns) : kNaN;
+    if (a.occupancy_ns > 0) {
+      u.occupancy_pct = a.occupancy_weighted / static_cast<double>(a.occupancy_ns);
+    }
     if (a.without_grid > 0) {
       report.notes.push_back("device " + std::to_string(device) + ": " +
                              std::to_string(a.without_grid) +
@@ -161,14 +159,12 @@ Result<GpuUtilizationReport> computeGpuUtilization(const AnalysisInput& input,
     }
     report.devices.push_back(u);
   }
-  int64_t busiest = -1;
   for (size_t i = 0; i < report.devices.size(); ++i) {
-    if (busiest < 0 ||
-        report.devices[i].kernel_ns > report.devices[static_cast<size_t>(busiest)].kernel_ns) {
-      busiest = static_cast<int64_t>(i);
+    if (!report.primary ||
+        report.devices[i].kernel_ns > report.devices[*report.primary].kernel_ns) {
+      report.primary = i;
     }
   }
-  report.primary = busiest;
   if (report.devices.empty()) {
     report.notes.push_back(
         "no kernels: GPU utilization, SM efficiency and occupancy cannot be computed");

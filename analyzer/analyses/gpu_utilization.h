@@ -22,8 +22,10 @@
 //
 // SM efficiency needs each kernel's grid and the device's SM count; occupancy
 // needs the source to report it. When they are missing the figure is unknown
-// (NaN in memory, null in output), never a guess.
+// (empty in memory, null in output), never a guess.
 #pragma once
+
+#include <optional>
 
 #include <cstdint>
 #include <string>
@@ -41,27 +43,25 @@ struct DeviceUtilization {
   int64_t end = 0;
   int64_t kernel_ns = 0;  // union of kernels inside the range
   double gpu_util_pct = 0;
-  double sm_efficiency_pct = 0;      // NaN: unknown
-  double occupancy_pct = 0;          // NaN: unknown
-  int64_t kernels_without_grid = 0;  // inside the range
+  std::optional<double> sm_efficiency_pct;  // empty: unknown
+  std::optional<double> occupancy_pct;      // empty: unknown
+  int64_t kernels_without_grid = 0;         // inside the range
   int64_t kernels_with_occupancy = 0;
+  bool operator==(const DeviceUtilization&) const = default;
 };
 
 struct GpuUtilizationOptions {};
 
 struct GpuUtilizationReport {
   std::vector<DeviceUtilization> devices;  // devices that ran kernels, ascending
-  int64_t primary = -1;                    // index of the busiest device, -1: none
+  std::optional<size_t> primary;           // index of the busiest device; empty: none
   size_t steps_used = 0;                   // 0: the whole span was used
   std::vector<std::string> notes;
 
-  const DeviceUtilization* primaryDevice() const {
-    return primary >= 0 ? &devices[static_cast<size_t>(primary)] : nullptr;
-  }
+  const DeviceUtilization* primaryDevice() const { return primary ? &devices[*primary] : nullptr; }
 };
 
-Result<GpuUtilizationReport> computeGpuUtilization(const AnalysisInput& input,
-                                                   const StepReport& steps,
-                                                   const GpuUtilizationOptions& options);
+GpuUtilizationReport computeGpuUtilization(const AnalysisInput& input, const StepReport& steps,
+                                           const GpuUtilizationOptions& options);
 
 }  // namespace damscope

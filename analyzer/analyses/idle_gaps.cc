@@ -255,8 +255,8 @@ std::string_view toText(EvidenceTable table) {
   return "";
 }
 
-Result<GapReport> computeGaps(const AnalysisInput& input, const StepReport& steps,
-                              const WindowReport& window, const GapOptions& options) {
+GapReport computeGaps(const AnalysisInput& input, const StepReport& steps,
+                      const WindowReport& window, const GapOptions& options) {
   GapReport report;
   const std::vector<GpuOp>& gpu = input.gpu();
   const ApiCallTable& api = input.tables().api_calls;

@@ -105,6 +105,7 @@ struct StreamIdleSummary {
   int64_t kernel_wait_ns = 0;
   int64_t other_ns = 0;
   int64_t total() const { return host_wait_ns + kernel_wait_ns + other_ns; }
+  bool operator==(const StreamIdleSummary&) const = default;
 };
 
 struct GapOptions {
@@ -123,7 +124,7 @@ struct GapReport {
   int64_t timeline_end = kNullInt;
 };
 
-Result<GapReport> computeGaps(const AnalysisInput& input, const StepReport& steps,
-                              const WindowReport& window, const GapOptions& options);
+GapReport computeGaps(const AnalysisInput& input, const StepReport& steps,
+                      const WindowReport& window, const GapOptions& options);
 
 }  // namespace damscope

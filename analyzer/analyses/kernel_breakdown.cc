@@ -5,9 +5,8 @@
 
 namespace damscope {
 
-Result<KernelBreakdownReport> computeKernelBreakdown(const AnalysisInput& input,
-                                                     const WindowReport& window,
-                                                     const KernelBreakdownOptions& options) {
+KernelBreakdownReport computeKernelBreakdown(const AnalysisInput& input, const WindowReport& window,
+                                             const KernelBreakdownOptions& options) {
   KernelBreakdownReport report;
   const KernelTable& k = input.tables().kernels;
   const std::vector<GpuOp>& gpu = input.gpu();

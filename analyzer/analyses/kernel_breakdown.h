@@ -26,6 +26,7 @@ struct CategoryTime {
   int64_t kernels = 0;
   int64_t total_ns = 0;
   double pct = 0;  // of all kernel time
+  bool operator==(const CategoryTime&) const = default;
 };
 
 struct TopKernel {
@@ -56,8 +57,7 @@ struct KernelBreakdownReport {
       fp32_matrix_rows;  // kernels rows of the longest FP32 matrix kernels (evidence)
 };
 
-Result<KernelBreakdownReport> computeKernelBreakdown(const AnalysisInput& input,
-                                                     const WindowReport& window,
-                                                     const KernelBreakdownOptions& options);
+KernelBreakdownReport computeKernelBreakdown(const AnalysisInput& input, const WindowReport& window,
+                                             const KernelBreakdownOptions& options);
 
 }  // namespace damscope

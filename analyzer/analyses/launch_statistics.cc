@@ -84,9 +84,9 @@ Distribution describe(std::vector<int64_t>& values) {
   return d;
 }
 
-Result<LaunchStatisticsReport> computeLaunchStatistics(const AnalysisInput& input,
-                                                       const WindowReport& window,
-                                                       const LaunchStatisticsOptions& options) {
+LaunchStatisticsReport computeLaunchStatistics(const AnalysisInput& input,
+                                               const WindowReport& window,
+                                               const LaunchStatisticsOptions& options) {
   LaunchStatisticsReport report;
   const ApiCallTable& api = input.tables().api_calls;
   const std::vector<GpuOp>& gpu = input.gpu();

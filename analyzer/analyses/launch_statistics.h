@@ -34,6 +34,7 @@ namespace damscope {
 struct Distribution {
   int64_t count = 0;
   double mean = 0, p50 = 0, p90 = 0, p99 = 0, max = 0;
+  bool operator==(const Distribution&) const = default;
 };
 
 struct QueueDepth {
@@ -42,6 +43,7 @@ struct QueueDepth {
   int64_t operations = 0;
   Distribution depth;    // time-weighted
   double empty_pct = 0;  // share of the stream's span with nothing queued
+  bool operator==(const QueueDepth&) const = default;
 };
 
 struct LaunchStatisticsOptions {
@@ -61,11 +63,12 @@ struct LaunchStatisticsReport {
   int64_t runtime_outliers = 0;
   int64_t launch_delay_outliers = 0;
   std::vector<QueueDepth> queues;
+  bool operator==(const LaunchStatisticsReport&) const = default;
 };
 
-Result<LaunchStatisticsReport> computeLaunchStatistics(const AnalysisInput& input,
-                                                       const WindowReport& window,
-                                                       const LaunchStatisticsOptions& options);
+LaunchStatisticsReport computeLaunchStatistics(const AnalysisInput& input,
+                                               const WindowReport& window,
+                                               const LaunchStatisticsOptions& options);
 
 // Mean, percentiles (nearest rank) and maximum of `values` (reordered).
 Distribution describe(std::vector<int64_t>& values);

@@ -39,9 +39,8 @@ std::string_view toText(OverviewRole role) {
   return "other";
 }
 
-Result<ProfilerOverviewReport> computeProfilerOverview(const AnalysisInput& input,
-                                                       const StepReport& steps,
-                                                       const ProfilerOverviewOptions&) {
+ProfilerOverviewReport computeProfilerOverview(const AnalysisInput& input, const StepReport& steps,
+                                               const ProfilerOverviewOptions&) {
   ProfilerOverviewReport report;
   const TraceTables& t = input.tables();
   std::array<Intervals, kOverviewRoleCount - 1> roles;

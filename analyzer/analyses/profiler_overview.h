@@ -57,8 +57,7 @@ struct ProfilerOverviewReport {
   }
 };
 
-Result<ProfilerOverviewReport> computeProfilerOverview(const AnalysisInput& input,
-                                                       const StepReport& steps,
-                                                       const ProfilerOverviewOptions& options);
+ProfilerOverviewReport computeProfilerOverview(const AnalysisInput& input, const StepReport& steps,
+                                               const ProfilerOverviewOptions& options);
 
 }  // namespace damscope

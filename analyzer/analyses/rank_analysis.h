@@ -1,21 +1,26 @@
-// Runs every analysis, in dependency order, over one or several ranks:
+// Runs every analysis of one rank, in dependency order:
 //
-//   tables -> AnalysisInput -> steps -> window -> temporal breakdown, gaps,
-//   kernel breakdown, launch statistics, GPU utilization, profiler overview
-//   -> scorecard -> (cross-rank, with several ranks) -> findings
+//   tables -> AnalysisInput (model annotation included) -> data loss, steps
+//   -> window -> temporal breakdown, gaps, kernel breakdown, launch
+//   statistics, GPU utilization, profiler overview -> scorecard -> findings
 //
 // Each analysis is a pure function of its inputs (one per file); this file
-// only wires them and gathers what each says it could not compute into one
-// list of notes. No I/O: the CLI imports and stores.
+// only wires them, checks for cancellation between them, and gathers what
+// each says it could not compute into one list of notes. No I/O. The reports
+// it returns refer to the event tables (rows, string ids): the pipeline
+// (analyzer/pipeline.h) turns them into the result model
+// (analyzer/result/analysis_result.h) while the tables are still loaded.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "analyzer/analyses/analysis_input.h"
 #include "analyzer/analyses/analysis_window.h"
 #include "analyzer/analyses/cross_rank.h"
+#include "analyzer/analyses/data_loss.h"
 #include "analyzer/analyses/findings.h"
 #include "analyzer/analyses/gpu_utilization.h"
 #include "analyzer/analyses/idle_gaps.h"
@@ -25,8 +30,15 @@
 #include "analyzer/analyses/scorecard.h"
 #include "analyzer/analyses/steps.h"
 #include "analyzer/analyses/temporal_breakdown.h"
+#include "trace/progress.h"
 
 namespace damscope {
+
+struct DataLossOptions {
+  // From this share of lost events on, the verdict carries a warning that it
+  // may be off (finding rule lost_events gives the reasoning).
+  double verdict_warning_pct = 1.0;
+};
 
 struct AnalysisOptions {
   StepOptions steps;
@@ -40,20 +52,22 @@ struct AnalysisOptions {
   ScorecardOptions scorecard;
   FindingsOptions findings;
   CrossRankOptions cross_rank;
+  DataLossOptions loss;
 };
 
 struct AnalysisNote {
   std::string analysis;  // "steps", "window", ...
   std::string message;
+  bool operator==(const AnalysisNote&) const = default;
 };
 
-// Everything damscope computes for one rank. Holds a pointer to the tables,
-// which must outlive it.
+// Everything damscope computes for one rank, as the analyses report it.
+// Refers to `tables` (and holds an AnalysisInput over them): the tables must
+// outlive it.
 struct RankAnalysis {
   const TraceTables* tables = nullptr;
-  std::string source;  // the file it came from
-  int32_t rank = -1;   // from the trace; -1 unknown
   std::unique_ptr<AnalysisInput> input;
+  DataLossReport loss;
   StepReport steps;
   WindowReport window;
   TemporalBreakdownReport breakdown;
@@ -64,23 +78,19 @@ struct RankAnalysis {
   ProfilerOverviewReport overview;
   ScorecardReport scorecard;
   FindingsReport findings;
-  const RankComparison* comparison = nullptr;  // set by analyzeRanks with several ranks
   std::vector<AnalysisNote> notes;
 };
 
-struct RunAnalysis {
-  std::vector<RankAnalysis> ranks;
-  CrossRankReport cross_rank;  // empty with one rank
-};
+// Every per-rank analysis, findings included (without the cross-rank ones).
+// Fails only when `progress` is cancelled; reports which analysis runs.
+Result<RankAnalysis> analyzeRank(const TraceTables& tables, const AnalysisOptions& options,
+                                 const Progress& progress = {});
 
-// Every per-rank analysis, findings included (without cross-rank metrics).
-Result<RankAnalysis> analyzeRank(const TraceTables& tables, const std::string& source,
-                                 const AnalysisOptions& options);
-
-// Several ranks of one job: each rank, then the cross-rank comparison, then
-// the findings again with the cross-rank figures (stragglers).
-Result<RunAnalysis> analyzeRanks(const std::vector<const TraceTables*>& tables,
-                                 const std::vector<std::string>& sources,
-                                 const AnalysisOptions& options);
+// What the cross-rank analysis needs of a rank: its analysed steps, and its
+// collectives in time order, their kernel names given ids that `names`
+// (shared by the ranks of one job) keeps equal across ranks.
+using CollectiveNames = std::unordered_map<std::string, int32_t>;
+std::vector<RankStepTime> analysedStepTimes(const RankAnalysis& analysis);
+std::vector<RankCollective> collectiveStarts(const RankAnalysis& analysis, CollectiveNames& names);
 
 }  // namespace damscope

@@ -177,9 +177,9 @@ void decideVerdict(Scorecard& card, const ScorecardOptions& options) {
   card.verdict = compute ? Verdict::kComputeBound : Verdict::kMemoryBound;
 }
 
-Result<ScorecardReport> computeScorecard(const AnalysisInput& input, const StepReport& steps,
-                                         const WindowReport& window, const GapReport& gaps,
-                                         const ScorecardOptions& options) {
+ScorecardReport computeScorecard(const AnalysisInput& input, const StepReport& steps,
+                                 const WindowReport& window, const GapReport& gaps,
+                                 const ScorecardOptions& options) {
   ScorecardReport report;
   const std::vector<GpuOp>& gpu = input.gpu();
   // The primary device: the most GPU work (union of its operations).

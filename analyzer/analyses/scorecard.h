@@ -86,6 +86,7 @@ struct Scorecard {
   int64_t total() const;
   double pct(Axis axis) const;
   double stallPct() const;  // everything but compute_bound and memory_bound
+  bool operator==(const Scorecard&) const = default;
 };
 
 struct ScorecardOptions {
@@ -100,9 +101,9 @@ struct ScorecardReport {
   std::vector<std::string> notes;
 };
 
-Result<ScorecardReport> computeScorecard(const AnalysisInput& input, const StepReport& steps,
-                                         const WindowReport& window, const GapReport& gaps,
-                                         const ScorecardOptions& options);
+ScorecardReport computeScorecard(const AnalysisInput& input, const StepReport& steps,
+                                 const WindowReport& window, const GapReport& gaps,
+                                 const ScorecardOptions& options);
 
 // The verdict for a scorecard (exposed for tests and for per-step use).
 void decideVerdict(Scorecard& card, const ScorecardOptions& options);

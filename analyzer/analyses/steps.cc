@@ -1,8 +1,6 @@
 // Steps: see steps.h.
 #include "analyzer/analyses/steps.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
@@ -17,34 +15,6 @@ struct Candidate {
   StepSource source;
   int64_t number;  // kNullInt: none in the name
 };
-
-// Throughput figures from the damscope model annotation, if present.
-void readModelAnnotation(const TraceTables& t, StepReport& report) {
-  const StringId damscope = t.strings.find("damscope");
-  if (!damscope.valid()) return;
-  for (size_t i = 0; i < t.ranges.size(); ++i) {
-    if (!(t.ranges.domain[i] == damscope)) continue;
-    const std::string_view text = t.strings.get(t.ranges.name[i]);
-    if (text.empty() || text.front() != '{') continue;
-    const nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
-    if (json.is_discarded() || !json.is_object()) continue;
-    auto number = [&](const char* key) {
-      auto it = json.find(key);
-      return it != json.end() && it->is_number() ? it->get<double>()
-                                                 : std::numeric_limits<double>::quiet_NaN();
-    };
-    const double tokens = number("tokens_per_step");
-    const double samples = number("samples_per_step");
-    if (std::isfinite(tokens) && tokens > 0 && std::isnan(report.tokens_per_step)) {
-      report.tokens_per_step = tokens;
-      report.throughput_source = "model annotation";
-    }
-    if (std::isfinite(samples) && samples > 0 && std::isnan(report.samples_per_step)) {
-      report.samples_per_step = samples;
-      report.throughput_source = "model annotation";
-    }
-  }
-}
 
 // The TensorBoard plugin's step alignment (see steps.h for the reference).
 void alignToGpuWork(const AnalysisInput& input, const StepOptions& options, StepReport& report) {
@@ -154,7 +124,7 @@ size_t StepReport::completeCount() const {
       std::count_if(steps.begin(), steps.end(), [](const Step& s) { return s.complete; }));
 }
 
-Result<StepReport> computeSteps(const AnalysisInput& input, const StepOptions& options) {
+StepReport computeSteps(const AnalysisInput& input, const StepOptions& options) {
   const TraceTables& t = input.tables();
   const RangeTable& r = t.ranges;
   StepReport report;
@@ -163,7 +133,16 @@ Result<StepReport> computeSteps(const AnalysisInput& input, const StepOptions& o
   if (!std::isnan(options.tokens_per_step) || !std::isnan(options.samples_per_step)) {
     report.throughput_source = "options";
   }
-  readModelAnnotation(t, report);
+  // What the caller does not give, the workload's model annotation may.
+  const ModelAnnotation& model = input.model();
+  if (std::isnan(report.tokens_per_step) && model.tokens_per_step) {
+    report.tokens_per_step = *model.tokens_per_step;
+    report.throughput_source = "model annotation";
+  }
+  if (std::isnan(report.samples_per_step) && model.samples_per_step) {
+    report.samples_per_step = *model.samples_per_step;
+    report.throughput_source = "model annotation";
+  }
 
   // Classify each distinct range name once.
   const StringId damscope = t.strings.find("damscope");

@@ -21,9 +21,8 @@
 // previous step's launches, are marked incomplete (the plugin drops them:
 // "the profiler may fail to capture all the kernels launched by these steps").
 //
-// Tokens and samples per second come from StepOptions (CLI flags) or from the
-// damscope model annotation (an NVTX mark in domain "damscope" whose JSON
-// message has "tokens_per_step" / "samples_per_step").
+// Tokens and samples per step come from StepOptions (what the user says) or
+// else from the workload's model annotation (model_annotation.h).
 #pragma once
 
 #include <cstdint>
@@ -76,6 +75,6 @@ struct StepReport {
   size_t completeCount() const;
 };
 
-Result<StepReport> computeSteps(const AnalysisInput& input, const StepOptions& options);
+StepReport computeSteps(const AnalysisInput& input, const StepOptions& options);
 
 }  // namespace damscope

@@ -70,10 +70,10 @@ double BreakdownFigures::overlapPct() const {
   return percent(overlap_ns, communication_ns);
 }
 
-Result<TemporalBreakdownReport> computeTemporalBreakdown(const AnalysisInput& input,
-                                                         const StepReport& steps,
-                                                         const WindowReport& window,
-                                                         const TemporalBreakdownOptions&) {
+TemporalBreakdownReport computeTemporalBreakdown(const AnalysisInput& input,
+                                                 const StepReport& steps,
+                                                 const WindowReport& window,
+                                                 const TemporalBreakdownOptions&) {
   TemporalBreakdownReport report;
   const std::vector<GpuOp>& gpu = input.gpu();
   if (!window.hasGpuWork()) return report;

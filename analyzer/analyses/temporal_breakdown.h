@@ -51,6 +51,7 @@ struct BreakdownFigures {
   bool hasCommunication() const { return communication_ns > 0; }
   // overlap / communication; only meaningful when hasCommunication().
   double overlapPct() const;
+  bool operator==(const BreakdownFigures&) const = default;
 };
 
 struct TemporalBreakdownOptions {};
@@ -61,9 +62,9 @@ struct TemporalBreakdownReport {
   std::vector<BreakdownFigures> steps;  // one per StepReport step
 };
 
-Result<TemporalBreakdownReport> computeTemporalBreakdown(const AnalysisInput& input,
-                                                         const StepReport& steps,
-                                                         const WindowReport& window,
-                                                         const TemporalBreakdownOptions& options);
+TemporalBreakdownReport computeTemporalBreakdown(const AnalysisInput& input,
+                                                 const StepReport& steps,
+                                                 const WindowReport& window,
+                                                 const TemporalBreakdownOptions& options);
 
 }  // namespace damscope

@@ -675,7 +675,8 @@ void KinetoImporter::addInstant() {
   // c10::DeviceType: 0 is CPU; GPU allocations (CUDA, and HIP under ROCm) carry the device index.
   c.device = (e_.device_type > 0 && !isNull(e_.device_id)) ? static_cast<int32_t>(e_.device_id)
                                                            : kNullInt32;
-  if (e_.pid.numeric() && e_.tid.numeric()) c.thread_id = registry_.thread(e_.pid.number, e_.tid.number);
+  if (e_.pid.numeric() && e_.tid.numeric())
+    c.thread_id = registry_.thread(e_.pid.number, e_.tid.number);
   if (!std::isnan(e_.total_allocated)) {
     c.name = t_.strings.intern("memory_allocated_bytes");
     c.value = e_.total_allocated;

@@ -99,10 +99,4 @@ Result<TraceTables> importTrace(const std::string& path, ImportTimings* timings)
   return Error(path + ": unsupported format");
 }
 
-int64_t eventCount(const TraceTables& t) {
-  return static_cast<int64_t>(t.kernels.size() + t.memcpys.size() + t.memsets.size() +
-                              t.api_calls.size() + t.ranges.size() + t.syncs.size() +
-                              t.counters.size());
-}
-
 }  // namespace damscope

@@ -37,7 +37,4 @@ struct ImportTimings {
 // import source: the error says so.
 Result<TraceTables> importTrace(const std::string& path, ImportTimings* timings = nullptr);
 
-// Total rows in the event tables: what "events imported" counts.
-int64_t eventCount(const TraceTables& tables);
-
 }  // namespace damscope

@@ -1,5 +1,5 @@
 // Human-readable formatting: see text_format.h.
-#include "cli/text_format.h"
+#include "analyzer/report/text_format.h"
 
 #include <fmt/format.h>
 
@@ -25,12 +25,13 @@ std::string humanBytes(double bytes) {
   return unit == 0 ? fmt::format("{:.0f} B", bytes) : fmt::format("{:.1f} {}", bytes, kUnits[unit]);
 }
 
-std::string humanDuration(int64_t ns) {
-  const double abs = std::fabs(static_cast<double>(ns));
-  if (abs >= 1e9) return fmt::format("{:.3f} s", ns / 1e9);
-  if (abs >= 1e6) return fmt::format("{:.3f} ms", ns / 1e6);
-  if (abs >= 1e3) return fmt::format("{:.3f} us", ns / 1e3);
-  return fmt::format("{} ns", ns);
+std::string formatDuration(double ns) {
+  if (!std::isfinite(ns)) return "n/a";
+  const double a = std::fabs(ns);
+  if (a >= 1e9) return fmt::format("{:.3f} s", ns / 1e9);
+  if (a >= 1e6) return fmt::format("{:.1f} ms", ns / 1e6);
+  if (a >= 1e3) return fmt::format("{:.1f} \u00b5s", ns / 1e3);
+  return fmt::format("{:.0f} ns", ns);
 }
 
 std::string utcTimestamp(int64_t ns) {

@@ -1,0 +1,190 @@
+// The JSON document: see result_json.h.
+#include "analyzer/report/result_json.h"
+
+#include <cmath>
+
+namespace damscope {
+namespace {
+
+using nlohmann::json;
+
+json number(double v) {
+  return std::isfinite(v) ? json(v) : json(nullptr);
+}
+
+// Rounded for reading; the stored tables keep full precision.
+json pct(double v) {
+  return std::isfinite(v) ? json(std::round(v * 100.0) / 100.0) : json(nullptr);
+}
+json pct(const std::optional<double>& v) {
+  return v ? pct(*v) : json(nullptr);
+}
+
+json microseconds(double ns) {
+  return ns / 1e3;
+}
+
+json evidenceJson(const std::vector<EvidenceItem>& items) {
+  json out = json::object();
+  for (const EvidenceItem& e : items) out[std::string(toText(e.source))].push_back(e.id);
+  return out;
+}
+
+json dataLossJson(const DataLossReport& loss) {
+  json counts = json::array();
+  for (const LossCount& c : loss.counts) {
+    counts.push_back(
+        {{"stat", c.stat}, {"kind", std::string(toText(c.kind))}, {"events", c.events}});
+  }
+  return {{"events", loss.events},
+          {"lost", loss.lost},
+          {"repaired", loss.repaired},
+          {"clipped", loss.clipped},
+          {"lost_pct", pct(loss.lostPct())},
+          {"repaired_pct", pct(loss.repairedPct())},
+          {"counts", counts}};
+}
+
+}  // namespace
+
+json rankJson(const RankResult& a) {
+  json r;
+  r["rank"] = a.rank ? json(*a.rank) : json(nullptr);
+  r["source"] = a.source;
+  r["stored_in"] = a.store.empty() ? json(nullptr) : json(a.store);
+  r["device"] = a.device ? json(*a.device) : json(nullptr);
+  r["device_name"] = a.device_name.empty() ? json(nullptr) : json(a.device_name);
+
+  // HTA temporal breakdown over the window.
+  if (a.breakdown) {
+    const BreakdownFigures& w = a.breakdown->window;
+    r["window_us"] = microseconds(static_cast<double>(w.span()));
+    r["idle_pct"] = pct(w.idlePct());
+    r["compute_pct"] = pct(w.computePct());
+    r["non_compute_pct"] = pct(w.nonComputePct());
+    r["overlap_pct"] = w.hasCommunication() ? pct(w.overlapPct()) : json(nullptr);
+    r["exposed_communication_us"] = microseconds(static_cast<double>(w.exposed_communication_ns));
+  } else {
+    for (const char* k : {"window_us", "idle_pct", "compute_pct", "non_compute_pct", "overlap_pct",
+                          "exposed_communication_us"}) {
+      r[k] = nullptr;
+    }
+  }
+  r["window"] = std::string(toText(a.window.mode));
+  // TensorBoard plugin figures.
+  const DeviceUtilization* u = a.utilization.primaryDevice();
+  r["gpu_util_pct"] = u ? pct(u->gpu_util_pct) : json(nullptr);
+  r["sm_efficiency_pct"] = u ? pct(u->sm_efficiency_pct) : json(nullptr);
+  r["occupancy_pct"] = u ? pct(u->occupancy_pct) : json(nullptr);
+  if (a.overview.avg_step_ns) {
+    r["avg_step_us"] = microseconds(*a.overview.avg_step_ns);
+    r["dataloader_pct"] = pct(a.overview.avgPct(OverviewRole::kDataLoader));
+  } else {
+    r["avg_step_us"] = nullptr;
+    r["dataloader_pct"] = nullptr;
+  }
+
+  const Verdict verdict = a.verdict();
+  r["verdict"] = std::string(toText(verdict));
+  r["verdict_label"] = std::string(verdictLabel(verdict));
+  r["dam"] = std::string(damTerm(verdict));
+  r["verdict_may_be_off"] = a.verdict_may_be_off;
+  json scorecard = json::object();
+  if (a.scorecard) {
+    for (size_t x = 0; x < kAxisCount; ++x) {
+      scorecard[std::string(toText(static_cast<Axis>(x)))] =
+          pct(a.scorecard->run.pct(static_cast<Axis>(x)));
+    }
+  }
+  r["scorecard"] = scorecard;
+
+  json findings = json::array();
+  for (const Finding& f : a.findings.findings) {
+    findings.push_back({{"rule", f.rule},
+                        {"kind", std::string(toText(f.kind))},
+                        {"severity", std::string(toText(f.severity))},
+                        {"title", f.title},
+                        {"metric", std::string(toText(f.metric))},
+                        {"value", pct(f.value)},
+                        {"threshold", number(f.threshold)},
+                        {"recommendation", f.recommendation},
+                        {"max_gain_pct", pct(f.max_gain_pct)},
+                        {"evidence", evidenceJson(f.evidence)}});
+  }
+  r["findings"] = findings;
+  r["data_loss"] = dataLossJson(a.data_loss);
+
+  r["step_source"] = std::string(toText(a.step_source));
+  json steps = json::array();
+  for (size_t i = 0; i < a.steps.size(); ++i) {
+    const StepResult& s = a.steps[i];
+    json step = {{"id", i},
+                 {"number", s.number},
+                 {"name", s.name},
+                 {"start_ns", s.ts},
+                 {"dur_ns", s.dur},
+                 {"host_start_ns", s.host_ts},
+                 {"host_dur_ns", s.host_dur},
+                 {"in_window", s.in_window},
+                 {"complete", s.complete}};
+    step["verdict"] = a.scorecard && i < a.scorecard->steps.size()
+                          ? json(std::string(toText(a.scorecard->steps[i].verdict)))
+                          : json(nullptr);
+    step["tokens_per_s"] = s.tokens_per_s ? json(*s.tokens_per_s) : json(nullptr);
+    step["samples_per_s"] = s.samples_per_s ? json(*s.samples_per_s) : json(nullptr);
+    steps.push_back(step);
+  }
+  r["steps"] = steps;
+
+  json categories = json::object();
+  for (const CategoryTime& c : a.kernels.categories) {
+    categories[std::string(toText(c.category))] = pct(c.pct);
+  }
+  r["kernel_categories_pct"] = categories;
+  json metrics = json::object();
+  for (size_t m = 0; m < kMetricCount; ++m) {
+    if (a.findings.metrics.values[m]) {
+      metrics[std::string(toText(static_cast<Metric>(m)))] = pct(a.findings.metrics.values[m]);
+    }
+  }
+  r["metrics"] = metrics;
+  if (a.comparison) {
+    const RankComparison& c = *a.comparison;
+    r["cross_rank"] = {
+        {"matched_steps", c.steps},
+        {"median_step_us", microseconds(static_cast<double>(c.median_step_ns))},
+        {"slower_than_median_pct", pct(c.slower_than_median_pct)},
+        {"straggler", c.straggler},
+        {"collectives", c.collectives},
+        {"median_start_skew_us", microseconds(static_cast<double>(c.median_start_skew_ns))},
+        {"max_start_skew_us", microseconds(static_cast<double>(c.max_start_skew_ns))},
+        {"last_to_start_pct", pct(c.last_to_start_pct)}};
+  }
+  json notes = json::array();
+  for (const AnalysisNote& n : a.notes) {
+    notes.push_back({{"analysis", n.analysis}, {"message", n.message}});
+  }
+  r["notes"] = notes;
+  return r;
+}
+
+json runJson(const RunResult& run) {
+  json out;
+  out["format"] = "damscope-analysis";
+  out["version"] = kAnalysisJsonVersion;
+  // The ranks of a run are analysed with the same settings.
+  const RankResult defaults;
+  const RankResult& first = run.ranks.empty() ? defaults : run.ranks.front();
+  out["window"] = std::string(toText(first.window.mode));
+  out["starved_threshold_pct"] = first.starved_threshold_pct;
+  json ranks = json::array();
+  for (const RankResult& a : run.ranks) ranks.push_back(rankJson(a));
+  out["ranks"] = ranks;
+  return out;
+}
+
+std::string runJsonText(const RunResult& run) {
+  return runJson(run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace damscope

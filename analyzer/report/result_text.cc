@@ -1,0 +1,277 @@
+// The human summary: see result_text.h.
+#include "analyzer/report/result_text.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "analyzer/report/text_format.h"
+
+namespace damscope {
+namespace {
+
+std::string percent(double v) {
+  return std::isfinite(v) ? fmt::format("{:.1f} %", v) : "n/a";
+}
+std::string percent(const std::optional<double>& v) {
+  return v ? percent(*v) : "n/a";
+}
+
+std::string bar(double pct) {
+  const int blocks =
+      std::isfinite(pct) ? static_cast<int>(std::lround(std::clamp(pct, 0.0, 100.0) / 2.5)) : 0;
+  std::string out;
+  for (int i = 0; i < blocks; ++i) out += "\u2588";
+  return out;
+}
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string stepsLine(const RankResult& a) {
+  if (a.steps.empty()) return "no steps found: the whole trace is one span";
+  std::string line = a.steps.size() == 1 ? fmt::format("1 step ({})", a.steps.front().name)
+                                         : fmt::format("{} steps ({} .. {})", a.steps.size(),
+                                                       a.steps.front().name, a.steps.back().name);
+  if (a.window.cut) {
+    line +=
+        fmt::format(", {} analysed (the last one is cut off, as HTA does)", a.window.step_count);
+  }
+  if (const std::optional<double> avg = a.window.avg_step_ns) {
+    line += fmt::format("; avg step {}", formatDuration(*avg));
+    if (a.tokens_per_step && *avg > 0) {
+      line += fmt::format(", {:.0f} tokens/s", *a.tokens_per_step / (*avg * 1e-9));
+    }
+    if (a.samples_per_step && *avg > 0) {
+      line += fmt::format(", {:.1f} samples/s", *a.samples_per_step / (*avg * 1e-9));
+    }
+  }
+  return line;
+}
+
+// The items of one source, in the order the finding lists them.
+std::vector<const EvidenceItem*> itemsOf(const Finding& f, EvidenceSource source) {
+  std::vector<const EvidenceItem*> out;
+  for (const EvidenceItem& e : f.evidence) {
+    if (e.source == source) out.push_back(&e);
+  }
+  return out;
+}
+
+std::string more(size_t shown, size_t total) {
+  return total > shown ? fmt::format(" +{}", total - shown) : "";
+}
+
+std::string evidenceLine(const Finding& f) {
+  std::vector<std::string> parts;
+  if (const auto gaps = itemsOf(f, EvidenceSource::kGaps); !gaps.empty()) {
+    std::string s = "gaps";
+    const size_t shown = std::min<size_t>(3, gaps.size());
+    for (size_t i = 0; i < shown; ++i) {
+      s += fmt::format(" #{} ({})", gaps[i]->id, formatDuration(static_cast<double>(gaps[i]->dur)));
+    }
+    parts.push_back(s + more(shown, gaps.size()));
+  }
+  if (const auto ranges = itemsOf(f, EvidenceSource::kRanges); !ranges.empty()) {
+    parts.push_back(
+        fmt::format("range #{} \"{}\"{}", ranges[0]->id, ranges[0]->label, more(1, ranges.size())));
+  }
+  if (const auto calls = itemsOf(f, EvidenceSource::kApiCalls); !calls.empty()) {
+    parts.push_back(
+        fmt::format("call #{} {}{}", calls[0]->id, calls[0]->label, more(1, calls.size())));
+  }
+  if (const auto kernels = itemsOf(f, EvidenceSource::kKernels); !kernels.empty()) {
+    std::string name = kernels[0]->label;
+    if (name.size() > 60) name = name.substr(0, 57) + "...";
+    parts.push_back(fmt::format("kernel #{} {}{}", kernels[0]->id, name, more(1, kernels.size())));
+  }
+  if (const auto copies = itemsOf(f, EvidenceSource::kMemcpys); !copies.empty()) {
+    parts.push_back(fmt::format("memcpys #{}{}", copies[0]->id, more(1, copies.size())));
+  }
+  if (const auto counters = itemsOf(f, EvidenceSource::kCounters); !counters.empty()) {
+    parts.push_back(fmt::format("counter #{}", counters[0]->id));
+  }
+  if (const auto stats = itemsOf(f, EvidenceSource::kStats); !stats.empty()) {
+    std::string s = "stats";
+    for (size_t i = 0; i < stats.size(); ++i)
+      s += fmt::format("{} {}", i ? "," : "", stats[i]->label);
+    parts.push_back(s);
+  }
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) out += (i ? "; " : "") + parts[i];
+  return out;
+}
+
+// Wraps `text` at `width` columns with `indent` spaces on every line.
+std::string wrap(const std::string& text, size_t indent, size_t width = 100) {
+  std::string out, line(indent, ' ');
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (line.size() > indent && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line = std::string(indent, ' ');
+    }
+    if (line.size() > indent) line += ' ';
+    line += word;
+    start = end + 1;
+  }
+  if (line.size() > indent) out += line + "\n";
+  return out;
+}
+
+std::string verdictLines(const RankResult& a) {
+  if (!a.scorecard) return "VERDICT  none: the trace has no GPU work to judge\n";
+  const Scorecard& run = a.scorecard->run;
+  std::string out =
+      fmt::format("VERDICT  {}  (D\u00b7A\u00b7M: {}) {}\n", upper(toText(run.verdict)),
+                  damTerm(run.verdict), verdictLabel(run.verdict));
+  if (run.stallPct() >= a.starved_threshold_pct) {
+    out += fmt::format(
+        "         the GPU is starved: stalls take {} of the step (threshold {:.0f} %); the "
+        "largest is {} at {}\n",
+        percent(run.stallPct()), a.starved_threshold_pct, axisLabel(run.deciding_axis),
+        percent(run.pct(run.deciding_axis)));
+  } else {
+    out += fmt::format(
+        "         the GPU is fed: stalls take {} of the step (under {:.0f} %); {} take {}\n",
+        percent(run.stallPct()), a.starved_threshold_pct, axisLabel(run.deciding_axis),
+        percent(run.pct(run.deciding_axis)));
+  }
+  if (a.verdict_may_be_off) {
+    out += fmt::format(
+        "         caution: {} of the trace's events were lost on the way in; this verdict may "
+        "be off\n",
+        percent(a.data_loss.lostPct()));
+  }
+  out += fmt::format(
+      "\nWhere the step time goes (D\u00b7A\u00b7M scorecard, {}, device {})\n",
+      a.window.step_count > 0
+          ? fmt::format("{} step{}, {}", a.window.step_count, a.window.step_count == 1 ? "" : "s",
+                        formatDuration(static_cast<double>(run.total())))
+          : formatDuration(static_cast<double>(run.total())),
+      a.scorecard->device);
+  for (size_t x = 0; x < kAxisCount; ++x) {
+    const Axis axis = static_cast<Axis>(x);
+    const std::string blocks = bar(run.pct(axis));
+    out += fmt::format("  {:<24}{:>7}{}{}\n", axisLabel(axis), percent(run.pct(axis)),
+                       blocks.empty() ? "" : "  ", blocks);
+  }
+  return out;
+}
+
+std::string findingLines(const RankResult& a, const SummaryTextOptions& text) {
+  std::string out = "\nWhat to change first\n";
+  const std::vector<Finding>& findings = a.findings.findings;
+  if (findings.empty()) out += "  nothing above the rule thresholds\n";
+  for (size_t i = 0; i < std::min(text.max_findings, findings.size()); ++i) {
+    const Finding& f = findings[i];
+    std::string gain;
+    if (f.kind == FindingKind::kTraceQuality) {
+      gain = "about the trace, not the run: no speed-up";
+    } else if (f.max_gain_pct) {
+      gain = fmt::format("saves at most {} of step time", percent(f.max_gain_pct));
+    } else {
+      gain = "gain cannot be bounded from the trace";
+    }
+    out += fmt::format("  {}. [{}] {}\n", i + 1, toText(f.severity), f.title);
+    out += fmt::format("     {} ({})\n", gain, f.rule);
+    out += wrap(f.recommendation, 5);
+    const std::string evidence = evidenceLine(f);
+    if (!evidence.empty()) out += fmt::format("     evidence: {}\n", evidence);
+  }
+  if (findings.size() > text.max_findings) {
+    out += fmt::format("  ({} more {})\n", findings.size() - text.max_findings, text.more_findings);
+  }
+  return out;
+}
+
+std::string figureLines(const RankResult& a) {
+  std::string out;
+  if (const DeviceUtilization* u = a.utilization.primaryDevice()) {
+    out += fmt::format(
+        "GPU      util {}, est. SM efficiency {}, est. occupancy {}  (PyTorch profiler "
+        "definitions)\n",
+        percent(u->gpu_util_pct), percent(u->sm_efficiency_pct), percent(u->occupancy_pct));
+  }
+  if (a.breakdown) {
+    const BreakdownFigures& w = a.breakdown->window;
+    out += fmt::format(
+        "HTA      window {}: idle {}, compute {}, non-compute {}, comm/compute overlap {}\n",
+        formatDuration(static_cast<double>(w.span())), percent(w.idlePct()),
+        percent(w.computePct()), percent(w.nonComputePct()),
+        w.hasCommunication() ? percent(w.overlapPct()) : "n/a (no communication)");
+  }
+  if (!a.kernels.categories.empty()) {
+    std::string line = "Kernels ";
+    for (size_t i = 0; i < std::min<size_t>(6, a.kernels.categories.size()); ++i) {
+      const CategoryTime& c = a.kernels.categories[i];
+      line += fmt::format("{} {} {}", i ? "," : "", toText(c.category), percent(c.pct));
+    }
+    out += line + "\n";
+  }
+  if (a.comparison && a.comparison->steps > 0) {
+    const RankComparison& c = *a.comparison;
+    out += fmt::format("Ranks    median step {}, {:+.1f} % vs the median rank{}\n",
+                       formatDuration(static_cast<double>(c.median_step_ns)),
+                       c.slower_than_median_pct, c.straggler ? "  STRAGGLER" : "");
+  }
+  const DataLossReport& loss = a.data_loss;
+  if (loss.any()) {
+    out += fmt::format(
+        "Trace    {} events lost ({}), {} repaired or clipped ({}) on the way in, of {}\n",
+        withThousands(loss.lost), percent(loss.lostPct()),
+        withThousands(loss.repaired + loss.clipped), percent(loss.repairedPct()),
+        withThousands(loss.events + loss.lost));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string formatRankSummary(const RankResult& a, const SummaryTextOptions& text) {
+  std::string header = a.source;
+  if (a.rank) header += fmt::format("  rank {}", *a.rank);
+  if (a.device && !a.device_name.empty()) {
+    header += fmt::format("  GPU {} {}", *a.device, a.device_name);
+  }
+  std::string out = header + "\n" + stepsLine(a) + "\n\n";
+  out += verdictLines(a);
+  out += findingLines(a, text);
+  out += "\n" + figureLines(a);
+  for (const AnalysisNote& n : a.notes) {
+    out += wrap(fmt::format("note ({}): {}", n.analysis, n.message), 0);
+  }
+  return out;
+}
+
+std::string formatRunSummary(const RunResult& run, const SummaryTextOptions& text) {
+  std::string out;
+  for (size_t i = 0; i < run.ranks.size(); ++i) {
+    if (i > 0) out += "\n" + std::string(100, '-') + "\n\n";
+    out += formatRankSummary(run.ranks[i], text);
+  }
+  if (run.ranks.size() > 1) {
+    out += "\n" + std::string(100, '=') + "\nCross-rank\n";
+    out += fmt::format("  {:<6}{:>14}{:>12}{:>11}{:>16}{:>14}\n", "rank", "median step",
+                       "vs median", "straggler", "start skew p50", "last to start");
+    for (const RankComparison& c : run.cross_rank) {
+      out += fmt::format(
+          "  {:<6}{:>14}{:>11.1f}%{:>11}{:>16}{:>14}\n", c.rank,
+          formatDuration(static_cast<double>(c.median_step_ns)), c.slower_than_median_pct,
+          c.straggler ? "yes" : "no",
+          c.collectives > 0 ? formatDuration(static_cast<double>(c.median_start_skew_ns)) : "n/a",
+          c.collectives > 0 ? fmt::format("{:.0f} %", c.last_to_start_pct) : "n/a");
+    }
+    for (const std::string& n : run.cross_rank_notes) out += wrap("note: " + n, 2);
+  }
+  return out;
+}
+
+}  // namespace damscope
