@@ -44,7 +44,11 @@ int runImport(const ImportArgs& args) {
     tables = importTrace(args.input, &timings);
     if (tables.ok()) {
       progress.stage("writing");
-      if (Status saved = saveTrace(tables.value(), output, args.force); !saved.ok()) {
+      // saveTrace refuses an existing output too, but only the CLI knows the
+      // flag that overrides it.
+      if (!args.force && std::filesystem::exists(output, ec)) {
+        tables = Error(output + ": output exists (use --force to overwrite)");
+      } else if (Status saved = saveTrace(tables.value(), output, args.force); !saved.ok()) {
         tables = saved.error();
       }
     }

@@ -164,7 +164,7 @@ Status saveTrace(const TraceTables& tables, const std::string& path, bool overwr
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!overwrite && fs::exists(path, ec)) {
-    return Error(path + ": output exists (use --force to overwrite)");
+    return Error(path + ": output exists");
   }
   if (fs::is_directory(path, ec)) return Error(path + ": output is a directory");
   const std::string temp = path + ".tmp-" + std::to_string(::getpid());
