@@ -1,8 +1,9 @@
 // Importer for Nsight Systems SQLite exports: see nsys_importer.h.
 #include "analyzer/importers/nsys_importer.h"
 
+#include <charconv>
+#include <limits>
 #include <optional>
-#include <regex>
 #include <unordered_map>
 
 #include "trace/json_text.h"
@@ -157,6 +158,37 @@ MemoryKind memoryKindFromNsysName(std::string_view name) {
   if (ends("ARRAY")) return MemoryKind::kArray;
   if (ends("MANAGED")) return MemoryKind::kManaged;
   return MemoryKind::kUnknown;
+}
+
+// nsys's MPI trace names a rank's thread "MPI Rank N": the only rank
+// information an export carries. The name is untrusted text, so it is read by
+// plain scanning and std::from_chars, never std::regex (libstdc++'s matcher
+// recurses per character and overflows the stack on a long digit run) nor
+// std::stoi (throws on a number that does not fit).
+struct MpiRankName {
+  bool is_rank_name = false;    // "MPI Rank " and one or more digits, nothing else
+  std::optional<int32_t> rank;  // empty when the digits do not fit in int32
+};
+
+MpiRankName parseMpiRankName(std::string_view name) {
+  constexpr std::string_view kPrefix = "MPI Rank ";
+  MpiRankName result;
+  if (name.size() <= kPrefix.size() || name.substr(0, kPrefix.size()) != kPrefix) return result;
+  const std::string_view digits = name.substr(kPrefix.size());
+  for (char c : digits) {
+    if (c < '0' || c > '9') return result;
+  }
+  result.is_rank_name = true;
+  // INT32_MAX has 10 digits: a longer run cannot fit, so it is not parsed at all.
+  constexpr size_t kMaxDigits = std::numeric_limits<int32_t>::digits10 + 1;
+  if (digits.size() > kMaxDigits) return result;
+  int32_t rank = 0;
+  const char* end = digits.data() + digits.size();
+  if (const auto parsed = std::from_chars(digits.data(), end, rank);
+      parsed.ec == std::errc() && parsed.ptr == end) {
+    result.rank = rank;
+  }
+  return result;
 }
 
 class NsysImporter {
@@ -493,19 +525,21 @@ Status NsysImporter::loadProcessInfo() {
         if (auto s = strings_.find(r.integer(0)); s != strings_.end())
           thread_names.emplace(r.integer(1), s->second);
       }));
-  // nsys's MPI trace names a rank's thread "MPI Rank N": the only rank
-  // information an export carries.
-  static const std::regex kMpiRank("MPI Rank ([0-9]+)");
   for (const auto& [global_tid, name] : thread_names) {
     if (auto row = registry_.findThread(pidOf(global_tid), tidOf(global_tid))) {
       t_.threads.name[*row] = t_.strings.intern(name);
     }
-    std::smatch match;
-    if (std::regex_match(name, match, kMpiRank)) {
-      if (auto process = registry_.findProcess(pidOf(global_tid))) {
-        t_.processes.rank[*process] = std::stoi(match[1].str());
-        t_.processes.comm_backend[*process] = t_.strings.intern("mpi");
-      }
+    const MpiRankName mpi = parseMpiRankName(name);
+    if (!mpi.is_rank_name) continue;
+    auto process = registry_.findProcess(pidOf(global_tid));
+    if (!process) continue;
+    t_.processes.comm_backend[*process] = t_.strings.intern("mpi");
+    if (mpi.rank) {
+      t_.processes.rank[*process] = *mpi.rank;
+    } else {
+      t_.addStat("nsys.unusable_mpi_ranks", 1,
+                 "threads named \"MPI Rank N\" whose N does not fit a 32-bit rank; the "
+                 "process's rank is left unknown");
     }
   }
   std::string hostname;
