@@ -17,15 +17,23 @@ Result<size_t> checkInputFile(const std::string& path);
 // The first `n` bytes of the file (fewer if it is shorter).
 Result<std::string> readFilePrefix(const std::string& path, size_t n);
 
-// The whole file. `padding` extra bytes of capacity are reserved after the
-// content (the JSON parser reads a little past the end).
+// The most bytes readWholeFile reads and gunzip writes: 4 GiB - 1, the largest
+// document simdjson parses (SIMDJSON_MAXSIZE_BYTES; kineto_importer.cc checks
+// that they agree). More could not be parsed, so it is refused before it is
+// allocated: a file's size and a gzip stream's length are untrusted input.
+constexpr size_t kMaxInputBytes = 0xFFFFFFFF;
+
+// The whole file, at most kMaxInputBytes. `padding` extra bytes of capacity
+// are reserved after the content (the JSON parser reads a little past the end).
 Result<std::string> readWholeFile(const std::string& path, size_t padding);
 
 // True when `bytes` starts with the gzip magic number.
 bool isGzip(std::string_view bytes);
 
-// Decompresses a gzip stream (several concatenated members are allowed).
-// Errors name `path` and say whether the stream was truncated or corrupt.
-Result<std::string> gunzip(std::string_view compressed, const std::string& path, size_t padding);
+// Decompresses a gzip stream (several concatenated members are allowed) of at
+// most `max_bytes` in and out. Errors name `path` and say whether the stream
+// was truncated, corrupt or too large.
+Result<std::string> gunzip(std::string_view compressed, const std::string& path, size_t padding,
+                           size_t max_bytes = kMaxInputBytes);
 
 }  // namespace damscope

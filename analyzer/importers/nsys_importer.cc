@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <limits>
+#include <new>
 #include <optional>
 #include <unordered_map>
 
@@ -611,8 +612,14 @@ Result<TraceTables> importNsysSqlite(const std::string& path) {
                  ": SQLite database is not an Nsight Systems export (no "
                  "StringIds/CUPTI_ACTIVITY_KIND_* tables)");
   }
-  NsysImporter importer(std::move(db), path);
-  return importer.run();
+  // Tables grow with the input; running out of memory is an error, not an
+  // exception for the caller (see importTrace).
+  try {
+    NsysImporter importer(std::move(db), path);
+    return importer.run();
+  } catch (const std::bad_alloc&) {
+    return Error(path + ": out of memory while importing", ErrorCode::kFailure);
+  }
 }
 
 }  // namespace damscope

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <new>
 
 #include "analyzer/importers/input_file.h"
 #include "analyzer/importers/kineto_importer.h"
@@ -62,7 +63,9 @@ Result<TraceFormat> detectFormat(const std::string& path) {
                "Nsight Systems SQLite export)");
 }
 
-Result<TraceTables> importTrace(const std::string& path, ImportTimings* timings) {
+namespace {
+
+Result<TraceTables> importTraceUnguarded(const std::string& path, ImportTimings* timings) {
   ImportTimings local;
   ImportTimings& t = timings ? *timings : local;
   DAMSCOPE_ASSIGN_OR_RETURN(TraceFormat format, detectFormat(path));
@@ -97,6 +100,20 @@ Result<TraceTables> importTrace(const std::string& path, ImportTimings* timings)
     }
   }
   return Error(path + ": unsupported format");
+}
+
+}  // namespace
+
+Result<TraceTables> importTrace(const std::string& path, ImportTimings* timings) {
+  // Importers return errors as values. What the standard library can still
+  // throw on hostile input is an allocation failure (reading, decompressing
+  // and tables all grow with the input), which becomes an error here like any
+  // other instead of ending the GUI or CLI.
+  try {
+    return importTraceUnguarded(path, timings);
+  } catch (const std::bad_alloc&) {
+    return Error(path + ": out of memory while importing", ErrorCode::kFailure);
+  }
 }
 
 int64_t eventCount(const TraceTables& t) {
