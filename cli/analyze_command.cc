@@ -14,7 +14,7 @@
 #include "analyzer/report/summary_json.h"
 #include "analyzer/report/summary_text.h"
 #include "cli/commands.h"
-#include "cli/progress.h"
+#include "cli/progress_line.h"
 #include "trace/analysis_store.h"
 #include "trace/trace_reader.h"
 #include "trace/trace_writer.h"
@@ -44,7 +44,7 @@ bool importedFrom(const std::string& path, const std::string& input) {
   return row.ok() && row.value() && samePath(std::string(stmt->columnText(0)), input);
 }
 
-Result<LoadedRank> load(const std::string& input, const AnalyzeArgs& args, Progress& progress) {
+Result<LoadedRank> load(const std::string& input, const AnalyzeArgs& args, ProgressLine& progress) {
   LoadedRank rank;
   rank.input = input;
   DAMSCOPE_ASSIGN_OR_RETURN(TraceFormat format, detectFormat(input));
@@ -118,7 +118,7 @@ int runAnalyze(const AnalyzeArgs& args) {
   std::vector<std::unique_ptr<LoadedRank>> ranks;
   Result<RunAnalysis> run = Error("");
   {
-    Progress progress("analyzing");
+    ProgressLine progress("analyzing");
     for (const std::string& input : args.inputs) {
       auto rank = load(input, args, progress);
       if (!rank.ok()) {

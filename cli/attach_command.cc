@@ -6,7 +6,7 @@
 #include <atomic>
 
 #include "cli/commands.h"
-#include "cli/progress.h"
+#include "cli/progress_line.h"
 #include "collector/trace_finalizer.h"
 
 namespace damscope {
@@ -45,7 +45,7 @@ int runAttach(const AttachArgs& args) {
   // The window's file is complete; put it in time order.
   Status finalized = okStatus();
   {
-    Progress progress("finalizing " + outcome.path);
+    ProgressLine progress("finalizing " + outcome.path);
     progress.stage("sorting and indexing");
     finalized = collector::finalizeTraceFile(outcome.path);
   }

@@ -6,7 +6,7 @@
 
 #include "analyzer/importers/trace_import.h"
 #include "cli/commands.h"
-#include "cli/progress.h"
+#include "cli/progress_line.h"
 #include "cli/text_format.h"
 #include "trace/trace_writer.h"
 
@@ -39,7 +39,7 @@ int runImport(const ImportArgs& args) {
   ImportTimings timings;
   Result<TraceTables> tables = Error("");
   {
-    Progress progress("importing " + args.input);
+    ProgressLine progress("importing " + args.input);
     progress.stage("parsing");
     tables = importTrace(args.input, &timings);
     if (tables.ok()) {

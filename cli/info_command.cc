@@ -7,7 +7,7 @@
 
 #include "analyzer/importers/trace_import.h"
 #include "cli/commands.h"
-#include "cli/progress.h"
+#include "cli/progress_line.h"
 #include "cli/text_format.h"
 #include "trace/sqlite_db.h"
 #include "trace/trace_summary.h"
@@ -18,7 +18,7 @@ namespace {
 
 Result<Database> openAsStore(const std::string& path, TraceFormat format) {
   if (format == TraceFormat::kTraceStore) return Database::open(path, Database::Mode::kReadOnly);
-  Progress progress("reading " + path);
+  ProgressLine progress("reading " + path);
   progress.stage("importing");
   DAMSCOPE_ASSIGN_OR_RETURN(TraceTables tables, importTrace(path));
   DAMSCOPE_ASSIGN_OR_RETURN(Database memory,

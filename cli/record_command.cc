@@ -5,7 +5,7 @@
 #include <sys/resource.h>
 
 #include "cli/commands.h"
-#include "cli/progress.h"
+#include "cli/progress_line.h"
 #include "collector/trace_finalizer.h"
 
 namespace damscope {
@@ -35,7 +35,7 @@ int runRecord(const RecordArgs& args) {
       // The command has exited (or was killed): put its files in time order.
       Status finalized = okStatus();
       {
-        Progress progress("finalizing " + file);
+        ProgressLine progress("finalizing " + file);
         progress.stage("sorting and indexing");
         finalized = collector::finalizeTraceFile(file);
       }

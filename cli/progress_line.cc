@@ -1,5 +1,5 @@
-// Progress on stderr: see progress.h.
-#include "cli/progress.h"
+// ProgressLine on stderr: see progress_line.h.
+#include "cli/progress_line.h"
 
 #include <unistd.h>
 
@@ -9,9 +9,10 @@
 
 namespace damscope {
 
-Progress::Progress(std::string what) : what_(std::move(what)), watcher_([this] { watch(); }) {}
+ProgressLine::ProgressLine(std::string what)
+    : what_(std::move(what)), watcher_([this] { watch(); }) {}
 
-Progress::~Progress() {
+ProgressLine::~ProgressLine() {
   {
     std::lock_guard lock(mutex_);
     done_ = true;
@@ -21,7 +22,7 @@ Progress::~Progress() {
   if (printed_ && isatty(STDERR_FILENO)) std::fputc('\n', stderr);
 }
 
-void Progress::watch() {
+void ProgressLine::watch() {
   const auto start = std::chrono::steady_clock::now();
   const bool tty = isatty(STDERR_FILENO);
   const char* last_stage = nullptr;

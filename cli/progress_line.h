@@ -1,4 +1,4 @@
-// Progress on stderr for work that takes longer than a second. A watcher
+// A progress line on stderr for CLI work that takes longer than a second. A watcher
 // thread wakes once a second; after the first second it prints the current
 // stage and the elapsed time, so quick commands stay silent. On a terminal it
 // rewrites one line; otherwise it prints a line per change of stage.
@@ -12,14 +12,14 @@
 
 namespace damscope {
 
-class Progress {
+class ProgressLine {
  public:
-  explicit Progress(std::string what);
-  ~Progress();  // stops the watcher and ends the line it printed, if any
-  Progress(const Progress&) = delete;
-  Progress& operator=(const Progress&) = delete;
+  explicit ProgressLine(std::string what);
+  ~ProgressLine();  // stops the watcher and ends the line it printed, if any
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
 
-  // `stage` must outlive the Progress (a string literal).
+  // `stage` must outlive the ProgressLine (a string literal).
   void stage(const char* stage) { stage_.store(stage); }
 
  private:
