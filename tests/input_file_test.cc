@@ -36,12 +36,12 @@ TEST(InputFile, GzipStreamStopsAtTheOutputLimit) {
   ASSERT_TRUE(compressed.ok()) << compressed.error().message();
   ASSERT_LT(compressed->size(), 16u << 10);
 
-  auto limited = gunzip(compressed.value(), path, 0, 1u << 20);
+  auto limited = gunzip(compressed.value(), path, 0, {}, 1u << 20);
   ASSERT_FALSE(limited.ok());
   EXPECT_EQ(limited.error().message(),
             path + ": gzip content too large (a trace can have at most 1048576 bytes)");
 
-  auto exact = gunzip(compressed.value(), path, 0, 4u << 20);
+  auto exact = gunzip(compressed.value(), path, 0, {}, 4u << 20);
   ASSERT_TRUE(exact.ok()) << exact.error().message();
   EXPECT_EQ(exact->size(), 4u << 20);
 }

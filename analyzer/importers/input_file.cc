@@ -60,7 +60,8 @@ Result<std::string> readFilePrefix(const std::string& path, size_t n) {
   return bytes;
 }
 
-Result<std::string> readWholeFile(const std::string& path, size_t padding) {
+Result<std::string> readWholeFile(const std::string& path, size_t padding,
+                                  const Progress& progress) {
   DAMSCOPE_ASSIGN_OR_RETURN(size_t size, checkInputFile(path));
   if (size > kMaxInputBytes) {
     return Error(path + ": file too large (" + std::to_string(size) +
@@ -73,11 +74,13 @@ Result<std::string> readWholeFile(const std::string& path, size_t padding) {
   bytes.resize(size);
   size_t got = 0;
   while (got < size) {
-    const ssize_t r = ::read(fd, bytes.data() + got, size - got);
+    const ssize_t r = ::read(fd, bytes.data() + got, std::min(size - got, kProgressChunkBytes));
     if (r < 0 && errno == EINTR) continue;
     if (r < 0) return Error(path + ": read error: " + errnoText());
     if (r == 0) break;  // The file shrank while we read it.
     got += static_cast<size_t>(r);
+    progress.report(static_cast<double>(got) / static_cast<double>(size));
+    DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
   }
   bytes.resize(got);
   return bytes;
@@ -89,7 +92,7 @@ bool isGzip(std::string_view bytes) {
 }
 
 Result<std::string> gunzip(std::string_view compressed, const std::string& path, size_t padding,
-                           size_t max_bytes) {
+                           const Progress& progress, size_t max_bytes) {
   auto too_large = [&] {
     return Error(path + ": gzip content too large (a trace can have at most " +
                  std::to_string(max_bytes) + " bytes)");
@@ -131,11 +134,15 @@ Result<std::string> gunzip(std::string_view compressed, const std::string& path,
       if (produced > max_bytes) return too_large();
       out.resize(std::min(out.size() * 2, max_bytes + 1));
     }
+    // A window of kProgressChunkBytes brings control back between reports.
     zs.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
-    zs.avail_out = static_cast<uInt>(std::min<size_t>(out.size() - produced, 1u << 30));
+    zs.avail_out = static_cast<uInt>(std::min(out.size() - produced, kProgressChunkBytes));
     const uInt before = zs.avail_out;
     const int rc = inflate(&zs, Z_NO_FLUSH);
     produced += before - zs.avail_out;
+    const auto consumed = reinterpret_cast<const char*>(zs.next_in) - compressed.data();
+    progress.report(static_cast<double>(consumed) / static_cast<double>(compressed.size()));
+    DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
     if (rc == Z_STREAM_END) {
       // Concatenated gzip members decode as one stream (gzip -c a b > ab.gz).
       if (zs.avail_in > 0 &&
