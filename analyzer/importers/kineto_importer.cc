@@ -18,22 +18,31 @@ static_assert(kMaxInputBytes <= simdjson::SIMDJSON_MAXSIZE_BYTES,
 
 namespace {
 
-Result<TraceTables> importUnguarded(std::string& json, const std::string& source_name) {
+// The document walk's share of the import; finishing takes the rest. Callgrind
+// on v100_rank1.json.gz: finishImport runs 62 M of importKinetoJson's 1,139 M
+// instructions.
+constexpr double kReadShare = 0.95;
+
+Result<TraceTables> importUnguarded(std::string& json, const std::string& source_name,
+                                    const Progress& progress) {
   kineto::ImportState state(source_name);
   state.tables.addStat("kineto.events", 0, "trace events read from traceEvents");  // listed first
   kineto::EventRouter router(state);
-  DAMSCOPE_RETURN_IF_ERROR(kineto::readDocument(json, state, router));
+  DAMSCOPE_RETURN_IF_ERROR(kineto::readDocument(json, state, router, progress.part(0, kReadShare)));
+  DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
   kineto::finishImport(state);
+  progress.report(1);
   return std::move(state.tables);
 }
 
 }  // namespace
 
-Result<TraceTables> importKinetoJson(std::string& json, const std::string& source_name) {
+Result<TraceTables> importKinetoJson(std::string& json, const std::string& source_name,
+                                     const Progress& progress) {
   // Tables grow with the input; running out of memory is an error, not an
   // exception for the caller (see importTrace).
   try {
-    return importUnguarded(json, source_name);
+    return importUnguarded(json, source_name, progress);
   } catch (const std::bad_alloc&) {
     return Error(source_name + ": out of memory while importing", ErrorCode::kFailure);
   }

@@ -25,6 +25,7 @@
 
 #include "analyzer/importers/kineto_metadata.h"
 #include "trace/process_registry.h"
+#include "trace/progress.h"
 #include "trace/result.h"
 #include "trace/tables.h"
 
@@ -142,8 +143,11 @@ class EventRouter {
 };
 
 // Reads the whole document, handing every event to `router`. `json` needs
-// simdjson's padding of spare capacity (it is reserved if missing).
-Status readDocument(std::string& json, ImportState& state, EventRouter& router);
+// simdjson's padding of spare capacity (it is reserved if missing). Reports
+// the fraction of the document read to `progress`; returns cancelledError()
+// when it is cancelled.
+Status readDocument(std::string& json, ImportState& state, EventRouter& router,
+                    const Progress& progress);
 
 // The final pass, after every event is read.
 void finishImport(ImportState& state);

@@ -12,6 +12,7 @@
 #include <charconv>
 
 #include "analyzer/importers/decimal.h"
+#include "analyzer/importers/input_file.h"
 #include "analyzer/importers/kineto_importer.h"
 #include "analyzer/importers/kineto_internal.h"
 #include "trace/json_text.h"
@@ -199,8 +200,8 @@ bool readDims(od::value& value, std::array<int32_t, 3>& out) {
 
 class DocumentReader {
  public:
-  DocumentReader(ImportState& state, EventRouter& router)
-      : s_(state), t_(state.tables), router_(router) {}
+  DocumentReader(ImportState& state, EventRouter& router, const Progress& progress)
+      : s_(state), t_(state.tables), router_(router), progress_(progress) {}
 
   Status parseDocument(std::string& json);
 
@@ -209,12 +210,35 @@ class DocumentReader {
   Status readEvents(od::array events);
   simdjson::error_code readEvent(od::object object);
   simdjson::error_code readArgs(od::object args);
+  Status checkpoint();
+
+  // Progress is the parser's position in the document. It is looked at every
+  // kCheckEvents events (a counter is all the loop pays) and reported, with a
+  // cancellation check, once per kProgressChunkBytes of JSON: about 5,000
+  // Kineto events, or 2 ms of parsing (BM_ParseKineto: ~450 MB/s).
+  static constexpr uint32_t kCheckEvents = 1024;
 
   ImportState& s_;
   TraceTables& t_;
   EventRouter& router_;
+  const Progress& progress_;
   Event e_;
+  od::document* doc_ = nullptr;
+  std::string_view json_;
+  size_t next_report_ = 0;  // document offset of the next report
+  uint32_t until_check_ = kCheckEvents;
 };
+
+Status DocumentReader::checkpoint() {
+  until_check_ = kCheckEvents;
+  const char* at = nullptr;
+  if (doc_->current_location().get(at) != simdjson::SUCCESS) return okStatus();
+  const auto offset = static_cast<size_t>(at - json_.data());
+  if (offset < next_report_) return okStatus();
+  next_report_ = offset + kProgressChunkBytes;
+  progress_.report(static_cast<double>(offset) / static_cast<double>(json_.size()));
+  return progress_.checkCancelled();
+}
 
 simdjson::error_code DocumentReader::readArgs(od::object args) {
   for (auto field : args) {
@@ -382,6 +406,7 @@ Status DocumentReader::readEvents(od::array events) {
     }
     if (auto error = readEvent(object)) return Error(simdjson::error_message(error));
     router_.route(e_);
+    if (--until_check_ == 0) DAMSCOPE_RETURN_IF_ERROR(checkpoint());
   }
   return okStatus();
 }
@@ -451,21 +476,27 @@ Status DocumentReader::parseDocument(std::string& json) {
     }
     return Error(s_.source + ": invalid Kineto JSON" + where + ": " + what);
   };
+  // A cancelled read is no fault of the document.
+  auto fail_with = [&](const Status& status) -> Status {
+    return status.error().code() == ErrorCode::kCancelled ? status : fail(status.error().message());
+  };
   if (auto error = parser.iterate(json.data(), json.size(), json.capacity()).get(doc)) {
     return fail(simdjson::error_message(error));
   }
   iterating = true;
+  doc_ = &doc;
+  json_ = json;
   od::json_type type;
   if (auto error = doc.type().get(type)) return fail(simdjson::error_message(error));
   if (type == od::json_type::array) {
     // The Chrome trace "JSON Array Format": a bare list of events.
     od::array events;
     if (auto error = doc.get_array().get(events)) return fail(simdjson::error_message(error));
-    if (Status s = readEvents(events); !s.ok()) return fail(s.error().message());
+    if (Status s = readEvents(events); !s.ok()) return fail_with(s);
   } else if (type == od::json_type::object) {
     od::object root;
     if (auto error = doc.get_object().get(root)) return fail(simdjson::error_message(error));
-    if (Status s = readTopLevel(root); !s.ok()) return fail(s.error().message());
+    if (Status s = readTopLevel(root); !s.ok()) return fail_with(s);
   } else {
     return Error(s_.source + ": JSON is not a trace (expected an object with \"traceEvents\")");
   }
@@ -481,8 +512,9 @@ Status DocumentReader::parseDocument(std::string& json) {
 
 }  // namespace
 
-Status readDocument(std::string& json, ImportState& state, EventRouter& router) {
-  DocumentReader reader(state, router);
+Status readDocument(std::string& json, ImportState& state, EventRouter& router,
+                    const Progress& progress) {
+  DocumentReader reader(state, router, progress);
   return reader.parseDocument(json);
 }
 
