@@ -89,20 +89,6 @@ class ColumnSelect {
   std::string table_;
 };
 
-// Calls on_row(select) for each row of `table`; nothing if the table is absent.
-template <typename OnRow>
-Status forEachRow(Database& db, const std::string& table,
-                  std::initializer_list<const char*> columns, OnRow&& on_row) {
-  DAMSCOPE_ASSIGN_OR_RETURN(std::optional<ColumnSelect> select,
-                            ColumnSelect::open(db, table, columns));
-  if (!select) return okStatus();
-  while (true) {
-    DAMSCOPE_ASSIGN_OR_RETURN(bool more, select->next());
-    if (!more) return okStatus();
-    on_row(*select);
-  }
-}
-
 int32_t toInt32(int64_t v) {
   return isNull(v) ? kNullInt32 : static_cast<int32_t>(v);
 }
@@ -194,10 +180,19 @@ MpiRankName parseMpiRankName(std::string_view name) {
 
 class NsysImporter {
  public:
-  NsysImporter(Database db, std::string source) : db_(std::move(db)), source_(std::move(source)) {}
+  NsysImporter(Database db, std::string source, const Progress& progress)
+      : db_(std::move(db)), source_(std::move(source)), progress_(progress) {}
   Result<TraceTables> run();
 
  private:
+  // Calls on_row(select) for each row of `table`; nothing if the table is
+  // absent. Every kReportRows rows, reports progress and checks for
+  // cancellation.
+  template <typename OnRow>
+  Status forEachRow(const std::string& table, std::initializer_list<const char*> columns,
+                    OnRow&& on_row);
+  Status reportRows();
+  int64_t estimateRows();
   Status loadStrings();
   Status loadEventTypes();
   Status loadMemoryKinds();
@@ -221,6 +216,12 @@ class NsysImporter {
 
   Database db_;
   std::string source_;
+  const Progress& progress_;
+  // Progress is rows read against the rows of the event tables, counted up
+  // front. A power of two, so the check is a mask.
+  static constexpr int64_t kReportRows = 1 << 16;
+  int64_t expected_rows_ = 0;
+  int64_t rows_read_ = 0;
   TraceTables t_;
   std::unordered_map<int64_t, std::string> strings_;  // StringIds
   NvtxEventTypes nvtx_types_;
@@ -236,19 +237,58 @@ class NsysImporter {
   std::unordered_map<int64_t, std::string> nvtx_thread_names_;  // globalTid -> name
 };
 
+template <typename OnRow>
+Status NsysImporter::forEachRow(const std::string& table,
+                                std::initializer_list<const char*> columns, OnRow&& on_row) {
+  DAMSCOPE_ASSIGN_OR_RETURN(std::optional<ColumnSelect> select,
+                            ColumnSelect::open(db_, table, columns));
+  if (!select) return okStatus();
+  while (true) {
+    DAMSCOPE_ASSIGN_OR_RETURN(bool more, select->next());
+    if (!more) return okStatus();
+    on_row(*select);
+    if ((++rows_read_ & (kReportRows - 1)) == 0) DAMSCOPE_RETURN_IF_ERROR(reportRows());
+  }
+}
+
+Status NsysImporter::reportRows() {
+  if (expected_rows_ > 0) {
+    progress_.report(static_cast<double>(rows_read_) / static_cast<double>(expected_rows_));
+  }
+  return progress_.checkCancelled();
+}
+
+// The rows of the tables that hold nearly all of an export. max(rowid) is a
+// B-tree lookup where count(*) would read the whole table, and is the row
+// count of a table that was only ever appended to, as export tables are; it
+// only weighs progress, so an estimate would do.
+int64_t NsysImporter::estimateRows() {
+  int64_t rows = 0;
+  for (const char* table : {"StringIds", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                            "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_RUNTIME",
+                            "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "NVTX_EVENTS"}) {
+    if (!db_.hasTable(table)) continue;
+    auto stmt = db_.prepare(std::string("SELECT max(rowid) FROM \"") + table + "\"");
+    if (!stmt.ok()) continue;  // a WITHOUT ROWID table: left out of the estimate
+    auto row = stmt->step();
+    if (row.ok() && row.value() && !stmt->isNull(0)) rows += stmt->columnInt(0);
+  }
+  return rows;
+}
+
 int64_t NsysImporter::threadFor(int64_t global_tid) {
   if (isNull(global_tid)) return kNullInt;
   return registry_.thread(pidOf(global_tid), tidOf(global_tid));
 }
 
 Status NsysImporter::loadStrings() {
-  return forEachRow(db_, "StringIds", {"id", "value"}, [&](const ColumnSelect& r) {
+  return forEachRow("StringIds", {"id", "value"}, [&](const ColumnSelect& r) {
     strings_.emplace(r.integer(0), std::string(r.text(1)));
   });
 }
 
 Status NsysImporter::loadEventTypes() {
-  return forEachRow(db_, "ENUM_NSYS_EVENT_TYPE", {"id", "name"}, [&](const ColumnSelect& r) {
+  return forEachRow("ENUM_NSYS_EVENT_TYPE", {"id", "name"}, [&](const ColumnSelect& r) {
     const std::string_view name = r.text(1);
     const int64_t id = r.integer(0);
     if (name == "NvtxCategory") nvtx_types_.category = id;
@@ -263,24 +303,23 @@ Status NsysImporter::loadEventTypes() {
 }
 
 Status NsysImporter::loadMemoryKinds() {
-  return forEachRow(db_, "ENUM_CUDA_MEM_KIND", {"id", "name"}, [&](const ColumnSelect& r) {
+  return forEachRow("ENUM_CUDA_MEM_KIND", {"id", "name"}, [&](const ColumnSelect& r) {
     memory_kinds_[r.integer(0)] = memoryKindFromNsysName(r.text(1));
   });
 }
 
 Status NsysImporter::loadSessionStart() {
-  return forEachRow(db_, "TARGET_INFO_SESSION_START_TIME", {"utcEpochNs"},
-                    [&](const ColumnSelect& r) {
-                      if (r.has(0)) {
-                        session_start_ns_ = r.integer(0);
-                        has_session_start_ = true;
-                      }
-                    });
+  return forEachRow("TARGET_INFO_SESSION_START_TIME", {"utcEpochNs"}, [&](const ColumnSelect& r) {
+    if (r.has(0)) {
+      session_start_ns_ = r.integer(0);
+      has_session_start_ = true;
+    }
+  });
 }
 
 Status NsysImporter::loadKernels() {
   return forEachRow(
-      db_, "CUPTI_ACTIVITY_KIND_KERNEL",
+      "CUPTI_ACTIVITY_KIND_KERNEL",
       {"start", "end", "deviceId", "streamId", "correlationId", "demangledName", "shortName",
        "mangledName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread",
        "staticSharedMemory", "dynamicSharedMemory", "graphId", "graphNodeId"},
@@ -309,7 +348,7 @@ Status NsysImporter::loadKernels() {
 }
 
 Status NsysImporter::loadMemcpys() {
-  return forEachRow(db_, "CUPTI_ACTIVITY_KIND_MEMCPY",
+  return forEachRow("CUPTI_ACTIVITY_KIND_MEMCPY",
                     {"start", "end", "deviceId", "streamId", "correlationId", "bytes", "copyKind",
                      "srcKind", "dstKind", "srcDeviceId", "dstDeviceId", "graphNodeId"},
                     [&](const ColumnSelect& r) {
@@ -334,7 +373,7 @@ Status NsysImporter::loadMemcpys() {
 }
 
 Status NsysImporter::loadMemsets() {
-  return forEachRow(db_, "CUPTI_ACTIVITY_KIND_MEMSET",
+  return forEachRow("CUPTI_ACTIVITY_KIND_MEMSET",
                     {"start", "end", "deviceId", "streamId", "correlationId", "bytes", "memKind",
                      "value", "graphNodeId"},
                     [&](const ColumnSelect& r) {
@@ -355,7 +394,7 @@ Status NsysImporter::loadMemsets() {
 Status NsysImporter::loadRuntime() {
   std::unordered_map<int64_t, int> calls_per_correlation;
   DAMSCOPE_RETURN_IF_ERROR(forEachRow(
-      db_, "CUPTI_ACTIVITY_KIND_RUNTIME",
+      "CUPTI_ACTIVITY_KIND_RUNTIME",
       {"start", "end", "globalTid", "correlationId", "nameId", "returnValue"},
       [&](const ColumnSelect& r) {
         ApiCallTable::Row a;
@@ -386,7 +425,7 @@ Status NsysImporter::loadRuntime() {
 
 Status NsysImporter::loadSyncs() {
   return forEachRow(
-      db_, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+      "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
       {"start", "end", "deviceId", "streamId", "correlationId", "syncType", "eventId", "globalTid"},
       [&](const ColumnSelect& r) {
         SyncTable::Row s;
@@ -410,7 +449,7 @@ Status NsysImporter::loadNvtx() {
   std::vector<Row> rows;
   std::unordered_map<int64_t, std::string> domains;  // domainId -> name
   DAMSCOPE_RETURN_IF_ERROR(
-      forEachRow(db_, "NVTX_EVENTS",
+      forEachRow("NVTX_EVENTS",
                  {"start", "end", "eventType", "text", "textId", "globalTid", "domainId",
                   "category", "uint64Value", "int64Value", "doubleValue", "uint32Value",
                   "int32Value", "floatValue", "jsonText", "jsonTextId"},
@@ -479,7 +518,7 @@ Status NsysImporter::loadNvtx() {
 }
 
 Status NsysImporter::loadDevices() {
-  return forEachRow(db_, "TARGET_INFO_GPU",
+  return forEachRow("TARGET_INFO_GPU",
                     {"id", "name", "smCount", "totalMemory", "memoryBandwidth", "clockRate",
                      "computeMajor", "computeMinor", "threadsPerWarp", "maxThreadsPerBlock",
                      "maxWarpsPerSm", "maxBlocksPerSm", "maxRegistersPerBlock", "maxRegistersPerSm",
@@ -514,15 +553,14 @@ Status NsysImporter::loadDevices() {
 
 Status NsysImporter::loadProcessInfo() {
   // Names of the processes and threads that have events.
-  DAMSCOPE_RETURN_IF_ERROR(
-      forEachRow(db_, "PROCESSES", {"pid", "name"}, [&](const ColumnSelect& r) {
-        if (auto row = registry_.findProcess(r.integer(0))) {
-          t_.processes.name[*row] = t_.strings.intern(r.text(1));
-        }
-      }));
+  DAMSCOPE_RETURN_IF_ERROR(forEachRow("PROCESSES", {"pid", "name"}, [&](const ColumnSelect& r) {
+    if (auto row = registry_.findProcess(r.integer(0))) {
+      t_.processes.name[*row] = t_.strings.intern(r.text(1));
+    }
+  }));
   std::unordered_map<int64_t, std::string> thread_names = nvtx_thread_names_;
   DAMSCOPE_RETURN_IF_ERROR(
-      forEachRow(db_, "ThreadNames", {"nameId", "globalTid"}, [&](const ColumnSelect& r) {
+      forEachRow("ThreadNames", {"nameId", "globalTid"}, [&](const ColumnSelect& r) {
         if (auto s = strings_.find(r.integer(0)); s != strings_.end())
           thread_names.emplace(r.integer(1), s->second);
       }));
@@ -545,14 +583,14 @@ Status NsysImporter::loadProcessInfo() {
   }
   std::string hostname;
   DAMSCOPE_RETURN_IF_ERROR(
-      forEachRow(db_, "TARGET_INFO_SYSTEM_ENV", {"name", "value"}, [&](const ColumnSelect& r) {
+      forEachRow("TARGET_INFO_SYSTEM_ENV", {"name", "value"}, [&](const ColumnSelect& r) {
         if (r.text(0) == "Hostname") hostname = std::string(r.text(1));
       }));
   if (!hostname.empty()) {
     for (auto& h : t_.processes.hostname) h = t_.strings.intern(hostname);
   }
   for (const char* table : {"EXPORT_META_DATA", "META_DATA_EXPORT"}) {
-    DAMSCOPE_RETURN_IF_ERROR(forEachRow(db_, table, {"name", "value"}, [&](const ColumnSelect& r) {
+    DAMSCOPE_RETURN_IF_ERROR(forEachRow(table, {"name", "value"}, [&](const ColumnSelect& r) {
       if (r.text(0) == "EXPORT_PRODUCT_VERSION") t_.setMeta("nsys_version", std::string(r.text(1)));
       if (r.text(0) == "EXPORT_SCHEMA_VERSION")
         t_.setMeta("nsys_export_schema", std::string(r.text(1)));
@@ -571,9 +609,16 @@ void NsysImporter::finish() {
 }
 
 Result<TraceTables> NsysImporter::run() {
+  // Errors name the export; a cancelled import says only that. Each step
+  // begins with a cancellation check.
   auto step = [&](Status status) -> Status {
-    return status.ok() ? status : Error(source_ + ": " + status.error().message());
+    if (status.ok()) return progress_.checkCancelled();
+    if (status.error().code() == ErrorCode::kCancelled) return status;
+    return status.error().withContext(source_);
   };
+  expected_rows_ = estimateRows();
+  progress_.report(0);
+  DAMSCOPE_RETURN_IF_ERROR(progress_.checkCancelled());
   DAMSCOPE_RETURN_IF_ERROR(step(loadStrings()));
   DAMSCOPE_RETURN_IF_ERROR(step(loadEventTypes()));
   DAMSCOPE_RETURN_IF_ERROR(step(loadMemoryKinds()));
@@ -587,6 +632,7 @@ Result<TraceTables> NsysImporter::run() {
   DAMSCOPE_RETURN_IF_ERROR(step(loadDevices()));
   DAMSCOPE_RETURN_IF_ERROR(step(loadProcessInfo()));
   finish();
+  progress_.report(1);
   return std::move(t_);
 }
 
@@ -601,7 +647,7 @@ bool isNsysExport(Database& db) {
   return false;
 }
 
-Result<TraceTables> importNsysSqlite(const std::string& path) {
+Result<TraceTables> importNsysSqlite(const std::string& path, const Progress& progress) {
   DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadOnly));
   // A file that is not SQLite at all fails on its first query, not on open.
   if (auto probe = db.exec("SELECT count(*) FROM sqlite_master"); !probe.ok()) {
@@ -615,7 +661,7 @@ Result<TraceTables> importNsysSqlite(const std::string& path) {
   // Tables grow with the input; running out of memory is an error, not an
   // exception for the caller (see importTrace).
   try {
-    NsysImporter importer(std::move(db), path);
+    NsysImporter importer(std::move(db), path, progress);
     return importer.run();
   } catch (const std::bad_alloc&) {
     return Error(path + ": out of memory while importing", ErrorCode::kFailure);
