@@ -7,6 +7,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "analyzer/importers/nsys_export_reader.h"
 #include "trace/json_text.h"
 #include "trace/process_registry.h"
 #include "trace/range_nesting.h"
@@ -14,6 +15,9 @@
 
 namespace damscope {
 namespace {
+
+using nsys::ColumnSelect;
+using nsys::ExportReader;
 
 // NVTX_EVENTS.eventType values (nsys export schema, "NVTX_EVENT_TYPES"; newer
 // exports also list them in ENUM_NSYS_EVENT_TYPE, which takes precedence).
@@ -37,57 +41,6 @@ int64_t pidOf(int64_t global_tid) {
 int64_t tidOf(int64_t global_tid) {
   return global_tid & 0xFFFFFF;
 }
-
-// Selects named columns of an export table, tolerating absent ones.
-class ColumnSelect {
- public:
-  // std::nullopt when the table does not exist in this export.
-  static Result<std::optional<ColumnSelect>> open(Database& db, const std::string& table,
-                                                  std::initializer_list<const char*> wanted) {
-    const std::vector<std::string> present = db.columnNames(table);
-    if (present.empty()) return std::optional<ColumnSelect>();
-    std::vector<int> positions;
-    std::string columns;
-    int next = 0;
-    for (const char* name : wanted) {
-      bool found = false;
-      for (const auto& p : present) found = found || p == name;
-      if (!found) {
-        positions.push_back(-1);
-        continue;
-      }
-      if (!columns.empty()) columns += ',';
-      columns += std::string("\"") + name + "\"";
-      positions.push_back(next++);
-    }
-    if (columns.empty()) columns = "NULL";
-    DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt,
-                              db.prepare("SELECT " + columns + " FROM \"" + table + "\""));
-    return std::optional<ColumnSelect>(ColumnSelect(std::move(stmt), std::move(positions), table));
-  }
-
-  Result<bool> next() {
-    auto row = stmt_.step();
-    if (!row.ok()) return Error("reading " + table_ + ": " + row.error().message());
-    return row.value();
-  }
-  bool has(size_t i) const { return positions_[i] >= 0 && !stmt_.isNull(positions_[i]); }
-  int64_t integer(size_t i) const { return has(i) ? stmt_.columnInt(positions_[i]) : kNullInt; }
-  double real(size_t i) const {
-    return has(i) ? stmt_.columnReal(positions_[i]) : nullValue<double>();
-  }
-  std::string_view text(size_t i) const {
-    return has(i) ? stmt_.columnText(positions_[i]) : std::string_view();
-  }
-
- private:
-  ColumnSelect(Statement stmt, std::vector<int> positions, std::string table)
-      : stmt_(std::move(stmt)), positions_(std::move(positions)), table_(std::move(table)) {}
-
-  Statement stmt_;
-  std::vector<int> positions_;
-  std::string table_;
-};
 
 int32_t toInt32(int64_t v) {
   return isNull(v) ? kNullInt32 : static_cast<int32_t>(v);
@@ -185,14 +138,6 @@ class NsysImporter {
   Result<TraceTables> run();
 
  private:
-  // Calls on_row(select) for each row of `table`; nothing if the table is
-  // absent. Every kReportRows rows, reports progress and checks for
-  // cancellation.
-  template <typename OnRow>
-  Status forEachRow(const std::string& table, std::initializer_list<const char*> columns,
-                    OnRow&& on_row);
-  Status reportRows();
-  int64_t estimateRows();
   Status loadStrings();
   Status loadEventTypes();
   Status loadMemoryKinds();
@@ -217,11 +162,7 @@ class NsysImporter {
   Database db_;
   std::string source_;
   const Progress& progress_;
-  // Progress is rows read against the rows of the event tables, counted up
-  // front. A power of two, so the check is a mask.
-  static constexpr int64_t kReportRows = 1 << 16;
-  int64_t expected_rows_ = 0;
-  int64_t rows_read_ = 0;
+  ExportReader reader_{db_, progress_};
   TraceTables t_;
   std::unordered_map<int64_t, std::string> strings_;  // StringIds
   NvtxEventTypes nvtx_types_;
@@ -237,58 +178,19 @@ class NsysImporter {
   std::unordered_map<int64_t, std::string> nvtx_thread_names_;  // globalTid -> name
 };
 
-template <typename OnRow>
-Status NsysImporter::forEachRow(const std::string& table,
-                                std::initializer_list<const char*> columns, OnRow&& on_row) {
-  DAMSCOPE_ASSIGN_OR_RETURN(std::optional<ColumnSelect> select,
-                            ColumnSelect::open(db_, table, columns));
-  if (!select) return okStatus();
-  while (true) {
-    DAMSCOPE_ASSIGN_OR_RETURN(bool more, select->next());
-    if (!more) return okStatus();
-    on_row(*select);
-    if ((++rows_read_ & (kReportRows - 1)) == 0) DAMSCOPE_RETURN_IF_ERROR(reportRows());
-  }
-}
-
-Status NsysImporter::reportRows() {
-  if (expected_rows_ > 0) {
-    progress_.report(static_cast<double>(rows_read_) / static_cast<double>(expected_rows_));
-  }
-  return progress_.checkCancelled();
-}
-
-// The rows of the tables that hold nearly all of an export. max(rowid) is a
-// B-tree lookup where count(*) would read the whole table, and is the row
-// count of a table that was only ever appended to, as export tables are; it
-// only weighs progress, so an estimate would do.
-int64_t NsysImporter::estimateRows() {
-  int64_t rows = 0;
-  for (const char* table : {"StringIds", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-                            "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_RUNTIME",
-                            "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "NVTX_EVENTS"}) {
-    if (!db_.hasTable(table)) continue;
-    auto stmt = db_.prepare(std::string("SELECT max(rowid) FROM \"") + table + "\"");
-    if (!stmt.ok()) continue;  // a WITHOUT ROWID table: left out of the estimate
-    auto row = stmt->step();
-    if (row.ok() && row.value() && !stmt->isNull(0)) rows += stmt->columnInt(0);
-  }
-  return rows;
-}
-
 int64_t NsysImporter::threadFor(int64_t global_tid) {
   if (isNull(global_tid)) return kNullInt;
   return registry_.thread(pidOf(global_tid), tidOf(global_tid));
 }
 
 Status NsysImporter::loadStrings() {
-  return forEachRow("StringIds", {"id", "value"}, [&](const ColumnSelect& r) {
+  return reader_.forEachRow("StringIds", {"id", "value"}, [&](const ColumnSelect& r) {
     strings_.emplace(r.integer(0), std::string(r.text(1)));
   });
 }
 
 Status NsysImporter::loadEventTypes() {
-  return forEachRow("ENUM_NSYS_EVENT_TYPE", {"id", "name"}, [&](const ColumnSelect& r) {
+  return reader_.forEachRow("ENUM_NSYS_EVENT_TYPE", {"id", "name"}, [&](const ColumnSelect& r) {
     const std::string_view name = r.text(1);
     const int64_t id = r.integer(0);
     if (name == "NvtxCategory") nvtx_types_.category = id;
@@ -303,22 +205,23 @@ Status NsysImporter::loadEventTypes() {
 }
 
 Status NsysImporter::loadMemoryKinds() {
-  return forEachRow("ENUM_CUDA_MEM_KIND", {"id", "name"}, [&](const ColumnSelect& r) {
+  return reader_.forEachRow("ENUM_CUDA_MEM_KIND", {"id", "name"}, [&](const ColumnSelect& r) {
     memory_kinds_[r.integer(0)] = memoryKindFromNsysName(r.text(1));
   });
 }
 
 Status NsysImporter::loadSessionStart() {
-  return forEachRow("TARGET_INFO_SESSION_START_TIME", {"utcEpochNs"}, [&](const ColumnSelect& r) {
-    if (r.has(0)) {
-      session_start_ns_ = r.integer(0);
-      has_session_start_ = true;
-    }
-  });
+  return reader_.forEachRow("TARGET_INFO_SESSION_START_TIME", {"utcEpochNs"},
+                            [&](const ColumnSelect& r) {
+                              if (r.has(0)) {
+                                session_start_ns_ = r.integer(0);
+                                has_session_start_ = true;
+                              }
+                            });
 }
 
 Status NsysImporter::loadKernels() {
-  return forEachRow(
+  return reader_.forEachRow(
       "CUPTI_ACTIVITY_KIND_KERNEL",
       {"start", "end", "deviceId", "streamId", "correlationId", "demangledName", "shortName",
        "mangledName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread",
@@ -348,52 +251,53 @@ Status NsysImporter::loadKernels() {
 }
 
 Status NsysImporter::loadMemcpys() {
-  return forEachRow("CUPTI_ACTIVITY_KIND_MEMCPY",
-                    {"start", "end", "deviceId", "streamId", "correlationId", "bytes", "copyKind",
-                     "srcKind", "dstKind", "srcDeviceId", "dstDeviceId", "graphNodeId"},
-                    [&](const ColumnSelect& r) {
-                      MemcpyTable::Row m;
-                      m.ts = time(r.integer(0));
-                      m.dur = r.integer(1) - r.integer(0);
-                      m.device = toInt32(r.integer(2));
-                      m.stream = r.integer(3);
-                      m.correlation_id = r.integer(4);
-                      m.bytes = r.integer(5);
-                      // copyKind holds CUPTI's CUpti_ActivityMemcpyKind values
-                      // (ENUM_CUDA_MEMCPY_OPER lists the same); srcKind/dstKind
-                      // nsys's own memory kinds (memoryKindFromNsys).
-                      m.copy_kind = copyKindFromCupti(r.integer(6));
-                      m.src_kind = memoryKind(r.integer(7));
-                      m.dst_kind = memoryKind(r.integer(8));
-                      m.src_device = toInt32(r.integer(9));
-                      m.dst_device = toInt32(r.integer(10));
-                      m.graph_node_id = r.integer(11);
-                      t_.memcpys.append(m);
-                    });
+  return reader_.forEachRow(
+      "CUPTI_ACTIVITY_KIND_MEMCPY",
+      {"start", "end", "deviceId", "streamId", "correlationId", "bytes", "copyKind", "srcKind",
+       "dstKind", "srcDeviceId", "dstDeviceId", "graphNodeId"},
+      [&](const ColumnSelect& r) {
+        MemcpyTable::Row m;
+        m.ts = time(r.integer(0));
+        m.dur = r.integer(1) - r.integer(0);
+        m.device = toInt32(r.integer(2));
+        m.stream = r.integer(3);
+        m.correlation_id = r.integer(4);
+        m.bytes = r.integer(5);
+        // copyKind holds CUPTI's CUpti_ActivityMemcpyKind values
+        // (ENUM_CUDA_MEMCPY_OPER lists the same); srcKind/dstKind
+        // nsys's own memory kinds (memoryKindFromNsys).
+        m.copy_kind = copyKindFromCupti(r.integer(6));
+        m.src_kind = memoryKind(r.integer(7));
+        m.dst_kind = memoryKind(r.integer(8));
+        m.src_device = toInt32(r.integer(9));
+        m.dst_device = toInt32(r.integer(10));
+        m.graph_node_id = r.integer(11);
+        t_.memcpys.append(m);
+      });
 }
 
 Status NsysImporter::loadMemsets() {
-  return forEachRow("CUPTI_ACTIVITY_KIND_MEMSET",
-                    {"start", "end", "deviceId", "streamId", "correlationId", "bytes", "memKind",
-                     "value", "graphNodeId"},
-                    [&](const ColumnSelect& r) {
-                      MemsetTable::Row m;
-                      m.ts = time(r.integer(0));
-                      m.dur = r.integer(1) - r.integer(0);
-                      m.device = toInt32(r.integer(2));
-                      m.stream = r.integer(3);
-                      m.correlation_id = r.integer(4);
-                      m.bytes = r.integer(5);
-                      m.memory_kind = memoryKind(r.integer(6));
-                      m.value = toInt32(r.integer(7));
-                      m.graph_node_id = r.integer(8);
-                      t_.memsets.append(m);
-                    });
+  return reader_.forEachRow("CUPTI_ACTIVITY_KIND_MEMSET",
+                            {"start", "end", "deviceId", "streamId", "correlationId", "bytes",
+                             "memKind", "value", "graphNodeId"},
+                            [&](const ColumnSelect& r) {
+                              MemsetTable::Row m;
+                              m.ts = time(r.integer(0));
+                              m.dur = r.integer(1) - r.integer(0);
+                              m.device = toInt32(r.integer(2));
+                              m.stream = r.integer(3);
+                              m.correlation_id = r.integer(4);
+                              m.bytes = r.integer(5);
+                              m.memory_kind = memoryKind(r.integer(6));
+                              m.value = toInt32(r.integer(7));
+                              m.graph_node_id = r.integer(8);
+                              t_.memsets.append(m);
+                            });
 }
 
 Status NsysImporter::loadRuntime() {
   std::unordered_map<int64_t, int> calls_per_correlation;
-  DAMSCOPE_RETURN_IF_ERROR(forEachRow(
+  DAMSCOPE_RETURN_IF_ERROR(reader_.forEachRow(
       "CUPTI_ACTIVITY_KIND_RUNTIME",
       {"start", "end", "globalTid", "correlationId", "nameId", "returnValue"},
       [&](const ColumnSelect& r) {
@@ -424,7 +328,7 @@ Status NsysImporter::loadRuntime() {
 }
 
 Status NsysImporter::loadSyncs() {
-  return forEachRow(
+  return reader_.forEachRow(
       "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
       {"start", "end", "deviceId", "streamId", "correlationId", "syncType", "eventId", "globalTid"},
       [&](const ColumnSelect& r) {
@@ -449,35 +353,35 @@ Status NsysImporter::loadNvtx() {
   std::vector<Row> rows;
   std::unordered_map<int64_t, std::string> domains;  // domainId -> name
   DAMSCOPE_RETURN_IF_ERROR(
-      forEachRow("NVTX_EVENTS",
-                 {"start", "end", "eventType", "text", "textId", "globalTid", "domainId",
-                  "category", "uint64Value", "int64Value", "doubleValue", "uint32Value",
-                  "int32Value", "floatValue", "jsonText", "jsonTextId"},
-                 [&](const ColumnSelect& r) {
-                   Row row{r.integer(0), r.integer(1), r.integer(2), r.integer(5),
-                           r.integer(6), r.integer(7), {},           {}};
-                   if (r.has(3)) {
-                     row.text = r.text(3);
-                   } else if (auto s = strings_.find(r.integer(4)); s != strings_.end()) {
-                     row.text = s->second;
-                   }
-                   if (r.has(8) || r.has(9) || r.has(11) || r.has(12)) {
-                     const size_t i = r.has(8) ? 8 : r.has(9) ? 9 : r.has(11) ? 11 : 12;
-                     row.payload = std::to_string(r.integer(i));
-                   } else if (r.has(10) || r.has(13)) {
-                     row.payload = std::to_string(r.real(r.has(10) ? 10 : 13));
-                   } else if (r.has(14)) {
-                     row.payload = std::string(r.text(14));
-                   } else if (auto s = strings_.find(r.integer(15)); s != strings_.end()) {
-                     row.payload = s->second;
-                   }
-                   if (row.type == nvtx_types_.domain_create && !isNull(row.domain)) {
-                     domains[row.domain] = row.text;
-                   } else if (row.type == nvtx_types_.thread && !isNull(row.global_tid)) {
-                     nvtx_thread_names_[row.global_tid] = row.text;
-                   }
-                   rows.push_back(std::move(row));
-                 }));
+      reader_.forEachRow("NVTX_EVENTS",
+                         {"start", "end", "eventType", "text", "textId", "globalTid", "domainId",
+                          "category", "uint64Value", "int64Value", "doubleValue", "uint32Value",
+                          "int32Value", "floatValue", "jsonText", "jsonTextId"},
+                         [&](const ColumnSelect& r) {
+                           Row row{r.integer(0), r.integer(1), r.integer(2), r.integer(5),
+                                   r.integer(6), r.integer(7), {},           {}};
+                           if (r.has(3)) {
+                             row.text = r.text(3);
+                           } else if (auto s = strings_.find(r.integer(4)); s != strings_.end()) {
+                             row.text = s->second;
+                           }
+                           if (r.has(8) || r.has(9) || r.has(11) || r.has(12)) {
+                             const size_t i = r.has(8) ? 8 : r.has(9) ? 9 : r.has(11) ? 11 : 12;
+                             row.payload = std::to_string(r.integer(i));
+                           } else if (r.has(10) || r.has(13)) {
+                             row.payload = std::to_string(r.real(r.has(10) ? 10 : 13));
+                           } else if (r.has(14)) {
+                             row.payload = std::string(r.text(14));
+                           } else if (auto s = strings_.find(r.integer(15)); s != strings_.end()) {
+                             row.payload = s->second;
+                           }
+                           if (row.type == nvtx_types_.domain_create && !isNull(row.domain)) {
+                             domains[row.domain] = row.text;
+                           } else if (row.type == nvtx_types_.thread && !isNull(row.global_tid)) {
+                             nvtx_thread_names_[row.global_tid] = row.text;
+                           }
+                           rows.push_back(std::move(row));
+                         }));
 
   const StringId nvtx = t_.strings.intern("nvtx");
   const StringId nvtx_mark = t_.strings.intern("nvtx_mark");
@@ -518,49 +422,50 @@ Status NsysImporter::loadNvtx() {
 }
 
 Status NsysImporter::loadDevices() {
-  return forEachRow("TARGET_INFO_GPU",
-                    {"id", "name", "smCount", "totalMemory", "memoryBandwidth", "clockRate",
-                     "computeMajor", "computeMinor", "threadsPerWarp", "maxThreadsPerBlock",
-                     "maxWarpsPerSm", "maxBlocksPerSm", "maxRegistersPerBlock", "maxRegistersPerSm",
-                     "maxShmemPerBlock", "maxShmemPerSm", "l2CacheSize", "uuid", "busLocation"},
-                    [&](const ColumnSelect& r) {
-                      DeviceTable::Row d;
-                      d.device = toInt32(r.integer(0));
-                      d.kind = DeviceKind::kGpu;
-                      d.vendor = t_.strings.intern("nvidia");
-                      d.name = t_.strings.intern(r.text(1));
-                      d.sm_count = toInt32(r.integer(2));
-                      d.memory_bytes = r.integer(3);
-                      d.memory_bandwidth_bytes_per_s = r.real(4);
-                      d.sm_clock_hz = r.integer(5);
-                      d.compute_major = toInt32(r.integer(6));
-                      d.compute_minor = toInt32(r.integer(7));
-                      d.warp_size = toInt32(r.integer(8));
-                      d.max_threads_per_block = toInt32(r.integer(9));
-                      if (r.has(10) && r.has(8))
-                        d.max_threads_per_sm = toInt32(r.integer(10) * r.integer(8));
-                      d.max_blocks_per_sm = toInt32(r.integer(11));
-                      d.registers_per_block = toInt32(r.integer(12));
-                      d.registers_per_sm = toInt32(r.integer(13));
-                      d.shared_memory_per_block_bytes = r.integer(14);
-                      d.shared_memory_per_sm_bytes = r.integer(15);
-                      d.l2_cache_bytes = r.integer(16);
-                      if (r.has(17)) d.uuid = t_.strings.intern(r.text(17));
-                      if (r.has(18)) d.bus_location = t_.strings.intern(r.text(18));
-                      if (!isNull(d.device)) t_.devices.append(d);
-                    });
+  return reader_.forEachRow(
+      "TARGET_INFO_GPU",
+      {"id", "name", "smCount", "totalMemory", "memoryBandwidth", "clockRate", "computeMajor",
+       "computeMinor", "threadsPerWarp", "maxThreadsPerBlock", "maxWarpsPerSm", "maxBlocksPerSm",
+       "maxRegistersPerBlock", "maxRegistersPerSm", "maxShmemPerBlock", "maxShmemPerSm",
+       "l2CacheSize", "uuid", "busLocation"},
+      [&](const ColumnSelect& r) {
+        DeviceTable::Row d;
+        d.device = toInt32(r.integer(0));
+        d.kind = DeviceKind::kGpu;
+        d.vendor = t_.strings.intern("nvidia");
+        d.name = t_.strings.intern(r.text(1));
+        d.sm_count = toInt32(r.integer(2));
+        d.memory_bytes = r.integer(3);
+        d.memory_bandwidth_bytes_per_s = r.real(4);
+        d.sm_clock_hz = r.integer(5);
+        d.compute_major = toInt32(r.integer(6));
+        d.compute_minor = toInt32(r.integer(7));
+        d.warp_size = toInt32(r.integer(8));
+        d.max_threads_per_block = toInt32(r.integer(9));
+        if (r.has(10) && r.has(8)) d.max_threads_per_sm = toInt32(r.integer(10) * r.integer(8));
+        d.max_blocks_per_sm = toInt32(r.integer(11));
+        d.registers_per_block = toInt32(r.integer(12));
+        d.registers_per_sm = toInt32(r.integer(13));
+        d.shared_memory_per_block_bytes = r.integer(14);
+        d.shared_memory_per_sm_bytes = r.integer(15);
+        d.l2_cache_bytes = r.integer(16);
+        if (r.has(17)) d.uuid = t_.strings.intern(r.text(17));
+        if (r.has(18)) d.bus_location = t_.strings.intern(r.text(18));
+        if (!isNull(d.device)) t_.devices.append(d);
+      });
 }
 
 Status NsysImporter::loadProcessInfo() {
   // Names of the processes and threads that have events.
-  DAMSCOPE_RETURN_IF_ERROR(forEachRow("PROCESSES", {"pid", "name"}, [&](const ColumnSelect& r) {
-    if (auto row = registry_.findProcess(r.integer(0))) {
-      t_.processes.name[*row] = t_.strings.intern(r.text(1));
-    }
-  }));
+  DAMSCOPE_RETURN_IF_ERROR(
+      reader_.forEachRow("PROCESSES", {"pid", "name"}, [&](const ColumnSelect& r) {
+        if (auto row = registry_.findProcess(r.integer(0))) {
+          t_.processes.name[*row] = t_.strings.intern(r.text(1));
+        }
+      }));
   std::unordered_map<int64_t, std::string> thread_names = nvtx_thread_names_;
   DAMSCOPE_RETURN_IF_ERROR(
-      forEachRow("ThreadNames", {"nameId", "globalTid"}, [&](const ColumnSelect& r) {
+      reader_.forEachRow("ThreadNames", {"nameId", "globalTid"}, [&](const ColumnSelect& r) {
         if (auto s = strings_.find(r.integer(0)); s != strings_.end())
           thread_names.emplace(r.integer(1), s->second);
       }));
@@ -583,18 +488,20 @@ Status NsysImporter::loadProcessInfo() {
   }
   std::string hostname;
   DAMSCOPE_RETURN_IF_ERROR(
-      forEachRow("TARGET_INFO_SYSTEM_ENV", {"name", "value"}, [&](const ColumnSelect& r) {
+      reader_.forEachRow("TARGET_INFO_SYSTEM_ENV", {"name", "value"}, [&](const ColumnSelect& r) {
         if (r.text(0) == "Hostname") hostname = std::string(r.text(1));
       }));
   if (!hostname.empty()) {
     for (auto& h : t_.processes.hostname) h = t_.strings.intern(hostname);
   }
   for (const char* table : {"EXPORT_META_DATA", "META_DATA_EXPORT"}) {
-    DAMSCOPE_RETURN_IF_ERROR(forEachRow(table, {"name", "value"}, [&](const ColumnSelect& r) {
-      if (r.text(0) == "EXPORT_PRODUCT_VERSION") t_.setMeta("nsys_version", std::string(r.text(1)));
-      if (r.text(0) == "EXPORT_SCHEMA_VERSION")
-        t_.setMeta("nsys_export_schema", std::string(r.text(1)));
-    }));
+    DAMSCOPE_RETURN_IF_ERROR(
+        reader_.forEachRow(table, {"name", "value"}, [&](const ColumnSelect& r) {
+          if (r.text(0) == "EXPORT_PRODUCT_VERSION")
+            t_.setMeta("nsys_version", std::string(r.text(1)));
+          if (r.text(0) == "EXPORT_SCHEMA_VERSION")
+            t_.setMeta("nsys_export_schema", std::string(r.text(1)));
+        }));
   }
   return okStatus();
 }
@@ -616,8 +523,7 @@ Result<TraceTables> NsysImporter::run() {
     if (status.error().code() == ErrorCode::kCancelled) return status;
     return status.error().withContext(source_);
   };
-  expected_rows_ = estimateRows();
-  progress_.report(0);
+  reader_.start();
   DAMSCOPE_RETURN_IF_ERROR(progress_.checkCancelled());
   DAMSCOPE_RETURN_IF_ERROR(step(loadStrings()));
   DAMSCOPE_RETURN_IF_ERROR(step(loadEventTypes()));
