@@ -10,7 +10,7 @@
 #include "analyzer/report/result_json.h"
 #include "analyzer/report/result_text.h"
 #include "cli/commands.h"
-#include "cli/progress.h"
+#include "cli/progress_line.h"
 
 namespace damscope {
 namespace {

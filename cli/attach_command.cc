@@ -6,7 +6,7 @@
 #include <atomic>
 
 #include "cli/commands.h"
-#include "cli/progress.h"
+#include "cli/progress_line.h"
 #include "collector/trace_finalizer.h"
 
 namespace damscope {

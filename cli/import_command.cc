@@ -8,7 +8,7 @@
 #include "analyzer/pipeline/pipeline.h"
 #include "analyzer/report/text_format.h"
 #include "cli/commands.h"
-#include "cli/progress.h"
+#include "cli/progress_line.h"
 #include "trace/trace_writer.h"
 
 namespace damscope {
@@ -30,10 +30,9 @@ int runImport(const ImportArgs& args) {
   {
     ProgressLine line("importing " + args.input);
     const Progress progress = line.progress();
-    progress.part(0, 1, "parsing").report(0);
-    tables = importTrace(args.input, &timings);
+    tables = importTrace(args.input, &timings, progress.part(0, 0.8));
     if (tables.ok()) {
-      progress.part(0, 1, "writing").report(1);
+      progress.part(0.8, 1, "writing").report(0);
       if (Status saved = saveTrace(tables.value(), output, args.force); !saved.ok()) {
         tables = saved.error();
       }

@@ -8,7 +8,7 @@
 #include "analyzer/importers/trace_import.h"
 #include "analyzer/report/text_format.h"
 #include "cli/commands.h"
-#include "cli/progress.h"
+#include "cli/progress_line.h"
 #include "trace/sqlite_db.h"
 #include "trace/trace_summary.h"
 #include "trace/trace_writer.h"
@@ -19,8 +19,7 @@ namespace {
 Result<Database> openAsStore(const std::string& path, TraceFormat format) {
   if (format == TraceFormat::kTraceStore) return Database::open(path, Database::Mode::kReadOnly);
   ProgressLine line("reading " + path);
-  line.progress().part(0, 1, "importing").report(0);
-  DAMSCOPE_ASSIGN_OR_RETURN(TraceTables tables, importTrace(path));
+  DAMSCOPE_ASSIGN_OR_RETURN(TraceTables tables, importTrace(path, nullptr, line.progress()));
   DAMSCOPE_ASSIGN_OR_RETURN(Database memory,
                             Database::open(":memory:", Database::Mode::kReadWriteCreate));
   DAMSCOPE_ASSIGN_OR_RETURN(TraceWriter writer, TraceWriter::create(std::move(memory)));

@@ -5,7 +5,7 @@
 #include <sys/resource.h>
 
 #include "cli/commands.h"
-#include "cli/progress.h"
+#include "cli/progress_line.h"
 #include "collector/trace_finalizer.h"
 
 namespace damscope {

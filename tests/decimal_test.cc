@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <clocale>
+#include <string>
+
 namespace damscope {
 namespace {
 
@@ -29,6 +32,24 @@ TEST(Decimal, DigitsBelowANanosecondRoundHalfAwayFromZero) {
 TEST(Decimal, ExponentNotationFallsBackToDouble) {
   EXPECT_EQ(microsToNanos("1.5e3"), 1500000);
   EXPECT_EQ(microsToNanos("2E-3"), 2);
+  EXPECT_EQ(microsToNanos("-1.5e-1"), -150);
+}
+
+TEST(Decimal, ExponentsOutOfDoubleRange) {
+  EXPECT_FALSE(microsToNanos("1e400"));   // too large for any time
+  EXPECT_EQ(microsToNanos("1e-400"), 0);  // too small: rounds to 0 ns
+  EXPECT_FALSE(microsToNanos("1e"));      // no exponent digits
+  EXPECT_FALSE(microsToNanos("1e5x"));    // trailing text
+  EXPECT_FALSE(microsToNanos("1e16"));    // 1e19 ns overflows int64
+}
+
+// strtod honours the C locale's decimal point; Qt front ends call setlocale().
+TEST(Decimal, ExponentNotationIgnoresTheLocale) {
+  const std::string previous = std::setlocale(LC_NUMERIC, nullptr);
+  if (!std::setlocale(LC_NUMERIC, "de_DE.UTF-8")) GTEST_SKIP() << "no de_DE.UTF-8 locale";
+  const auto parsed = microsToNanos("1.5e3");
+  std::setlocale(LC_NUMERIC, previous.c_str());
+  EXPECT_EQ(parsed, 1500000);
 }
 
 TEST(Decimal, SurroundingSpacesAreIgnored) {

@@ -227,6 +227,18 @@ TEST(KinetoImporter, MetadataAsPythonLiterals) {
   EXPECT_EQ(t.strings.get(t.processes.comm_backend[0]), "gloo");
 }
 
+// A device field beyond int64 has no integer value: it reads as absent.
+TEST(KinetoImporter, DevicePropertiesOutOfIntegerRangeReadAsAbsent) {
+  auto result = importText(R"json({
+    "deviceProperties": [{"id": 0, "name": "GPU", "numSms": 1e300, "totalGlobalMem": -1e19}],
+    "traceEvents": []})json");
+  ASSERT_TRUE(result.ok()) << result.error().message();
+  const TraceTables& t = result.value();
+  ASSERT_EQ(t.devices.size(), 1u);
+  EXPECT_TRUE(isNull(t.devices.sm_count[0]));
+  EXPECT_TRUE(isNull(t.devices.memory_bytes[0]));
+}
+
 TEST(KinetoImporter, RocmTraceKeepsHipNamesAndAmdVendor) {
   auto result = importText(R"json({
     "deviceProperties": [{"id": 2, "name": "AMD Instinct MI250X", "warpSize": 64, "numSms": 104}],

@@ -245,6 +245,53 @@ TEST(NsysImporter, MemoryKindsUseNsysEnumAndItsTable) {
   EXPECT_EQ(result->memcpys.dst_kind[0], MemoryKind::kDevice);
 }
 
+// Thread names are untrusted text. "MPI Rank N" with an N too large for an
+// int32 (std::stoi threw on it) or 100,000 digits long (std::regex overflowed
+// the stack) imports with the rank unknown and counted; an ordinary name and
+// INT32_MAX itself still give their rank.
+TEST(NsysImporter, MpiRankNamesThatDoNotFitAnInt32LeaveTheRankUnknown) {
+  TempDir dir;
+  const std::string path = dir.file("ranks.sqlite");
+  // Process p has thread p (globalTid (p << 24) | p), named by StringIds row p,
+  // and one runtime call so that the importer keeps it.
+  const std::vector<std::string> names = {"MPI Rank 99999999999",
+                                          "MPI Rank " + std::string(100000, '9'), "MPI Rank 3",
+                                          "MPI Rank 2147483647", "MPI Rank 2147483648"};
+  std::string sql = R"sql(
+    CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE ThreadNames (nameId INTEGER, priority INTEGER, globalTid INTEGER);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, globalTid INTEGER,
+      correlationId INTEGER, nameId INTEGER);
+  )sql";
+  for (size_t i = 0; i < names.size(); ++i) {
+    const int64_t pid = static_cast<int64_t>(i) + 1;
+    const std::string id = std::to_string(pid), tid = std::to_string((pid << 24) | pid);
+    sql += "INSERT INTO StringIds VALUES (" + id + ", '" + names[i] + "');\n";
+    sql += "INSERT INTO ThreadNames VALUES (" + id + ", 10, " + tid + ");\n";
+    sql += "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (" + id + "0, " + id + "5, " + tid +
+           ", " + id + ", " + id + ");\n";
+  }
+  createDb(path, sql);
+
+  auto result = importTrace(path);
+  ASSERT_TRUE(result.ok()) << result.error().message();
+  const TraceTables& t = result.value();
+  ASSERT_EQ(t.processes.size(), names.size());
+  for (size_t p = 0; p < t.processes.size(); ++p) {
+    const int64_t pid = t.processes.pid[p];
+    SCOPED_TRACE("pid " + std::to_string(pid));
+    EXPECT_EQ(t.strings.get(t.processes.comm_backend[p]), "mpi");
+    if (pid == 3) {
+      EXPECT_EQ(t.processes.rank[p], 3);
+    } else if (pid == 4) {
+      EXPECT_EQ(t.processes.rank[p], 2147483647);
+    } else {
+      EXPECT_TRUE(isNull(t.processes.rank[p])) << t.processes.rank[p];
+    }
+  }
+  EXPECT_EQ(t.getStat("nsys.unusable_mpi_ranks"), 3);
+}
+
 TEST(NsysImporter, OtherSqliteDatabasesAreRejected) {
   TempDir dir;
   const std::string path = dir.file("app.sqlite");

@@ -1,20 +1,32 @@
 // Exact decimal parsing: see decimal.h.
 #include "analyzer/importers/decimal.h"
 
+#include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <limits>
-#include <string>
 
 namespace damscope {
 
 namespace {
 
+// Exponent notation goes through a double. std::from_chars reads the text in
+// place, where strtod needed a NUL-terminated copy of a token as long as the
+// input makes it, and it ignores the C locale: under a locale with a decimal
+// comma (a GUI calls setlocale()) strtod stops at the '.'.
 std::optional<int64_t> parseWithExponent(std::string_view text, int scale_digits) {
-  const std::string copy(text);
-  char* end = nullptr;
-  const double value = std::strtod(copy.c_str(), &end);
-  if (end != copy.c_str() + copy.size() || !std::isfinite(value)) return std::nullopt;
+  double value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, ec] = std::from_chars(text.data(), end, value);
+  if (stop != end) return std::nullopt;
+  if (ec == std::errc::result_out_of_range) {
+    // The integer part fits in int64 (the caller checked), so with a negative
+    // exponent the value can only be too small: it rounds to 0, as strtod's
+    // underflow did. Otherwise it is too large.
+    const size_t e = text.find_last_of("eE");
+    if (e + 1 < text.size() && text[e + 1] == '-') return 0;
+    return std::nullopt;
+  }
+  if (ec != std::errc() || !std::isfinite(value)) return std::nullopt;
   const double scaled = std::round(value * std::pow(10.0, scale_digits));
   if (std::fabs(scaled) >= 9.2e18) return std::nullopt;
   return static_cast<int64_t>(scaled);

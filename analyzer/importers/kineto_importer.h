@@ -15,6 +15,7 @@
 
 #include <string>
 
+#include "trace/progress.h"
 #include "trace/result.h"
 #include "trace/tables.h"
 
@@ -23,7 +24,10 @@ namespace damscope {
 // Parses the JSON text in `json`. The string must have at least
 // kJsonPadding bytes of spare capacity after its content (readWholeFile and
 // gunzip reserve it); `source_name` names the input in error messages.
-Result<TraceTables> importKinetoJson(std::string& json, const std::string& source_name);
+// Reports the fraction done to `progress` (by position in the document) and
+// returns cancelledError() when it is cancelled.
+Result<TraceTables> importKinetoJson(std::string& json, const std::string& source_name,
+                                     const Progress& progress = {});
 
 // Spare capacity the JSON parser needs after the text (simdjson's padding).
 extern const size_t kJsonPadding;

@@ -3,6 +3,8 @@
 
 #include <simdjson.h>
 
+#include <cmath>
+
 namespace damscope {
 namespace {
 
@@ -28,8 +30,12 @@ int64_t intField(simdjson::dom::object object, std::string_view key) {
   if (object[key].get(value) != simdjson::SUCCESS) return -1;
   int64_t i = 0;
   if (value.get_int64().get(i) == simdjson::SUCCESS) return i;
+  // A double outside int64's range has no integer value (converting it is
+  // undefined behaviour): it reads as absent, like any other unusable field.
   double d = 0;
-  if (value.get_double().get(d) == simdjson::SUCCESS) return static_cast<int64_t>(d);
+  if (value.get_double().get(d) == simdjson::SUCCESS && std::fabs(d) < 9.2e18) {
+    return static_cast<int64_t>(d);
+  }
   return -1;
 }
 

@@ -1,10 +1,13 @@
 // Importer for Nsight Systems SQLite exports: see nsys_importer.h.
 #include "analyzer/importers/nsys_importer.h"
 
+#include <charconv>
+#include <limits>
+#include <new>
 #include <optional>
-#include <regex>
 #include <unordered_map>
 
+#include "analyzer/importers/nsys_export_reader.h"
 #include "trace/json_text.h"
 #include "trace/process_registry.h"
 #include "trace/range_nesting.h"
@@ -12,6 +15,9 @@
 
 namespace damscope {
 namespace {
+
+using nsys::ColumnSelect;
+using nsys::ExportReader;
 
 // NVTX_EVENTS.eventType values (nsys export schema, "NVTX_EVENT_TYPES"; newer
 // exports also list them in ENUM_NSYS_EVENT_TYPE, which takes precedence).
@@ -34,71 +40,6 @@ int64_t pidOf(int64_t global_tid) {
 }
 int64_t tidOf(int64_t global_tid) {
   return global_tid & 0xFFFFFF;
-}
-
-// Selects named columns of an export table, tolerating absent ones.
-class ColumnSelect {
- public:
-  // std::nullopt when the table does not exist in this export.
-  static Result<std::optional<ColumnSelect>> open(Database& db, const std::string& table,
-                                                  std::initializer_list<const char*> wanted) {
-    const std::vector<std::string> present = db.columnNames(table);
-    if (present.empty()) return std::optional<ColumnSelect>();
-    std::vector<int> positions;
-    std::string columns;
-    int next = 0;
-    for (const char* name : wanted) {
-      bool found = false;
-      for (const auto& p : present) found = found || p == name;
-      if (!found) {
-        positions.push_back(-1);
-        continue;
-      }
-      if (!columns.empty()) columns += ',';
-      columns += std::string("\"") + name + "\"";
-      positions.push_back(next++);
-    }
-    if (columns.empty()) columns = "NULL";
-    DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt,
-                              db.prepare("SELECT " + columns + " FROM \"" + table + "\""));
-    return std::optional<ColumnSelect>(ColumnSelect(std::move(stmt), std::move(positions), table));
-  }
-
-  Result<bool> next() {
-    auto row = stmt_.step();
-    if (!row.ok()) return Error("reading " + table_ + ": " + row.error().message());
-    return row.value();
-  }
-  bool has(size_t i) const { return positions_[i] >= 0 && !stmt_.isNull(positions_[i]); }
-  int64_t integer(size_t i) const { return has(i) ? stmt_.columnInt(positions_[i]) : kNullInt; }
-  double real(size_t i) const {
-    return has(i) ? stmt_.columnReal(positions_[i]) : nullValue<double>();
-  }
-  std::string_view text(size_t i) const {
-    return has(i) ? stmt_.columnText(positions_[i]) : std::string_view();
-  }
-
- private:
-  ColumnSelect(Statement stmt, std::vector<int> positions, std::string table)
-      : stmt_(std::move(stmt)), positions_(std::move(positions)), table_(std::move(table)) {}
-
-  Statement stmt_;
-  std::vector<int> positions_;
-  std::string table_;
-};
-
-// Calls on_row(select) for each row of `table`; nothing if the table is absent.
-template <typename OnRow>
-Status forEachRow(Database& db, const std::string& table,
-                  std::initializer_list<const char*> columns, OnRow&& on_row) {
-  DAMSCOPE_ASSIGN_OR_RETURN(std::optional<ColumnSelect> select,
-                            ColumnSelect::open(db, table, columns));
-  if (!select) return okStatus();
-  while (true) {
-    DAMSCOPE_ASSIGN_OR_RETURN(bool more, select->next());
-    if (!more) return okStatus();
-    on_row(*select);
-  }
 }
 
 int32_t toInt32(int64_t v) {
@@ -159,9 +100,41 @@ MemoryKind memoryKindFromNsysName(std::string_view name) {
   return MemoryKind::kUnknown;
 }
 
+// nsys's MPI trace names a rank's thread "MPI Rank N": the only rank
+// information an export carries. The name is untrusted text, so it is read by
+// plain scanning and std::from_chars, never std::regex (libstdc++'s matcher
+// recurses per character and overflows the stack on a long digit run) nor
+// std::stoi (throws on a number that does not fit).
+struct MpiRankName {
+  bool is_rank_name = false;    // "MPI Rank " and one or more digits, nothing else
+  std::optional<int32_t> rank;  // empty when the digits do not fit in int32
+};
+
+MpiRankName parseMpiRankName(std::string_view name) {
+  constexpr std::string_view kPrefix = "MPI Rank ";
+  MpiRankName result;
+  if (name.size() <= kPrefix.size() || name.substr(0, kPrefix.size()) != kPrefix) return result;
+  const std::string_view digits = name.substr(kPrefix.size());
+  for (char c : digits) {
+    if (c < '0' || c > '9') return result;
+  }
+  result.is_rank_name = true;
+  // INT32_MAX has 10 digits: a longer run cannot fit, so it is not parsed at all.
+  constexpr size_t kMaxDigits = std::numeric_limits<int32_t>::digits10 + 1;
+  if (digits.size() > kMaxDigits) return result;
+  int32_t rank = 0;
+  const char* end = digits.data() + digits.size();
+  if (const auto parsed = std::from_chars(digits.data(), end, rank);
+      parsed.ec == std::errc() && parsed.ptr == end) {
+    result.rank = rank;
+  }
+  return result;
+}
+
 class NsysImporter {
  public:
-  NsysImporter(Database db, std::string source) : db_(std::move(db)), source_(std::move(source)) {}
+  NsysImporter(Database db, std::string source, const Progress& progress)
+      : db_(std::move(db)), source_(std::move(source)), progress_(progress) {}
   Result<TraceTables> run();
 
  private:
@@ -188,6 +161,8 @@ class NsysImporter {
 
   Database db_;
   std::string source_;
+  const Progress& progress_;
+  ExportReader reader_{db_, progress_};
   TraceTables t_;
   std::unordered_map<int64_t, std::string> strings_;  // StringIds
   NvtxEventTypes nvtx_types_;
@@ -209,13 +184,13 @@ int64_t NsysImporter::threadFor(int64_t global_tid) {
 }
 
 Status NsysImporter::loadStrings() {
-  return forEachRow(db_, "StringIds", {"id", "value"}, [&](const ColumnSelect& r) {
+  return reader_.forEachRow("StringIds", {"id", "value"}, [&](const ColumnSelect& r) {
     strings_.emplace(r.integer(0), std::string(r.text(1)));
   });
 }
 
 Status NsysImporter::loadEventTypes() {
-  return forEachRow(db_, "ENUM_NSYS_EVENT_TYPE", {"id", "name"}, [&](const ColumnSelect& r) {
+  return reader_.forEachRow("ENUM_NSYS_EVENT_TYPE", {"id", "name"}, [&](const ColumnSelect& r) {
     const std::string_view name = r.text(1);
     const int64_t id = r.integer(0);
     if (name == "NvtxCategory") nvtx_types_.category = id;
@@ -230,24 +205,24 @@ Status NsysImporter::loadEventTypes() {
 }
 
 Status NsysImporter::loadMemoryKinds() {
-  return forEachRow(db_, "ENUM_CUDA_MEM_KIND", {"id", "name"}, [&](const ColumnSelect& r) {
+  return reader_.forEachRow("ENUM_CUDA_MEM_KIND", {"id", "name"}, [&](const ColumnSelect& r) {
     memory_kinds_[r.integer(0)] = memoryKindFromNsysName(r.text(1));
   });
 }
 
 Status NsysImporter::loadSessionStart() {
-  return forEachRow(db_, "TARGET_INFO_SESSION_START_TIME", {"utcEpochNs"},
-                    [&](const ColumnSelect& r) {
-                      if (r.has(0)) {
-                        session_start_ns_ = r.integer(0);
-                        has_session_start_ = true;
-                      }
-                    });
+  return reader_.forEachRow("TARGET_INFO_SESSION_START_TIME", {"utcEpochNs"},
+                            [&](const ColumnSelect& r) {
+                              if (r.has(0)) {
+                                session_start_ns_ = r.integer(0);
+                                has_session_start_ = true;
+                              }
+                            });
 }
 
 Status NsysImporter::loadKernels() {
-  return forEachRow(
-      db_, "CUPTI_ACTIVITY_KIND_KERNEL",
+  return reader_.forEachRow(
+      "CUPTI_ACTIVITY_KIND_KERNEL",
       {"start", "end", "deviceId", "streamId", "correlationId", "demangledName", "shortName",
        "mangledName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread",
        "staticSharedMemory", "dynamicSharedMemory", "graphId", "graphNodeId"},
@@ -276,53 +251,54 @@ Status NsysImporter::loadKernels() {
 }
 
 Status NsysImporter::loadMemcpys() {
-  return forEachRow(db_, "CUPTI_ACTIVITY_KIND_MEMCPY",
-                    {"start", "end", "deviceId", "streamId", "correlationId", "bytes", "copyKind",
-                     "srcKind", "dstKind", "srcDeviceId", "dstDeviceId", "graphNodeId"},
-                    [&](const ColumnSelect& r) {
-                      MemcpyTable::Row m;
-                      m.ts = time(r.integer(0));
-                      m.dur = r.integer(1) - r.integer(0);
-                      m.device = toInt32(r.integer(2));
-                      m.stream = r.integer(3);
-                      m.correlation_id = r.integer(4);
-                      m.bytes = r.integer(5);
-                      // copyKind holds CUPTI's CUpti_ActivityMemcpyKind values
-                      // (ENUM_CUDA_MEMCPY_OPER lists the same); srcKind/dstKind
-                      // nsys's own memory kinds (memoryKindFromNsys).
-                      m.copy_kind = copyKindFromCupti(r.integer(6));
-                      m.src_kind = memoryKind(r.integer(7));
-                      m.dst_kind = memoryKind(r.integer(8));
-                      m.src_device = toInt32(r.integer(9));
-                      m.dst_device = toInt32(r.integer(10));
-                      m.graph_node_id = r.integer(11);
-                      t_.memcpys.append(m);
-                    });
+  return reader_.forEachRow(
+      "CUPTI_ACTIVITY_KIND_MEMCPY",
+      {"start", "end", "deviceId", "streamId", "correlationId", "bytes", "copyKind", "srcKind",
+       "dstKind", "srcDeviceId", "dstDeviceId", "graphNodeId"},
+      [&](const ColumnSelect& r) {
+        MemcpyTable::Row m;
+        m.ts = time(r.integer(0));
+        m.dur = r.integer(1) - r.integer(0);
+        m.device = toInt32(r.integer(2));
+        m.stream = r.integer(3);
+        m.correlation_id = r.integer(4);
+        m.bytes = r.integer(5);
+        // copyKind holds CUPTI's CUpti_ActivityMemcpyKind values
+        // (ENUM_CUDA_MEMCPY_OPER lists the same); srcKind/dstKind
+        // nsys's own memory kinds (memoryKindFromNsys).
+        m.copy_kind = copyKindFromCupti(r.integer(6));
+        m.src_kind = memoryKind(r.integer(7));
+        m.dst_kind = memoryKind(r.integer(8));
+        m.src_device = toInt32(r.integer(9));
+        m.dst_device = toInt32(r.integer(10));
+        m.graph_node_id = r.integer(11);
+        t_.memcpys.append(m);
+      });
 }
 
 Status NsysImporter::loadMemsets() {
-  return forEachRow(db_, "CUPTI_ACTIVITY_KIND_MEMSET",
-                    {"start", "end", "deviceId", "streamId", "correlationId", "bytes", "memKind",
-                     "value", "graphNodeId"},
-                    [&](const ColumnSelect& r) {
-                      MemsetTable::Row m;
-                      m.ts = time(r.integer(0));
-                      m.dur = r.integer(1) - r.integer(0);
-                      m.device = toInt32(r.integer(2));
-                      m.stream = r.integer(3);
-                      m.correlation_id = r.integer(4);
-                      m.bytes = r.integer(5);
-                      m.memory_kind = memoryKind(r.integer(6));
-                      m.value = toInt32(r.integer(7));
-                      m.graph_node_id = r.integer(8);
-                      t_.memsets.append(m);
-                    });
+  return reader_.forEachRow("CUPTI_ACTIVITY_KIND_MEMSET",
+                            {"start", "end", "deviceId", "streamId", "correlationId", "bytes",
+                             "memKind", "value", "graphNodeId"},
+                            [&](const ColumnSelect& r) {
+                              MemsetTable::Row m;
+                              m.ts = time(r.integer(0));
+                              m.dur = r.integer(1) - r.integer(0);
+                              m.device = toInt32(r.integer(2));
+                              m.stream = r.integer(3);
+                              m.correlation_id = r.integer(4);
+                              m.bytes = r.integer(5);
+                              m.memory_kind = memoryKind(r.integer(6));
+                              m.value = toInt32(r.integer(7));
+                              m.graph_node_id = r.integer(8);
+                              t_.memsets.append(m);
+                            });
 }
 
 Status NsysImporter::loadRuntime() {
   std::unordered_map<int64_t, int> calls_per_correlation;
-  DAMSCOPE_RETURN_IF_ERROR(forEachRow(
-      db_, "CUPTI_ACTIVITY_KIND_RUNTIME",
+  DAMSCOPE_RETURN_IF_ERROR(reader_.forEachRow(
+      "CUPTI_ACTIVITY_KIND_RUNTIME",
       {"start", "end", "globalTid", "correlationId", "nameId", "returnValue"},
       [&](const ColumnSelect& r) {
         ApiCallTable::Row a;
@@ -352,8 +328,8 @@ Status NsysImporter::loadRuntime() {
 }
 
 Status NsysImporter::loadSyncs() {
-  return forEachRow(
-      db_, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+  return reader_.forEachRow(
+      "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
       {"start", "end", "deviceId", "streamId", "correlationId", "syncType", "eventId", "globalTid"},
       [&](const ColumnSelect& r) {
         SyncTable::Row s;
@@ -377,35 +353,35 @@ Status NsysImporter::loadNvtx() {
   std::vector<Row> rows;
   std::unordered_map<int64_t, std::string> domains;  // domainId -> name
   DAMSCOPE_RETURN_IF_ERROR(
-      forEachRow(db_, "NVTX_EVENTS",
-                 {"start", "end", "eventType", "text", "textId", "globalTid", "domainId",
-                  "category", "uint64Value", "int64Value", "doubleValue", "uint32Value",
-                  "int32Value", "floatValue", "jsonText", "jsonTextId"},
-                 [&](const ColumnSelect& r) {
-                   Row row{r.integer(0), r.integer(1), r.integer(2), r.integer(5),
-                           r.integer(6), r.integer(7), {},           {}};
-                   if (r.has(3)) {
-                     row.text = r.text(3);
-                   } else if (auto s = strings_.find(r.integer(4)); s != strings_.end()) {
-                     row.text = s->second;
-                   }
-                   if (r.has(8) || r.has(9) || r.has(11) || r.has(12)) {
-                     const size_t i = r.has(8) ? 8 : r.has(9) ? 9 : r.has(11) ? 11 : 12;
-                     row.payload = std::to_string(r.integer(i));
-                   } else if (r.has(10) || r.has(13)) {
-                     row.payload = std::to_string(r.real(r.has(10) ? 10 : 13));
-                   } else if (r.has(14)) {
-                     row.payload = std::string(r.text(14));
-                   } else if (auto s = strings_.find(r.integer(15)); s != strings_.end()) {
-                     row.payload = s->second;
-                   }
-                   if (row.type == nvtx_types_.domain_create && !isNull(row.domain)) {
-                     domains[row.domain] = row.text;
-                   } else if (row.type == nvtx_types_.thread && !isNull(row.global_tid)) {
-                     nvtx_thread_names_[row.global_tid] = row.text;
-                   }
-                   rows.push_back(std::move(row));
-                 }));
+      reader_.forEachRow("NVTX_EVENTS",
+                         {"start", "end", "eventType", "text", "textId", "globalTid", "domainId",
+                          "category", "uint64Value", "int64Value", "doubleValue", "uint32Value",
+                          "int32Value", "floatValue", "jsonText", "jsonTextId"},
+                         [&](const ColumnSelect& r) {
+                           Row row{r.integer(0), r.integer(1), r.integer(2), r.integer(5),
+                                   r.integer(6), r.integer(7), {},           {}};
+                           if (r.has(3)) {
+                             row.text = r.text(3);
+                           } else if (auto s = strings_.find(r.integer(4)); s != strings_.end()) {
+                             row.text = s->second;
+                           }
+                           if (r.has(8) || r.has(9) || r.has(11) || r.has(12)) {
+                             const size_t i = r.has(8) ? 8 : r.has(9) ? 9 : r.has(11) ? 11 : 12;
+                             row.payload = std::to_string(r.integer(i));
+                           } else if (r.has(10) || r.has(13)) {
+                             row.payload = std::to_string(r.real(r.has(10) ? 10 : 13));
+                           } else if (r.has(14)) {
+                             row.payload = std::string(r.text(14));
+                           } else if (auto s = strings_.find(r.integer(15)); s != strings_.end()) {
+                             row.payload = s->second;
+                           }
+                           if (row.type == nvtx_types_.domain_create && !isNull(row.domain)) {
+                             domains[row.domain] = row.text;
+                           } else if (row.type == nvtx_types_.thread && !isNull(row.global_tid)) {
+                             nvtx_thread_names_[row.global_tid] = row.text;
+                           }
+                           rows.push_back(std::move(row));
+                         }));
 
   const StringId nvtx = t_.strings.intern("nvtx");
   const StringId nvtx_mark = t_.strings.intern("nvtx_mark");
@@ -446,82 +422,86 @@ Status NsysImporter::loadNvtx() {
 }
 
 Status NsysImporter::loadDevices() {
-  return forEachRow(db_, "TARGET_INFO_GPU",
-                    {"id", "name", "smCount", "totalMemory", "memoryBandwidth", "clockRate",
-                     "computeMajor", "computeMinor", "threadsPerWarp", "maxThreadsPerBlock",
-                     "maxWarpsPerSm", "maxBlocksPerSm", "maxRegistersPerBlock", "maxRegistersPerSm",
-                     "maxShmemPerBlock", "maxShmemPerSm", "l2CacheSize", "uuid", "busLocation"},
-                    [&](const ColumnSelect& r) {
-                      DeviceTable::Row d;
-                      d.device = toInt32(r.integer(0));
-                      d.kind = DeviceKind::kGpu;
-                      d.vendor = t_.strings.intern("nvidia");
-                      d.name = t_.strings.intern(r.text(1));
-                      d.sm_count = toInt32(r.integer(2));
-                      d.memory_bytes = r.integer(3);
-                      d.memory_bandwidth_bytes_per_s = r.real(4);
-                      d.sm_clock_hz = r.integer(5);
-                      d.compute_major = toInt32(r.integer(6));
-                      d.compute_minor = toInt32(r.integer(7));
-                      d.warp_size = toInt32(r.integer(8));
-                      d.max_threads_per_block = toInt32(r.integer(9));
-                      if (r.has(10) && r.has(8))
-                        d.max_threads_per_sm = toInt32(r.integer(10) * r.integer(8));
-                      d.max_blocks_per_sm = toInt32(r.integer(11));
-                      d.registers_per_block = toInt32(r.integer(12));
-                      d.registers_per_sm = toInt32(r.integer(13));
-                      d.shared_memory_per_block_bytes = r.integer(14);
-                      d.shared_memory_per_sm_bytes = r.integer(15);
-                      d.l2_cache_bytes = r.integer(16);
-                      if (r.has(17)) d.uuid = t_.strings.intern(r.text(17));
-                      if (r.has(18)) d.bus_location = t_.strings.intern(r.text(18));
-                      if (!isNull(d.device)) t_.devices.append(d);
-                    });
+  return reader_.forEachRow(
+      "TARGET_INFO_GPU",
+      {"id", "name", "smCount", "totalMemory", "memoryBandwidth", "clockRate", "computeMajor",
+       "computeMinor", "threadsPerWarp", "maxThreadsPerBlock", "maxWarpsPerSm", "maxBlocksPerSm",
+       "maxRegistersPerBlock", "maxRegistersPerSm", "maxShmemPerBlock", "maxShmemPerSm",
+       "l2CacheSize", "uuid", "busLocation"},
+      [&](const ColumnSelect& r) {
+        DeviceTable::Row d;
+        d.device = toInt32(r.integer(0));
+        d.kind = DeviceKind::kGpu;
+        d.vendor = t_.strings.intern("nvidia");
+        d.name = t_.strings.intern(r.text(1));
+        d.sm_count = toInt32(r.integer(2));
+        d.memory_bytes = r.integer(3);
+        d.memory_bandwidth_bytes_per_s = r.real(4);
+        d.sm_clock_hz = r.integer(5);
+        d.compute_major = toInt32(r.integer(6));
+        d.compute_minor = toInt32(r.integer(7));
+        d.warp_size = toInt32(r.integer(8));
+        d.max_threads_per_block = toInt32(r.integer(9));
+        if (r.has(10) && r.has(8)) d.max_threads_per_sm = toInt32(r.integer(10) * r.integer(8));
+        d.max_blocks_per_sm = toInt32(r.integer(11));
+        d.registers_per_block = toInt32(r.integer(12));
+        d.registers_per_sm = toInt32(r.integer(13));
+        d.shared_memory_per_block_bytes = r.integer(14);
+        d.shared_memory_per_sm_bytes = r.integer(15);
+        d.l2_cache_bytes = r.integer(16);
+        if (r.has(17)) d.uuid = t_.strings.intern(r.text(17));
+        if (r.has(18)) d.bus_location = t_.strings.intern(r.text(18));
+        if (!isNull(d.device)) t_.devices.append(d);
+      });
 }
 
 Status NsysImporter::loadProcessInfo() {
   // Names of the processes and threads that have events.
   DAMSCOPE_RETURN_IF_ERROR(
-      forEachRow(db_, "PROCESSES", {"pid", "name"}, [&](const ColumnSelect& r) {
+      reader_.forEachRow("PROCESSES", {"pid", "name"}, [&](const ColumnSelect& r) {
         if (auto row = registry_.findProcess(r.integer(0))) {
           t_.processes.name[*row] = t_.strings.intern(r.text(1));
         }
       }));
   std::unordered_map<int64_t, std::string> thread_names = nvtx_thread_names_;
   DAMSCOPE_RETURN_IF_ERROR(
-      forEachRow(db_, "ThreadNames", {"nameId", "globalTid"}, [&](const ColumnSelect& r) {
+      reader_.forEachRow("ThreadNames", {"nameId", "globalTid"}, [&](const ColumnSelect& r) {
         if (auto s = strings_.find(r.integer(0)); s != strings_.end())
           thread_names.emplace(r.integer(1), s->second);
       }));
-  // nsys's MPI trace names a rank's thread "MPI Rank N": the only rank
-  // information an export carries.
-  static const std::regex kMpiRank("MPI Rank ([0-9]+)");
   for (const auto& [global_tid, name] : thread_names) {
     if (auto row = registry_.findThread(pidOf(global_tid), tidOf(global_tid))) {
       t_.threads.name[*row] = t_.strings.intern(name);
     }
-    std::smatch match;
-    if (std::regex_match(name, match, kMpiRank)) {
-      if (auto process = registry_.findProcess(pidOf(global_tid))) {
-        t_.processes.rank[*process] = std::stoi(match[1].str());
-        t_.processes.comm_backend[*process] = t_.strings.intern("mpi");
-      }
+    const MpiRankName mpi = parseMpiRankName(name);
+    if (!mpi.is_rank_name) continue;
+    auto process = registry_.findProcess(pidOf(global_tid));
+    if (!process) continue;
+    t_.processes.comm_backend[*process] = t_.strings.intern("mpi");
+    if (mpi.rank) {
+      t_.processes.rank[*process] = *mpi.rank;
+    } else {
+      t_.addStat("nsys.unusable_mpi_ranks", 1,
+                 "threads named \"MPI Rank N\" whose N does not fit a 32-bit rank; the "
+                 "process's rank is left unknown");
     }
   }
   std::string hostname;
   DAMSCOPE_RETURN_IF_ERROR(
-      forEachRow(db_, "TARGET_INFO_SYSTEM_ENV", {"name", "value"}, [&](const ColumnSelect& r) {
+      reader_.forEachRow("TARGET_INFO_SYSTEM_ENV", {"name", "value"}, [&](const ColumnSelect& r) {
         if (r.text(0) == "Hostname") hostname = std::string(r.text(1));
       }));
   if (!hostname.empty()) {
     for (auto& h : t_.processes.hostname) h = t_.strings.intern(hostname);
   }
   for (const char* table : {"EXPORT_META_DATA", "META_DATA_EXPORT"}) {
-    DAMSCOPE_RETURN_IF_ERROR(forEachRow(db_, table, {"name", "value"}, [&](const ColumnSelect& r) {
-      if (r.text(0) == "EXPORT_PRODUCT_VERSION") t_.setMeta("nsys_version", std::string(r.text(1)));
-      if (r.text(0) == "EXPORT_SCHEMA_VERSION")
-        t_.setMeta("nsys_export_schema", std::string(r.text(1)));
-    }));
+    DAMSCOPE_RETURN_IF_ERROR(
+        reader_.forEachRow(table, {"name", "value"}, [&](const ColumnSelect& r) {
+          if (r.text(0) == "EXPORT_PRODUCT_VERSION")
+            t_.setMeta("nsys_version", std::string(r.text(1)));
+          if (r.text(0) == "EXPORT_SCHEMA_VERSION")
+            t_.setMeta("nsys_export_schema", std::string(r.text(1)));
+        }));
   }
   return okStatus();
 }
@@ -536,9 +516,15 @@ void NsysImporter::finish() {
 }
 
 Result<TraceTables> NsysImporter::run() {
+  // Errors name the export; a cancelled import says only that. Each step
+  // begins with a cancellation check.
   auto step = [&](Status status) -> Status {
-    return status.ok() ? status : Error(source_ + ": " + status.error().message());
+    if (status.ok()) return progress_.checkCancelled();
+    if (status.error().code() == ErrorCode::kCancelled) return status;
+    return status.error().withContext(source_);
   };
+  reader_.start();
+  DAMSCOPE_RETURN_IF_ERROR(progress_.checkCancelled());
   DAMSCOPE_RETURN_IF_ERROR(step(loadStrings()));
   DAMSCOPE_RETURN_IF_ERROR(step(loadEventTypes()));
   DAMSCOPE_RETURN_IF_ERROR(step(loadMemoryKinds()));
@@ -552,6 +538,7 @@ Result<TraceTables> NsysImporter::run() {
   DAMSCOPE_RETURN_IF_ERROR(step(loadDevices()));
   DAMSCOPE_RETURN_IF_ERROR(step(loadProcessInfo()));
   finish();
+  progress_.report(1);
   return std::move(t_);
 }
 
@@ -566,7 +553,7 @@ bool isNsysExport(Database& db) {
   return false;
 }
 
-Result<TraceTables> importNsysSqlite(const std::string& path) {
+Result<TraceTables> importNsysSqlite(const std::string& path, const Progress& progress) {
   DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadOnly));
   // A file that is not SQLite at all fails on its first query, not on open.
   if (auto probe = db.exec("SELECT count(*) FROM sqlite_master"); !probe.ok()) {
@@ -577,8 +564,14 @@ Result<TraceTables> importNsysSqlite(const std::string& path) {
                  ": SQLite database is not an Nsight Systems export (no "
                  "StringIds/CUPTI_ACTIVITY_KIND_* tables)");
   }
-  NsysImporter importer(std::move(db), path);
-  return importer.run();
+  // Tables grow with the input; running out of memory is an error, not an
+  // exception for the caller (see importTrace).
+  try {
+    NsysImporter importer(std::move(db), path, progress);
+    return importer.run();
+  } catch (const std::bad_alloc&) {
+    return Error(path + ": out of memory while importing", ErrorCode::kFailure);
+  }
 }
 
 }  // namespace damscope

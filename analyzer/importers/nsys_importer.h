@@ -14,6 +14,7 @@
 
 #include <string>
 
+#include "trace/progress.h"
 #include "trace/result.h"
 #include "trace/sqlite_db.h"
 #include "trace/tables.h"
@@ -23,6 +24,8 @@ namespace damscope {
 // True when `db` has the tables of an Nsight Systems export.
 bool isNsysExport(Database& db);
 
-Result<TraceTables> importNsysSqlite(const std::string& path);
+// Reports the fraction of the export's event rows read to `progress` and
+// returns cancelledError() when it is cancelled.
+Result<TraceTables> importNsysSqlite(const std::string& path, const Progress& progress = {});
 
 }  // namespace damscope

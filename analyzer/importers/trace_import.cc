@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <new>
 
 #include "analyzer/importers/input_file.h"
 #include "analyzer/importers/kineto_importer.h"
@@ -62,41 +63,83 @@ Result<TraceFormat> detectFormat(const std::string& path) {
                "Nsight Systems SQLite export)");
 }
 
-Result<TraceTables> importTrace(const std::string& path, ImportTimings* timings) {
+namespace {
+
+// Where each stage of a Kineto import ends, as a share of the whole import.
+// Measured on v100_rank1 (3.0 MB gzip, 54 MB JSON; medians of 7 runs on one
+// core, page cache warm): reading the .gz takes 0.3 ms, decompressing 54 ms,
+// parsing 106 ms; reading the plain JSON takes 26 ms before the same parse.
+struct KinetoShares {
+  double read_end;
+  double decompress_end;
+};
+constexpr KinetoShares kGzipShares{0.01, 0.35};
+constexpr KinetoShares kPlainShares{0.2, 0.2};
+
+Result<TraceTables> importTraceUnguarded(const std::string& path, ImportTimings* timings,
+                                         const Progress& progress) {
   ImportTimings local;
   ImportTimings& t = timings ? *timings : local;
+  DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
   DAMSCOPE_ASSIGN_OR_RETURN(TraceFormat format, detectFormat(path));
   switch (format) {
     case TraceFormat::kTraceStore:
       return Error(path + ": already a damscope trace; nothing to import");
     case TraceFormat::kNsysSqlite: {
       auto start = std::chrono::steady_clock::now();
-      auto tables = importNsysSqlite(path);
+      auto tables = importNsysSqlite(path, progress.part(0, 1, "reading"));
       t.parse_s = secondsSince(start);
       return tables;
     }
     case TraceFormat::kKinetoJson: {
+      // The shares are chosen before the whole file is read, from its first bytes.
+      DAMSCOPE_ASSIGN_OR_RETURN(std::string head, readFilePrefix(path, 2));
+      const KinetoShares shares = isGzip(head) ? kGzipShares : kPlainShares;
       auto start = std::chrono::steady_clock::now();
-      DAMSCOPE_ASSIGN_OR_RETURN(std::string bytes, readWholeFile(path, kJsonPadding));
+      DAMSCOPE_ASSIGN_OR_RETURN(
+          std::string bytes,
+          readWholeFile(path, kJsonPadding, progress.part(0, shares.read_end, "reading")));
       t.file_bytes = bytes.size();
       t.read_s = secondsSince(start);
       if (isGzip(bytes)) {
+        DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
         start = std::chrono::steady_clock::now();
-        DAMSCOPE_ASSIGN_OR_RETURN(std::string json, gunzip(bytes, path, kJsonPadding));
+        DAMSCOPE_ASSIGN_OR_RETURN(
+            std::string json,
+            gunzip(bytes, path, kJsonPadding,
+                   progress.part(shares.read_end, shares.decompress_end, "decompressing")));
         bytes = std::move(json);
         t.decompress_s = secondsSince(start);
         if (!startsLikeJson(std::string_view(bytes).substr(0, 64))) {
           return Error(path + ": gzip content is not JSON (expected a PyTorch profiler trace)");
         }
       }
+      DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
       t.json_bytes = bytes.size();
       start = std::chrono::steady_clock::now();
-      auto tables = importKinetoJson(bytes, path);
+      auto tables =
+          importKinetoJson(bytes, path, progress.part(shares.decompress_end, 1, "parsing"));
       t.parse_s = secondsSince(start);
       return tables;
     }
   }
   return Error(path + ": unsupported format");
 }
+
+}  // namespace
+
+Result<TraceTables> importTrace(const std::string& path, ImportTimings* timings,
+                                const Progress& progress) {
+  // Importers return errors as values. What the standard library can still
+  // throw on hostile input is an allocation failure (reading, decompressing
+  // and tables all grow with the input), which becomes an error here like any
+  // other instead of ending the GUI or CLI.
+  try {
+    return importTraceUnguarded(path, timings, progress);
+  } catch (const std::bad_alloc&) {
+    return Error(path + ": out of memory while importing", ErrorCode::kFailure);
+  }
+}
+
 
 }  // namespace damscope

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "trace/progress.h"
 #include "trace/result.h"
 #include "trace/tables.h"
 
@@ -35,6 +36,13 @@ struct ImportTimings {
 
 // Imports a Kineto JSON or nsys SQLite file. A damscope trace store is not an
 // import source: the error says so.
-Result<TraceTables> importTrace(const std::string& path, ImportTimings* timings = nullptr);
+//
+// Reports to `progress` under the stages "reading" and, for Kineto JSON,
+// "decompressing" (gzip only) and "parsing"; fractions never decrease and
+// end at 1. When `progress` is cancelled the import stops at its next check
+// (every MiB of file or JSON, every 64K rows of an export) and returns
+// cancelledError() (ErrorCode::kCancelled); importers write nothing anyway.
+Result<TraceTables> importTrace(const std::string& path, ImportTimings* timings = nullptr,
+                                const Progress& progress = {});
 
 }  // namespace damscope

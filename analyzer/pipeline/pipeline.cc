@@ -65,7 +65,8 @@ Result<OpenedRank> openRank(const std::string& input, const PipelineOptions& opt
       return rank;
     }
   }
-  DAMSCOPE_ASSIGN_OR_RETURN(rank.tables, importTrace(input));
+  DAMSCOPE_ASSIGN_OR_RETURN(rank.tables,
+                            importTrace(input, nullptr, progress.part(0, 0.8, "importing")));
   if (options.store) {
     DAMSCOPE_ASSIGN_OR_RETURN(PendingFile file, PendingFile::create(store, /*replace=*/true));
     DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());

@@ -1,5 +1,5 @@
-// Progress on stderr: see progress.h.
-#include "cli/progress.h"
+// Progress on stderr: see progress_line.h.
+#include "cli/progress_line.h"
 
 #include <unistd.h>
 

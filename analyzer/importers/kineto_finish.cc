@@ -1,0 +1,101 @@
+// The final pass of a Kineto import (see kineto_internal.h), run once every
+// event is read: trace-level keys may come after "traceEvents" (Kineto writes
+// baseTimeNanoseconds last), so only now can times be shifted onto the Unix
+// epoch, tables sorted, ranges nested and FLOP metrics pointed at their
+// sorted rows; devices, process and thread names, rank metadata and the
+// importer's stats are filled in last.
+#include <string>
+#include <vector>
+
+#include "analyzer/importers/kineto_internal.h"
+#include "trace/range_nesting.h"
+#include "trace/table_order.h"
+
+namespace damscope::kineto {
+
+void finishImport(ImportState& s) {
+  TraceTables& t = s.tables;
+  // Kineto's newer traces write ts relative to baseTimeNanoseconds.
+  if (s.base_time_ns != 0) {
+    auto shift = [&](std::vector<int64_t>& ts) {
+      for (auto& v : ts) v += s.base_time_ns;
+    };
+    shift(t.kernels.ts), shift(t.memcpys.ts), shift(t.memsets.ts), shift(t.api_calls.ts);
+    shift(t.ranges.ts), shift(t.syncs.ts), shift(t.counters.ts);
+    if (!isNull(s.profiler_span_start)) s.profiler_span_start += s.base_time_ns;
+    if (!isNull(s.profiler_span_end)) s.profiler_span_end += s.base_time_ns;
+  }
+
+  sortByTime(t.kernels), sortByTime(t.memcpys), sortByTime(t.memsets);
+  sortByTime(t.api_calls), sortByTime(t.syncs), sortByTime(t.counters);
+  const std::vector<int64_t> range_rows = sortByTime(t.ranges);
+  computeRangeNesting(t.ranges);
+  for (const PendingMetric& m : s.pending_metrics) {
+    KernelMetricTable::Row row;
+    row.range_id = range_rows[m.range_row];
+    row.flops = m.flops;
+    row.source = m.source;
+    t.kernel_metrics.append(row);
+  }
+
+  bool amd = false;
+  for (const KinetoDevice& d : s.devices) {
+    amd = amd || d.name.find("AMD") != std::string::npos ||
+          d.name.find("Radeon") != std::string::npos ||
+          d.name.find("Instinct") != std::string::npos;
+  }
+  for (const KinetoDevice& d : s.devices) {
+    DeviceTable::Row row;
+    row.device = d.id;
+    row.kind = DeviceKind::kGpu;
+    row.vendor = t.strings.intern(amd ? "amd" : "nvidia");
+    row.name = t.strings.intern(d.name);
+    auto i32 = [](int32_t v) { return v < 0 ? kNullInt32 : v; };
+    auto i64 = [](int64_t v) { return v < 0 ? kNullInt : v; };
+    row.sm_count = i32(d.sm_count);
+    row.memory_bytes = i64(d.total_memory_bytes);
+    row.compute_major = i32(d.compute_major);
+    row.compute_minor = i32(d.compute_minor);
+    row.warp_size = i32(d.warp_size);
+    row.max_threads_per_block = i32(d.max_threads_per_block);
+    row.max_threads_per_sm = i32(d.max_threads_per_sm);
+    row.registers_per_block = i32(d.registers_per_block);
+    row.registers_per_sm = i32(d.registers_per_sm);
+    row.shared_memory_per_block_bytes = i64(d.shared_memory_per_block_bytes);
+    row.shared_memory_per_sm_bytes = i64(d.shared_memory_per_sm_bytes);
+    t.devices.append(row);
+  }
+
+  for (size_t p = 0; p < t.processes.size(); ++p) {
+    auto name = s.process_names.find(t.processes.pid[p]);
+    if (name != s.process_names.end()) t.processes.name[p] = t.strings.intern(name->second);
+    if (!s.hostname.empty()) t.processes.hostname[p] = t.strings.intern(s.hostname);
+    if (s.distributed.rank >= 0) t.processes.rank[p] = s.distributed.rank;
+    if (s.distributed.world_size > 0) t.processes.world_size[p] = s.distributed.world_size;
+    if (!s.distributed.backend.empty()) {
+      t.processes.comm_backend[p] = t.strings.intern(s.distributed.backend);
+    }
+  }
+  for (size_t i = 0; i < t.threads.size(); ++i) {
+    const int64_t pid = t.processes.pid[t.threads.process_id[i]];
+    auto name = s.thread_names.find({pid, t.threads.tid[i]});
+    if (name != s.thread_names.end()) t.threads.name[i] = t.strings.intern(name->second);
+  }
+
+  t.setMeta("source_format", "kineto");
+  t.setMeta("source_file", s.source);
+  t.setMeta("clock", "realtime");
+  if (s.base_time_ns != 0) t.setMeta("kineto_base_time_ns", std::to_string(s.base_time_ns));
+  if (!isNull(s.profiler_span_start)) {
+    t.setMeta("profiler_span_start_ns", std::to_string(s.profiler_span_start));
+    t.setMeta("profiler_span_end_ns", std::to_string(s.profiler_span_end));
+  }
+  t.addStat("kineto.events", s.events, "trace events read from traceEvents");
+  if (s.flow_events > 0) {
+    t.addStat("kineto.flow_events", s.flow_events,
+              "flow arrows (ac2g launch links, fwdbwd); not stored: kernels link to their "
+              "launch through the correlation argument");
+  }
+}
+
+}  // namespace damscope::kineto

@@ -1,0 +1,521 @@
+// Reading a Kineto trace (see kineto_internal.h): one pass over the JSON
+// document with simdjson's On-Demand API. The top level may be the Chrome
+// trace "JSON Object Format" ({"traceEvents": [...], ...}) or the bare "JSON
+// Array Format"; every event's fields are read in whatever order they come
+// into a flat Event, which goes to the router before the next one is read.
+// Arguments with a typed column are parsed into it; the rest are kept
+// verbatim as the row's `args` JSON.
+#include <simdjson.h>
+
+#include <array>
+#include <cctype>
+#include <charconv>
+
+#include "analyzer/importers/decimal.h"
+#include "analyzer/importers/input_file.h"
+#include "analyzer/importers/kineto_importer.h"
+#include "analyzer/importers/kineto_internal.h"
+#include "trace/json_text.h"
+
+namespace damscope::kineto {
+namespace {
+
+namespace od = simdjson::ondemand;
+
+// What an argument key means to the importer. Keys with a column are read
+// into typed fields; kDropped keys are bookkeeping or derived values (Kineto's
+// "blocks per SM" follows from grid and SM count); all others are kept
+// verbatim in the row's `args` JSON.
+enum class ArgKey : uint8_t {
+  kOther,
+  kDropped,
+  kExternalId,
+  kCorrelation,
+  kDevice,
+  kStream,
+  kGrid,
+  kBlock,
+  kRegisters,
+  kSharedMemory,
+  kOccupancy,
+  kBytes,
+  kCbid,
+  kSyncKind,
+  kCopyKind,
+  kDeviceType,
+  kDeviceId,
+  kTotalAllocated,
+  kTotalReserved,
+  kFlops,
+  kMetaName,
+  kMetaLabels,
+};
+
+ArgKey classifyArg(std::string_view key) {
+  // A linear scan, most frequent keys first: cheaper than hashing for keys
+  // this short, since most comparisons stop at the length.
+  static constexpr std::pair<std::string_view, ArgKey> kKeys[] = {
+      {"External id", ArgKey::kExternalId},
+      {"Ev Idx", ArgKey::kDropped},
+      {"correlation", ArgKey::kCorrelation},
+      {"cbid", ArgKey::kCbid},
+      {"device", ArgKey::kDevice},
+      {"stream", ArgKey::kStream},
+      {"context", ArgKey::kDropped},
+      {"Record function id", ArgKey::kDropped},
+      {"queued", ArgKey::kDropped},
+      {"registers per thread", ArgKey::kRegisters},
+      {"shared memory", ArgKey::kSharedMemory},
+      {"blocks per SM", ArgKey::kDropped},
+      {"warps per SM", ArgKey::kDropped},
+      {"grid", ArgKey::kGrid},
+      {"block", ArgKey::kBlock},
+      {"est. achieved occupancy %", ArgKey::kOccupancy},
+      {"bytes", ArgKey::kBytes},
+      {"memory bandwidth (GB/s)", ArgKey::kDropped},
+      {"Device Type", ArgKey::kDeviceType},
+      {"Device Id", ArgKey::kDeviceId},
+      {"Total Allocated", ArgKey::kTotalAllocated},
+      {"Total Reserved", ArgKey::kTotalReserved},
+      {"external id", ArgKey::kExternalId},  // 2021 format
+      {"external ts", ArgKey::kDropped},
+      {"Trace name", ArgKey::kDropped},
+      {"Trace iteration", ArgKey::kDropped},
+      {"Profiler Event Index", ArgKey::kDropped},
+      {"cuda_sync_kind", ArgKey::kSyncKind},
+      {"flops", ArgKey::kFlops},
+      {"cid", ArgKey::kCbid},       // ROCm
+      {"kind", ArgKey::kCopyKind},  // ROCm memcpy direction
+      {"name", ArgKey::kMetaName},
+      {"labels", ArgKey::kMetaLabels},
+      {"sort_index", ArgKey::kDropped},
+  };
+  for (const auto& [name, kind] : kKeys) {
+    if (name.size() == key.size() && name == key) return kind;
+  }
+  return ArgKey::kOther;
+}
+
+// FLOPs per thread instruction of the CUPTI SASS counters Kineto's
+// CuptiRangeProfiler records: an FMA is two operations, as in Nsight
+// Compute's roofline sections (SpeedOfLight_RooflineChart.section:
+// derived__sm__sass_thread_inst_executed_op_ffma_pred_on_x2).
+int sassFlopsPerInstruction(std::string_view key) {
+  constexpr std::string_view kPrefix = "smsp__sass_thread_inst_executed_op_";
+  if (key.substr(0, kPrefix.size()) != kPrefix) return 0;
+  const std::string_view op = key.substr(kPrefix.size(), 4);
+  if (op == "dfma" || op == "ffma" || op == "hfma") return 2;
+  if (op == "dadd" || op == "fadd" || op == "hadd" || op == "dmul" || op == "fmul" ||
+      op == "hmul") {
+    return 1;
+  }
+  return 0;
+}
+
+std::string_view trimRight(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// The JSON text of any value, for copying it into `args` unchanged.
+simdjson::error_code rawJson(od::value& value, std::string_view& out) {
+  od::json_type type;
+  if (auto error = value.type().get(type)) return error;
+  if (type == od::json_type::object) {
+    od::object o;
+    if (auto error = value.get_object().get(o)) return error;
+    return o.raw_json().get(out);
+  }
+  if (type == od::json_type::array) {
+    od::array a;
+    if (auto error = value.get_array().get(a)) return error;
+    return a.raw_json().get(out);
+  }
+  out = trimRight(value.raw_json_token());
+  return simdjson::SUCCESS;
+}
+
+// Reads a JSON number (or a numeric string) as an integer.
+bool readInt(od::value& value, int64_t& out) {
+  od::json_type type;
+  if (value.type().get(type)) return false;
+  if (type == od::json_type::number) {
+    auto parsed = parseScaledDecimal(value.raw_json_token(), 0);
+    if (!parsed) return false;
+    out = *parsed;
+    return true;
+  }
+  if (type == od::json_type::string) {
+    std::string_view text;
+    if (value.get_string().get(text)) return false;
+    auto parsed = parseScaledDecimal(text, 0);
+    if (!parsed) return false;
+    out = *parsed;
+    return true;
+  }
+  return false;
+}
+
+// Timestamps and durations: microseconds as numbers (or, rarely, strings).
+bool readMicros(od::value& value, int64_t& out) {
+  std::string_view token = trimRight(value.raw_json_token());
+  if (!token.empty() && token.front() == '"') token = token.substr(1, token.size() - 2);
+  auto parsed = microsToNanos(token);
+  if (!parsed) return false;
+  out = *parsed;
+  return true;
+}
+
+EventId readEventId(od::value& value) {
+  EventId id;
+  od::json_type type;
+  if (value.type().get(type)) return id;
+  if (type == od::json_type::number) {
+    int64_t n = 0;
+    if (readInt(value, n)) id.number = n;
+    return id;
+  }
+  std::string_view text;
+  if (type != od::json_type::string || value.get_string().get(text)) return id;
+  // "stream 7" names a GPU stream in 2021 traces; "25738" is a thread id.
+  constexpr std::string_view kStreamPrefix = "stream ";
+  if (text.substr(0, kStreamPrefix.size()) == kStreamPrefix)
+    text.remove_prefix(kStreamPrefix.size());
+  if (auto parsed = parseScaledDecimal(text, 0)) id.number = *parsed;
+  return id;
+}
+
+bool readDims(od::value& value, std::array<int32_t, 3>& out) {
+  od::array array;
+  if (value.get_array().get(array)) return false;
+  size_t i = 0;
+  for (auto element : array) {
+    int64_t v = 0;
+    od::value item;
+    if (element.get(item) || !readInt(item, v)) return false;
+    if (i < 3) out[i++] = static_cast<int32_t>(v);
+  }
+  return true;
+}
+
+class DocumentReader {
+ public:
+  DocumentReader(ImportState& state, EventRouter& router, const Progress& progress)
+      : s_(state), t_(state.tables), router_(router), progress_(progress) {}
+
+  Status parseDocument(std::string& json);
+
+ private:
+  Status readTopLevel(od::object root);
+  Status readEvents(od::array events);
+  simdjson::error_code readEvent(od::object object);
+  simdjson::error_code readArgs(od::object args);
+  Status checkpoint();
+
+  // Progress is the parser's position in the document. It is looked at every
+  // kCheckEvents events (a counter is all the loop pays) and reported, with a
+  // cancellation check, once per kProgressChunkBytes of JSON: about 5,000
+  // Kineto events, or 2 ms of parsing (BM_ParseKineto: ~450 MB/s).
+  static constexpr uint32_t kCheckEvents = 1024;
+
+  ImportState& s_;
+  TraceTables& t_;
+  EventRouter& router_;
+  const Progress& progress_;
+  Event e_;
+  od::document* doc_ = nullptr;
+  std::string_view json_;
+  size_t next_report_ = 0;  // document offset of the next report
+  uint32_t until_check_ = kCheckEvents;
+};
+
+Status DocumentReader::checkpoint() {
+  until_check_ = kCheckEvents;
+  const char* at = nullptr;
+  if (doc_->current_location().get(at) != simdjson::SUCCESS) return okStatus();
+  const auto offset = static_cast<size_t>(at - json_.data());
+  if (offset < next_report_) return okStatus();
+  next_report_ = offset + kProgressChunkBytes;
+  progress_.report(static_cast<double>(offset) / static_cast<double>(json_.size()));
+  return progress_.checkCancelled();
+}
+
+simdjson::error_code DocumentReader::readArgs(od::object args) {
+  for (auto field : args) {
+    std::string_view key;
+    if (auto error = field.unescaped_key().get(key)) return error;
+    od::value value;
+    if (auto error = field.value().get(value)) return error;
+    const ArgKey kind = classifyArg(key);
+    if (kind == ArgKey::kDropped) continue;
+    od::json_type type;
+    if (auto error = value.type().get(type)) return error;
+
+    // On-Demand values can be consumed once, so a scalar's text is taken
+    // first (a peek) and typed fields are parsed from it.
+    std::string_view raw;
+    bool taken = false;
+    if (type == od::json_type::array || type == od::json_type::object) {
+      if ((kind == ArgKey::kGrid || kind == ArgKey::kBlock) && type == od::json_type::array) {
+        if (readDims(value, kind == ArgKey::kGrid ? e_.grid : e_.block)) continue;
+        return simdjson::INCORRECT_TYPE;
+      }
+      if (auto error = rawJson(value, raw)) return error;
+    } else {
+      raw = trimRight(value.raw_json_token());
+      const bool is_number = type == od::json_type::number;
+      auto take_int = [&](int64_t& out) {
+        if (!is_number) return false;
+        auto parsed = parseScaledDecimal(raw, 0);
+        if (parsed) out = *parsed;
+        return parsed.has_value();
+      };
+      auto take_double = [&](double& out) {
+        if (!is_number) return false;
+        const auto [end, ec] = std::from_chars(raw.data(), raw.data() + raw.size(), out);
+        return ec == std::errc() && end == raw.data() + raw.size();
+      };
+      auto take_string = [&](std::string_view& out) {
+        return type == od::json_type::string && value.get_string().get(out) == simdjson::SUCCESS;
+      };
+      switch (kind) {
+        case ArgKey::kExternalId:
+          taken = take_int(e_.external_id);
+          break;
+        case ArgKey::kCorrelation:
+          taken = take_int(e_.correlation);
+          break;
+        case ArgKey::kDevice:
+          taken = take_int(e_.device);
+          break;
+        case ArgKey::kStream:
+          taken = take_int(e_.stream);
+          break;
+        case ArgKey::kRegisters:
+          taken = take_int(e_.registers);
+          break;
+        case ArgKey::kSharedMemory:
+          taken = take_int(e_.shared_memory);
+          break;
+        case ArgKey::kOccupancy:
+          taken = take_double(e_.occupancy);
+          break;
+        case ArgKey::kBytes:
+          taken = take_int(e_.bytes);
+          break;
+        case ArgKey::kCbid:
+          taken = take_int(e_.cbid);
+          break;
+        case ArgKey::kDeviceType:
+          taken = take_int(e_.device_type);
+          break;
+        case ArgKey::kDeviceId:
+          taken = take_int(e_.device_id);
+          break;
+        case ArgKey::kTotalAllocated:
+          taken = take_double(e_.total_allocated);
+          break;
+        case ArgKey::kTotalReserved:
+          taken = take_double(e_.total_reserved);
+          break;
+        case ArgKey::kSyncKind:
+          taken = take_string(e_.sync_kind);
+          break;
+        case ArgKey::kCopyKind:
+          taken = take_string(e_.copy_kind);
+          break;
+        case ArgKey::kMetaName:
+          taken = take_string(e_.meta_name);
+          break;
+        case ArgKey::kMetaLabels:
+          taken = take_string(e_.meta_labels);
+          break;
+        case ArgKey::kFlops:
+          // Kept in args too: the framework's own estimate is useful evidence.
+          take_double(e_.flops);
+          break;
+        case ArgKey::kOther:
+          if (const int per_instruction = sassFlopsPerInstruction(key)) {
+            double count = 0;
+            if (take_double(count)) {
+              e_.sass_flops += per_instruction * count;
+              e_.has_sass = true;
+            }
+          }
+          break;
+        case ArgKey::kDropped:
+        case ArgKey::kGrid:
+        case ArgKey::kBlock:
+          break;
+      }
+    }
+    if (taken) continue;
+    // Keep the argument verbatim; a value that did not fit its typed column
+    // (a string where a number was expected) lands here too.
+    e_.extras += e_.extras.empty() ? '{' : ',';
+    appendJsonString(e_.extras, key);
+    e_.extras += ':';
+    e_.extras += raw;
+  }
+  if (!e_.extras.empty()) e_.extras += '}';
+  return simdjson::SUCCESS;
+}
+
+simdjson::error_code DocumentReader::readEvent(od::object object) {
+  e_.reset();
+  for (auto field : object) {
+    std::string_view key;
+    if (auto error = field.unescaped_key().get(key)) return error;
+    od::value value;
+    if (auto error = field.value().get(value)) return error;
+    simdjson::error_code error = simdjson::SUCCESS;
+    if (key == "ph") {
+      error = value.get_string().get(e_.ph);
+    } else if (key == "cat") {
+      error = value.get_string().get(e_.cat);
+    } else if (key == "name") {
+      error = value.get_string().get(e_.name);
+    } else if (key == "pid") {
+      e_.pid = readEventId(value);
+    } else if (key == "tid") {
+      e_.tid = readEventId(value);
+    } else if (key == "ts") {
+      if (!readMicros(value, e_.ts)) e_.ts = kNullInt;
+    } else if (key == "dur") {
+      if (!readMicros(value, e_.dur)) e_.dur = kNullInt;
+    } else if (key == "args") {
+      od::object args;
+      if (value.get_object().get(args) == simdjson::SUCCESS) error = readArgs(args);
+    }
+    // Other fields (id, bp, s, ...) belong to flows and instant scopes; skipped.
+    if (error) return error;
+  }
+  return simdjson::SUCCESS;
+}
+
+Status DocumentReader::readEvents(od::array events) {
+  s_.saw_trace_events = true;
+  for (auto element : events) {
+    od::object object;
+    if (auto error = element.get_object().get(object)) {
+      if (error == simdjson::INCORRECT_TYPE) {
+        s_.stat("kineto.non_object_events", "traceEvents entries that are not objects; skipped");
+        continue;
+      }
+      return Error(simdjson::error_message(error));
+    }
+    if (auto error = readEvent(object)) return Error(simdjson::error_message(error));
+    router_.route(e_);
+    if (--until_check_ == 0) DAMSCOPE_RETURN_IF_ERROR(checkpoint());
+  }
+  return okStatus();
+}
+
+Status DocumentReader::readTopLevel(od::object root) {
+  for (auto field : root) {
+    std::string_view key;
+    if (auto error = field.unescaped_key().get(key)) return Error(simdjson::error_message(error));
+    od::value value;
+    if (auto error = field.value().get(value)) return Error(simdjson::error_message(error));
+    if (key == "traceEvents") {
+      od::array events;
+      if (value.get_array().get(events)) return Error("\"traceEvents\" is not an array");
+      DAMSCOPE_RETURN_IF_ERROR(readEvents(events));
+    } else if (key == "baseTimeNanoseconds") {
+      int64_t base = 0;
+      if (!readInt(value, base)) return Error("\"baseTimeNanoseconds\" is not an integer");
+      s_.base_time_ns = base;
+    } else if (key == "deviceProperties" || key == "distributedInfo") {
+      std::string_view raw;
+      if (auto error = rawJson(value, raw)) return Error(simdjson::error_message(error));
+      if (key == "deviceProperties") {
+        auto devices = parseKinetoDevices(raw);
+        if (devices.ok()) {
+          s_.devices = std::move(devices.value());
+        } else {
+          s_.stat("kineto.unreadable_device_properties",
+                  "deviceProperties could not be parsed: " + devices.error().message());
+        }
+      } else {
+        auto info = parseKinetoDistributedInfo(raw);
+        if (info.ok()) {
+          s_.distributed = info.value();
+        } else {
+          s_.stat("kineto.unreadable_distributed_info",
+                  "distributedInfo could not be parsed: " + info.error().message());
+        }
+      }
+    } else if (key == "schemaVersion" || key == "traceName" || key == "displayTimeUnit") {
+      std::string_view raw;
+      if (auto error = rawJson(value, raw)) return Error(simdjson::error_message(error));
+      std::string text(raw);
+      if (text.size() >= 2 && text.front() == '"') text = text.substr(1, text.size() - 2);
+      t_.setMeta(key == "schemaVersion" ? "kineto_schema_version"
+                 : key == "traceName"   ? "kineto_trace_name"
+                                        : "kineto_display_time_unit",
+                 text);
+    } else if (key == "host_name" || key == "hostname") {
+      std::string_view name;
+      if (value.get_string().get(name) == simdjson::SUCCESS) s_.hostname = std::string(name);
+    }
+  }
+  return okStatus();
+}
+
+Status DocumentReader::parseDocument(std::string& json) {
+  if (json.capacity() < json.size() + kJsonPadding) json.reserve(json.size() + kJsonPadding);
+  od::parser parser;
+  od::document doc;
+  bool iterating = false;  // current_location() is only valid on a started document
+  auto fail = [&](const std::string& what) -> Status {
+    const char* at = nullptr;
+    std::string where;
+    if (iterating && doc.current_location().get(at) == simdjson::SUCCESS && at >= json.data() &&
+        at <= json.data() + json.size()) {
+      where = " at byte " + std::to_string(at - json.data());
+    }
+    return Error(s_.source + ": invalid Kineto JSON" + where + ": " + what);
+  };
+  // A cancelled read is no fault of the document.
+  auto fail_with = [&](const Status& status) -> Status {
+    return status.error().code() == ErrorCode::kCancelled ? status : fail(status.error().message());
+  };
+  if (auto error = parser.iterate(json.data(), json.size(), json.capacity()).get(doc)) {
+    return fail(simdjson::error_message(error));
+  }
+  iterating = true;
+  doc_ = &doc;
+  json_ = json;
+  od::json_type type;
+  if (auto error = doc.type().get(type)) return fail(simdjson::error_message(error));
+  if (type == od::json_type::array) {
+    // The Chrome trace "JSON Array Format": a bare list of events.
+    od::array events;
+    if (auto error = doc.get_array().get(events)) return fail(simdjson::error_message(error));
+    if (Status s = readEvents(events); !s.ok()) return fail_with(s);
+  } else if (type == od::json_type::object) {
+    od::object root;
+    if (auto error = doc.get_object().get(root)) return fail(simdjson::error_message(error));
+    if (Status s = readTopLevel(root); !s.ok()) return fail_with(s);
+  } else {
+    return Error(s_.source + ": JSON is not a trace (expected an object with \"traceEvents\")");
+  }
+  // A fully consumed document has no current location; anything left is trailing garbage.
+  const char* rest = nullptr;
+  if (doc.current_location().get(rest) == simdjson::SUCCESS) {
+    return fail("unexpected content after the end of the trace");
+  }
+  if (!s_.saw_trace_events)
+    return Error(s_.source + ": JSON has no \"traceEvents\" array: not a Chrome/Kineto trace");
+  return okStatus();
+}
+
+}  // namespace
+
+Status readDocument(std::string& json, ImportState& state, EventRouter& router,
+                    const Progress& progress) {
+  DocumentReader reader(state, router, progress);
+  return reader.parseDocument(json);
+}
+
+}  // namespace damscope::kineto
