@@ -1,11 +1,13 @@
 // The table declarations (trace/tables.h, trace/analysis_tables.h) are the one
-// source of truth; this suite checks that the SQL of both stores
-// (trace/schema.sql, trace/analysis_schema.sql) agrees with them in full,
-// types included, and that the checker's C++-type-to-SQL-type trait says what
-// trace/column_io.h really stores.
+// source of truth; this suite checks that everything else saying the same
+// thing agrees with them in full, types included: the SQL of both stores
+// (trace/schema.sql, trace/analysis_schema.sql) and the column reference of
+// the trace format (docs/trace-format.md). It also checks that the checker's
+// C++-type-to-SQL-type trait says what trace/column_io.h really stores.
 #include <gtest/gtest.h>
 
 #include "tests/schema_check.h"
+#include "tests/test_support.h"
 #include "trace/analysis_schema_sql.h"
 #include "trace/analysis_tables.h"
 #include "trace/column_io.h"
@@ -26,6 +28,10 @@ std::vector<Table> traceDeclarations() {
   return tables;
 }
 
+std::string doc(const std::string& name) {
+  return testing::readFile(std::string(DAMSCOPE_SOURCE_DIR) + "/docs/" + name);
+}
+
 // One failure line per disagreement, so a run lists them all.
 void expectAgreement(const std::vector<std::string>& problems) {
   for (const std::string& p : problems) ADD_FAILURE() << p;
@@ -38,6 +44,11 @@ TEST(SchemaAgreement, SchemaSqlMatchesTablesHColumnByColumnWithTypes) {
 TEST(SchemaAgreement, AnalysisSchemaSqlMatchesAnalysisTablesHColumnByColumnWithTypes) {
   expectAgreement(schema_check::checkSql("trace/analysis_schema.sql", kAnalysisSchemaSql,
                                          schema_check::declaredTables(AnalysisTables{})));
+}
+
+TEST(SchemaAgreement, TraceFormatDocListsEveryColumnWithItsType) {
+  expectAgreement(
+      schema_check::checkDocs("docs/trace-format.md", doc("trace-format.md"), traceDeclarations()));
 }
 
 // What SQLite stores for one non-null value bound through column_io.
