@@ -1,8 +1,8 @@
 // The table declarations (trace/tables.h, trace/analysis_tables.h) are the one
 // source of truth; this suite checks that everything else saying the same
 // thing agrees with them in full, types included: the SQL of both stores
-// (trace/schema.sql, trace/analysis_schema.sql) and the column reference of
-// the trace format (docs/trace-format.md). It also checks that the checker's
+// (trace/schema.sql, trace/analysis_schema.sql) and the column references
+// (docs/trace-format.md, docs/analysis.md). It also checks that the checker's
 // C++-type-to-SQL-type trait says what trace/column_io.h really stores.
 #include <gtest/gtest.h>
 
@@ -49,6 +49,11 @@ TEST(SchemaAgreement, AnalysisSchemaSqlMatchesAnalysisTablesHColumnByColumnWithT
 TEST(SchemaAgreement, TraceFormatDocListsEveryColumnWithItsType) {
   expectAgreement(
       schema_check::checkDocs("docs/trace-format.md", doc("trace-format.md"), traceDeclarations()));
+}
+
+TEST(SchemaAgreement, AnalysisDocListsEveryColumnWithItsType) {
+  expectAgreement(schema_check::checkDocs("docs/analysis.md", doc("analysis.md"),
+                                          schema_check::declaredTables(AnalysisTables{})));
 }
 
 // What SQLite stores for one non-null value bound through column_io.
