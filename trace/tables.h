@@ -5,7 +5,9 @@
 // From that list follow the column vectors, a Row struct for appending, and a
 // visitor that the SQLite writer and reader use to bind and read each column,
 // so a column added here is stored and loaded without further code. The SQL
-// definitions live in trace/schema.sql; a test checks the two agree.
+// definitions live in trace/schema.sql and the column reference in
+// docs/trace-format.md; tests/schema_agreement_test.cc checks both against
+// these lists, types included.
 //
 // Conventions (docs/trace-format.md is the reference):
 // - The row index is the table's `id`; `*_id` columns that name another table
