@@ -19,35 +19,6 @@ using testing::CommandResult;
 using testing::runCommand;
 using testing::TempDir;
 
-// Three ProfilerSteps; in each the host spends 600 µs (+ slow_us) in the
-// DataLoader before launching 300 µs of GEMM: a data-bound run.
-std::string dataBoundTrace(int rank, int slow_us) {
-  std::string events;
-  for (int step = 0; step < 3; ++step) {
-    const int t0 = step * (1000 + slow_us);
-    const int c = step + 1;
-    events += R"({"ph":"X","cat":"cpu_op","name":"ProfilerStep#)" + std::to_string(step + 1) +
-              R"(","pid":1,"tid":1,"ts":)" + std::to_string(t0) + R"(,"dur":)" +
-              std::to_string(1000 + slow_us) + "},";
-    events +=
-        R"({"ph":"X","cat":"user_annotation","name":"enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__","pid":1,"tid":1,"ts":)" +
-        std::to_string(t0) + R"(,"dur":)" + std::to_string(600 + slow_us) + "},";
-    events += R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)" +
-              std::to_string(t0 + 610 + slow_us) + R"(,"dur":5,"args":{"correlation":)" +
-              std::to_string(c) + "}},";
-    events +=
-        R"({"ph":"X","cat":"kernel","name":"volta_sgemm_128x64_nn","pid":0,"tid":7,"ts":)" +
-        std::to_string(t0 + 620 + slow_us) + R"(,"dur":300,"args":{"correlation":)" +
-        std::to_string(c) +
-        R"(,"device":0,"stream":7,"grid":[160,1,1],"block":[256,1,1],"est. achieved occupancy %":50}},)";
-  }
-  events.pop_back();
-  return R"({"traceEvents":[)" + events +
-         R"(],"deviceProperties":[{"id":0,"name":"Test GPU","numSms":80,"totalGlobalMem":34084028416}],)" +
-         R"("distributedInfo":{"rank":)" + std::to_string(rank) +
-         R"(,"world_size":2,"backend":"nccl"}})";
-}
-
 CommandResult damscope(const std::string& args) {
   return runCommand(testing::damscopeBinary() + " " + args);
 }
@@ -55,7 +26,7 @@ CommandResult damscope(const std::string& args) {
 TEST(AnalyzeCli, ImportsStoresAndPrintsTheVerdictFirst) {
   TempDir dir;
   const std::string trace = dir.file("run0.json");
-  testing::writeFile(trace, dataBoundTrace(0, 0));
+  testing::writeFile(trace, testing::dataBoundKinetoTrace(0, 0));
   CommandResult r =
       runCommand("cd " + dir.path() + " && " + testing::damscopeBinary() + " analyze run0.json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -88,7 +59,7 @@ TEST(AnalyzeCli, ImportsStoresAndPrintsTheVerdictFirst) {
 TEST(AnalyzeCli, JsonHasTheDocumentedFields) {
   TempDir dir;
   const std::string trace = dir.file("run0.json");
-  testing::writeFile(trace, dataBoundTrace(0, 0));
+  testing::writeFile(trace, testing::dataBoundKinetoTrace(0, 0));
   CommandResult r = damscope("analyze --no-store --format json " + trace);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
@@ -119,8 +90,9 @@ TEST(AnalyzeCli, JsonHasTheDocumentedFields) {
 
 TEST(AnalyzeCli, SeveralRanksAreComparedAndStragglersFound) {
   TempDir dir;
-  testing::writeFile(dir.file("rank0.json"), dataBoundTrace(0, 0));
-  testing::writeFile(dir.file("rank1.json"), dataBoundTrace(1, 200));  // 200 µs slower loader
+  testing::writeFile(dir.file("rank0.json"), testing::dataBoundKinetoTrace(0, 0));
+  testing::writeFile(dir.file("rank1.json"),
+                     testing::dataBoundKinetoTrace(1, 200));  // 200 µs slower loader
   CommandResult r = runCommand("cd " + dir.path() + " && " + testing::damscopeBinary() +
                                " analyze rank0.json rank1.json --format json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -140,7 +112,7 @@ TEST(AnalyzeCli, SeveralRanksAreComparedAndStragglersFound) {
 TEST(AnalyzeCli, BadInputExitsTwoWithOneLine) {
   TempDir dir;
   const std::string trace = dir.file("run0.json");
-  testing::writeFile(trace, dataBoundTrace(0, 0));
+  testing::writeFile(trace, testing::dataBoundKinetoTrace(0, 0));
   testing::writeFile(dir.file("not_a_trace.txt"), "hello");
   for (const std::string& args :
        {"analyze " + dir.file("missing.json"), "analyze " + dir.file("not_a_trace.txt"),

@@ -80,4 +80,31 @@ std::string damscopeBinary() {
   return std::string(DAMSCOPE_BINARY_DIR) + "/cli/damscope";
 }
 
+std::string dataBoundKinetoTrace(int rank, int slow_us, int steps) {
+  std::string events;
+  for (int step = 0; step < steps; ++step) {
+    const int t0 = step * (1000 + slow_us);
+    const int c = step + 1;
+    events += R"({"ph":"X","cat":"cpu_op","name":"ProfilerStep#)" + std::to_string(step + 1) +
+              R"(","pid":1,"tid":1,"ts":)" + std::to_string(t0) + R"(,"dur":)" +
+              std::to_string(1000 + slow_us) + "},";
+    events +=
+        R"({"ph":"X","cat":"user_annotation","name":"enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__","pid":1,"tid":1,"ts":)" +
+        std::to_string(t0) + R"(,"dur":)" + std::to_string(600 + slow_us) + "},";
+    events += R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)" +
+              std::to_string(t0 + 610 + slow_us) + R"(,"dur":5,"args":{"correlation":)" +
+              std::to_string(c) + "}},";
+    events +=
+        R"({"ph":"X","cat":"kernel","name":"volta_sgemm_128x64_nn","pid":0,"tid":7,"ts":)" +
+        std::to_string(t0 + 620 + slow_us) + R"(,"dur":300,"args":{"correlation":)" +
+        std::to_string(c) +
+        R"(,"device":0,"stream":7,"grid":[160,1,1],"block":[256,1,1],"est. achieved occupancy %":50}},)";
+  }
+  events.pop_back();
+  return R"({"traceEvents":[)" + events +
+         R"(],"deviceProperties":[{"id":0,"name":"Test GPU","numSms":80,"totalGlobalMem":34084028416}],)" +
+         R"("distributedInfo":{"rank":)" + std::to_string(rank) +
+         R"(,"world_size":2,"backend":"nccl"}})";
+}
+
 }  // namespace damscope::testing

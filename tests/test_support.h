@@ -50,4 +50,9 @@ CommandResult runCommand(const std::string& command);
 // Path of the built damscope binary.
 std::string damscopeBinary();
 
+// A PyTorch profiler (Kineto) JSON trace of `steps` ProfilerSteps: in each the
+// host spends 600 µs (+ slow_us) in the DataLoader before launching 300 µs of
+// GEMM, so the run is data-bound. `rank` goes into distributedInfo (world 2).
+std::string dataBoundKinetoTrace(int rank, int slow_us, int steps = 3);
+
 }  // namespace damscope::testing

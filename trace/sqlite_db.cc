@@ -1,14 +1,32 @@
 // RAII wrappers over SQLite: see sqlite_db.h.
 #include "trace/sqlite_db.h"
 
+#include <unistd.h>
+
 #include <vector>
 
 namespace damscope {
+namespace {
+
+std::string parentDirectory(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+}  // namespace
 
 Result<Database> Database::open(const std::string& path, Mode mode) {
   sqlite3* db = nullptr;
-  const int flags =
-      mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  // A reader of a WAL database needs its -shm and -wal files, and a read-only
+  // connection creates them but cannot remove them (sqlite.org/wal.html,
+  // "Read-Only Databases"): every read would leave two files beside the
+  // user's run.db. Where the file can be written, a read-write connection that
+  // refuses to write (query_only) removes them when it is the last to close.
+  const bool writable = path != ":memory:" && ::access(path.c_str(), W_OK) == 0 &&
+                        ::access(parentDirectory(path).c_str(), W_OK) == 0;
+  if (mode == Mode::kReadOnly) flags = writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY;
   const int rc = sqlite3_open_v2(path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     std::string message = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
@@ -18,6 +36,9 @@ Result<Database> Database::open(const std::string& path, Mode mode) {
   // Wait briefly instead of failing when another process (a recording
   // collector, the GUI) holds a lock.
   sqlite3_busy_timeout(db, 2000);
+  if (mode == Mode::kReadOnly && writable) {
+    sqlite3_exec(db, "PRAGMA query_only=ON", nullptr, nullptr, nullptr);
+  }
   return Database(db, path);
 }
 

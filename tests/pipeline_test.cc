@@ -1,0 +1,228 @@
+// The analysis pipeline (analyzer/pipeline/pipeline.h) as a front end uses it:
+// run from a worker thread with progress and a cancel that leaves no file
+// behind, results stored and read back whole, imports reused, other files
+// never overwritten, nothing written without a store.
+#include "analyzer/pipeline/pipeline.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include "analyzer/report/result_json.h"
+#include "tests/test_support.h"
+#include "trace/analysis_store.h"
+#include "trace/trace_reader.h"
+
+namespace damscope {
+namespace {
+
+using testing::TempDir;
+
+std::vector<std::string> filesIn(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// Two ranks of a data-bound job, rank 1 with a slower loader.
+struct TwoRanks {
+  TempDir dir;
+  std::vector<std::string> inputs{dir.file("rank0.json"), dir.file("rank1.json")};
+  TwoRanks() {
+    testing::writeFile(inputs[0], testing::dataBoundKinetoTrace(0, 0, 40));
+    testing::writeFile(inputs[1], testing::dataBoundKinetoTrace(1, 200, 40));
+  }
+};
+
+// Runs the pipeline with its stores in `dir` (the current directory's role).
+PipelineOptions storeIn(const std::string& dir, const std::string& input) {
+  PipelineOptions o;
+  o.output = dir + "/" + defaultStoreName(input);
+  return o;
+}
+
+TEST(Pipeline, CancelHalfwayFromAnotherThreadLeavesNoFile) {
+  TwoRanks job;
+  const std::vector<std::string> before = filesIn(job.dir.path());
+  // One input per run.db: store rank 1 into the test directory.
+  const PipelineOptions options = storeIn(job.dir.path(), job.inputs[1]);
+  CancelToken cancel;
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool halfway = false, cancelled = false;
+  std::vector<ProgressUpdate> seen;
+  std::vector<std::string> stages;
+  const Progress progress(
+      [&](const ProgressUpdate& u) {
+        std::unique_lock lock(mutex);
+        stages.emplace_back(u.stage);
+        seen.push_back({{}, {}, u.fraction});
+        if (u.fraction >= 0.5 && !halfway) {
+          // Halfway: hand over to the UI thread and wait until it has pressed Cancel.
+          halfway = true;
+          changed.notify_all();
+          changed.wait(lock, [&] { return cancelled; });
+        }
+      },
+      &cancel);
+
+  Result<RunResult> result = Error("not run");
+  std::thread worker([&] { result = analyzeRun({job.inputs[1]}, options, progress); });
+  {
+    std::unique_lock lock(mutex);
+    changed.wait(lock, [&] { return halfway; });
+    // The import is written, under a temporary name, waiting for its results.
+    const std::vector<std::string> now = filesIn(job.dir.path());
+    EXPECT_TRUE(std::any_of(now.begin(), now.end(), [](const std::string& f) {
+      return f.rfind(".damscope-", 0) == 0;
+    })) << "cancelled before anything was written: the test proves less than it says";
+    cancel.cancel();
+    cancelled = true;
+    changed.notify_all();
+  }
+  worker.join();
+
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().code(), ErrorCode::kCancelled) << result.error().message();
+  EXPECT_EQ(filesIn(job.dir.path()), before) << "no run.db, no temporary file";
+  for (size_t i = 1; i < seen.size(); ++i) {
+    EXPECT_GE(seen[i].fraction, seen[i - 1].fraction) << "progress never goes back";
+  }
+  EXPECT_NE(std::find(stages.begin(), stages.end(), "analysing"), stages.end());
+}
+
+TEST(Pipeline, CancelLeavesAnExistingRunDbAsItWas) {
+  TwoRanks job;
+  const std::string store = job.dir.file("rank0.db");
+  ASSERT_TRUE(analyzeRun({job.inputs[0]}, storeIn(job.dir.path(), job.inputs[0])).ok());
+  const std::string bytes = testing::readFile(store);
+  CancelToken cancel;
+  const Progress progress(
+      [&](const ProgressUpdate& u) {
+        if (u.fraction > 0.3) cancel.cancel();
+      },
+      &cancel);
+  PipelineOptions options;
+  options.analysis.window.mode = WindowMode::kAll;  // would change the stored results
+  auto result = analyzeRun({store}, options, progress);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().code(), ErrorCode::kCancelled);
+  EXPECT_EQ(testing::readFile(store), bytes);
+  EXPECT_EQ(filesIn(job.dir.path()),
+            (std::vector<std::string>{"rank0.db", "rank0.json", "rank1.json"}));
+}
+
+TEST(Pipeline, ProgressCoversTheRunInOrder) {
+  TwoRanks job;
+  PipelineOptions options;
+  options.store = false;
+  std::vector<double> fractions;
+  std::vector<std::string> stages, details;
+  const Progress progress(
+      [&](const ProgressUpdate& u) {
+        fractions.push_back(u.fraction);
+        if (stages.empty() || stages.back() != u.stage) stages.emplace_back(u.stage);
+        details.emplace_back(u.detail);
+      },
+      nullptr);
+  ASSERT_TRUE(analyzeRun(job.inputs, options, progress).ok());
+  ASSERT_FALSE(fractions.empty());
+  for (size_t i = 1; i < fractions.size(); ++i) EXPECT_GE(fractions[i], fractions[i - 1]);
+  EXPECT_DOUBLE_EQ(fractions.back(), 1.0);
+  EXPECT_NE(std::find(stages.begin(), stages.end(), "comparing ranks"), stages.end());
+  EXPECT_NE(std::find(details.begin(), details.end(), job.inputs[1]), details.end())
+      << "each rank's work names its input";
+}
+
+// The whole point of the result model: what is stored reads back equal.
+TEST(Pipeline, StoredRunReadsBackAsTheRunItWas) {
+  TwoRanks job;
+  std::vector<std::string> stores;
+  RunResult run;
+  {
+    // analyzeRun stores an imported trace in the current directory.
+    const auto cwd = std::filesystem::current_path();
+    std::filesystem::current_path(job.dir.path());
+    auto result = analyzeRun(job.inputs, {});
+    std::filesystem::current_path(cwd);
+    ASSERT_TRUE(result.ok()) << result.error().message();
+    run = std::move(result.value());
+  }
+  ASSERT_EQ(run.ranks.size(), 2u);
+  for (RankResult& r : run.ranks) {
+    ASSERT_FALSE(r.store.empty());
+    stores.push_back(job.dir.file(r.store));
+    r.store = stores.back();  // stored under a relative name; read back by path
+  }
+  EXPECT_TRUE(run.ranks[1].comparison->straggler);
+  auto stored = readStoredRun(stores);
+  ASSERT_TRUE(stored.ok()) << stored.error().message();
+  EXPECT_TRUE(stored.value() == run);
+  EXPECT_EQ(runJson(stored.value()), runJson(run));
+  auto one = readStoredRank(stores[1]);
+  ASSERT_TRUE(one.ok());
+  EXPECT_TRUE(one.value() == run.ranks[1]);
+  // The events were stored beside the results, and no temporary file is left.
+  EXPECT_EQ(readTrace(stores[0])->kernels.size(), 40u);
+  EXPECT_EQ(filesIn(job.dir.path()),
+            (std::vector<std::string>{"rank0.db", "rank0.json", "rank1.db", "rank1.json"}));
+}
+
+TEST(Pipeline, ReusesItsImportAndNeverOverwritesAnotherFile) {
+  TwoRanks job;
+  const PipelineOptions options = storeIn(job.dir.path(), job.inputs[0]);
+  ASSERT_TRUE(analyzeRun({job.inputs[0]}, options).ok());
+  std::vector<std::string> stages;
+  const Progress progress([&](const ProgressUpdate& u) { stages.emplace_back(u.stage); }, nullptr);
+  ASSERT_TRUE(analyzeRun({job.inputs[0]}, options, progress).ok());
+  EXPECT_NE(std::find(stages.begin(), stages.end(), "reading"), stages.end());
+  EXPECT_EQ(std::find(stages.begin(), stages.end(), "parsing"), stages.end())
+      << "not imported again";
+
+  // rank0.db holds rank 0's import: rank 1 must not go there.
+  PipelineOptions other = options;
+  auto refused = analyzeRun({job.inputs[1]}, other);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code(), ErrorCode::kOutputExists);
+  EXPECT_EQ(refused.error().message().find("--"), std::string::npos) << "no flag names here";
+  other.replace = true;
+  auto replaced = analyzeRun({job.inputs[1]}, other);
+  ASSERT_TRUE(replaced.ok()) << replaced.error().message();
+  EXPECT_EQ(replaced->ranks[0].rank, 1);
+  EXPECT_EQ(readStoredRank(options.output)->rank, 1);
+}
+
+TEST(Pipeline, WithoutAStoreNothingIsWritten) {
+  TwoRanks job;
+  const std::vector<std::string> before = filesIn(job.dir.path());
+  PipelineOptions options = storeIn(job.dir.path(), job.inputs[0]);
+  options.store = false;
+  auto result = analyzeRun({job.inputs[0]}, options);
+  ASSERT_TRUE(result.ok());
+  EXPECT_TRUE(result->ranks[0].store.empty());
+  EXPECT_EQ(filesIn(job.dir.path()), before);
+}
+
+TEST(Pipeline, BadInputsAreErrorsWithTheirFileNamed) {
+  TwoRanks job;
+  testing::writeFile(job.dir.file("junk.json"), "{\"traceEvents\": [");
+  auto junk = analyzeRun({job.dir.file("junk.json")}, storeIn(job.dir.path(), "junk.json"));
+  ASSERT_FALSE(junk.ok());
+  EXPECT_EQ(junk.error().code(), ErrorCode::kBadInput);
+  EXPECT_NE(junk.error().message().find("junk.json"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(job.dir.file("junk.db")));
+  EXPECT_FALSE(analyzeRun({}, {}).ok());
+  PipelineOptions one_output;
+  one_output.output = job.dir.file("x.db");
+  EXPECT_FALSE(analyzeRun(job.inputs, one_output).ok()) << "one run.db cannot hold two ranks";
+}
+
+}  // namespace
+}  // namespace damscope
