@@ -9,6 +9,7 @@
 #include "analyzer/pipeline/pipeline.h"
 #include "analyzer/report/result_json.h"
 #include "analyzer/report/result_text.h"
+#include "analyzer/report/text_format.h"
 #include "cli/commands.h"
 #include "cli/progress_line.h"
 
@@ -123,13 +124,13 @@ int runAnalyze(const AnalyzeArgs& args) {
   }
   SummaryTextOptions text;
   text.more_findings = "in --format json and the findings table";
-  fmt::print("{}", formatRunSummary(run.value(), text));
+  fmt::print("{}", terminalSafe(formatRunSummary(run.value(), text)));
   for (const RankResult& r : run->ranks) {
     if (!r.store.empty()) {
       fmt::print(
           "\nResults stored in {} (tables steps, breakdown, gaps, scorecard, findings, summary, "
           "...)\n",
-          r.store);
+          terminalSafe(r.store));
     }
   }
   return kExitOk;

@@ -14,7 +14,7 @@
 namespace damscope {
 
 void printError(const std::string& message) {
-  fmt::print(stderr, "damscope: {}\n", message);
+  fmt::print(stderr, "damscope: {}\n", terminalSafe(message));
 }
 
 int runImport(const ImportArgs& args) {
@@ -50,9 +50,10 @@ int runImport(const ImportArgs& args) {
   fmt::print(
       "{} -> {}: {} kernels, {} memcpys, {} memsets, {} API calls, {} ranges, {} counters ({:.2f} "
       "s)\n",
-      args.input, output, withThousands(t.kernels.size()), withThousands(t.memcpys.size()),
-      withThousands(t.memsets.size()), withThousands(t.api_calls.size()),
-      withThousands(t.ranges.size()), withThousands(t.counters.size()), seconds);
+      terminalSafe(args.input), terminalSafe(output), withThousands(t.kernels.size()),
+      withThousands(t.memcpys.size()), withThousands(t.memsets.size()),
+      withThousands(t.api_calls.size()), withThousands(t.ranges.size()),
+      withThousands(t.counters.size()), seconds);
   return kExitOk;
 }
 

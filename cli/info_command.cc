@@ -51,7 +51,8 @@ std::string processLine(const ProcessSummary& p, int64_t threads) {
   return line;
 }
 
-void printText(const std::string& path, TraceFormat format, const TraceSummary& s) {
+std::string formatText(const std::string& path, TraceFormat format, const TraceSummary& s) {
+  std::string out;
   const std::string source = s.metaValue("source_format");
   std::string origin = format == TraceFormat::kTraceStore ? "damscope trace"
                                                           : std::string(formatDescription(format));
@@ -65,18 +66,18 @@ void printText(const std::string& path, TraceFormat format, const TraceSummary& 
                                                                   : source);
     if (!s.metaValue("source_file").empty()) origin += " " + s.metaValue("source_file");
   }
-  fmt::print("{}  ({})\n", path, origin);
+  out += fmt::format("{}  ({})\n", path, origin);
 
   if (s.has_events) {
-    fmt::print("  span       {} + {}\n", utcTimestamp(s.first_ts),
-               formatDuration(static_cast<double>(s.last_end - s.first_ts)));
+    out += fmt::format("  span       {} + {}\n", utcTimestamp(s.first_ts),
+                       formatDuration(static_cast<double>(s.last_end - s.first_ts)));
   } else {
-    fmt::print("  span       no events\n");
+    out += fmt::format("  span       no events\n");
   }
-  if (s.processes.empty()) fmt::print("  process    unknown\n");
+  if (s.processes.empty()) out += fmt::format("  process    unknown\n");
   for (size_t i = 0; i < s.processes.size(); ++i) {
-    fmt::print("  {}  {}\n", i == 0 ? "process  " : "         ",
-               processLine(s.processes[i], s.processes.size() == 1 ? s.threads : 0));
+    out += fmt::format("  {}  {}\n", i == 0 ? "process  " : "         ",
+                       processLine(s.processes[i], s.processes.size() == 1 ? s.threads : 0));
   }
 
   int idle_devices = 0;
@@ -86,7 +87,7 @@ void printText(const std::string& path, TraceFormat format, const TraceSummary& 
       ++idle_devices;
       continue;
     }
-    fmt::print("  {}  {}\n", first ? "device   " : "         ", deviceLine(d));
+    out += fmt::format("  {}  {}\n", first ? "device   " : "         ", deviceLine(d));
     std::string streams;
     for (int64_t stream : d.streams)
       streams += (streams.empty() ? "" : ", ") + std::to_string(stream);
@@ -96,13 +97,13 @@ void printText(const std::string& path, TraceFormat format, const TraceSummary& 
     if (!d.streams.empty())
       activity += fmt::format(" on stream{} {}", d.streams.size() == 1 ? "" : "s", streams);
     if (d.gpu_ranges > 0) activity += fmt::format("; {} GPU ranges", withThousands(d.gpu_ranges));
-    fmt::print("             {}\n", activity);
+    out += fmt::format("             {}\n", activity);
     first = false;
   }
-  if (first) fmt::print("  device     no GPU activity in this trace\n");
+  if (first) out += fmt::format("  device     no GPU activity in this trace\n");
   if (idle_devices > 0) {
-    fmt::print("             {} more device{} visible to the process, with no activity\n",
-               idle_devices, idle_devices == 1 ? "" : "s");
+    out += fmt::format("             {} more device{} visible to the process, with no activity\n",
+                       idle_devices, idle_devices == 1 ? "" : "s");
   }
 
   auto detail = [](const std::vector<std::pair<std::string, int64_t>>& parts) {
@@ -113,26 +114,28 @@ void printText(const std::string& path, TraceFormat format, const TraceSummary& 
     }
     return text.empty() ? text : "  (" + text + ")";
   };
-  fmt::print("  events\n");
+  out += fmt::format("  events\n");
   const std::string nccl =
       s.nccl_kernels > 0 ? fmt::format("  ({} NCCL)", withThousands(s.nccl_kernels)) : "";
-  fmt::print("    kernels         {:>12}{}\n", withThousands(s.rows("kernels")), nccl);
-  fmt::print("    memcpys         {:>12}\n", withThousands(s.rows("memcpys")));
-  fmt::print("    memsets         {:>12}\n", withThousands(s.rows("memsets")));
-  fmt::print("    api calls       {:>12}{}\n", withThousands(s.rows("api_calls")),
-             detail(s.api_kinds));
-  fmt::print("    ranges          {:>12}{}\n", withThousands(s.rows("ranges")),
-             detail(s.range_categories));
-  fmt::print("    syncs           {:>12}\n", withThousands(s.rows("syncs")));
-  fmt::print("    counters        {:>12}\n", withThousands(s.rows("counters")));
-  fmt::print("    kernel metrics  {:>12}\n", withThousands(s.rows("kernel_metrics")));
+  out += fmt::format("    kernels         {:>12}{}\n", withThousands(s.rows("kernels")), nccl);
+  out += fmt::format("    memcpys         {:>12}\n", withThousands(s.rows("memcpys")));
+  out += fmt::format("    memsets         {:>12}\n", withThousands(s.rows("memsets")));
+  out += fmt::format("    api calls       {:>12}{}\n", withThousands(s.rows("api_calls")),
+                     detail(s.api_kinds));
+  out += fmt::format("    ranges          {:>12}{}\n", withThousands(s.rows("ranges")),
+                     detail(s.range_categories));
+  out += fmt::format("    syncs           {:>12}\n", withThousands(s.rows("syncs")));
+  out += fmt::format("    counters        {:>12}\n", withThousands(s.rows("counters")));
+  out += fmt::format("    kernel metrics  {:>12}\n", withThousands(s.rows("kernel_metrics")));
 
   if (!s.stats.empty()) {
-    fmt::print("  notes\n");
+    out += fmt::format("  notes\n");
     for (const auto& stat : s.stats) {
-      fmt::print("    {:>10}  {}: {}\n", withThousands(stat.value), stat.name, stat.description);
+      out += fmt::format("    {:>10}  {}: {}\n", withThousands(stat.value), stat.name,
+                         stat.description);
     }
   }
+  return out;
 }
 
 nlohmann::json toJson(const std::string& path, TraceFormat format, const TraceSummary& s) {
@@ -195,9 +198,10 @@ int runInfo(const InfoArgs& args) {
     return kExitBadInput;
   }
   if (args.json) {
-    fmt::print("{}\n", toJson(args.input, format.value(), summary.value()).dump(2));
+    fmt::print("{}\n", toJson(args.input, format.value(), summary.value())
+                           .dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
   } else {
-    printText(args.input, format.value(), summary.value());
+    fmt::print("{}", terminalSafe(formatText(args.input, format.value(), summary.value())));
   }
   return kExitOk;
 }

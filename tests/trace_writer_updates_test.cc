@@ -28,7 +28,7 @@ TEST(TraceWriterUpdates, SetsCellsOfRowsWrittenByEarlierBatches) {
   ASSERT_TRUE(writer.ok()) << writer.error().message();
 
   TraceTables batch;
-  batch.threads.append({0, 77, kNoString});
+  batch.threads.append({kNullInt, 77, kNoString});
   batch.ranges.append(range(10, 5));  // child, written before its parent closes
   ASSERT_TRUE(writer->append(batch).ok());
   batch.threads.clear(), batch.ranges.clear();

@@ -32,7 +32,7 @@ class ProcessRegistry {
   };
 
   TraceTables& tables_;
-  std::unordered_map<int64_t, int64_t> processes_;                                // pid -> row
+  std::unordered_map<int64_t, int64_t> processes_;                              // pid -> row
   std::unordered_map<std::pair<int64_t, int64_t>, int64_t, PairHash> threads_;  // (pid, tid) -> row
 };
 

@@ -73,6 +73,10 @@ class Statement {
   void bindText(int index, std::string_view text) {
     sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
   }
+  // The same, with SQLite keeping its own copy (for text that dies first).
+  void bindTextCopy(int index, std::string_view text) {
+    sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+  }
 
   // Column access, 0-based like SQLite.
   bool isNull(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }

@@ -1,6 +1,8 @@
 // Interned strings. Kernel and op names repeat tens of thousands of times in a
 // trace; event rows hold a StringId and the text is stored once (the `strings`
-// table). Ids are dense and start at 0, in insertion order.
+// table). Ids are dense and start at 0, in insertion order. Every stored
+// string is valid UTF-8 (trace/utf8.h): text that is not is stored with its
+// invalid bytes replaced, and the original text finds that same id.
 #pragma once
 
 #include <cstdint>
@@ -28,7 +30,7 @@ class StringPool {
   StringPool(const StringPool&) = delete;
   StringPool& operator=(const StringPool&) = delete;
 
-  // Returns the id of `text`, adding it on first sight.
+  // Returns the id of `text`, adding it on first sight (made valid UTF-8).
   StringId intern(std::string_view text);
 
   // Returns the id of `text` if it is already in the pool.
@@ -47,6 +49,9 @@ class StringPool {
   // views into the stored strings.
   std::deque<std::string> values_;
   std::unordered_map<std::string_view, int32_t> index_;
+  // Text that was not valid UTF-8 -> the id of its repaired form. Rare: it
+  // only exists so that the same bad text always gets the same id.
+  std::unordered_map<std::string, int32_t> repaired_;
 };
 
 }  // namespace damscope

@@ -42,4 +42,31 @@ int64_t TraceTables::getStat(const std::string& name) const {
   return 0;
 }
 
+Status checkEventTimes(const TraceTables& t) {
+  Status status;
+  t.forEachTable([&](const auto& table) {
+    if constexpr (requires { table.ts; }) {
+      if (!status.ok()) return;
+      for (size_t i = 0; i < table.size(); ++i) {
+        const int64_t ts = table.ts[i];
+        if (isNull(ts)) continue;
+        int64_t end = ts;
+        if constexpr (requires { table.dur; }) {
+          const int64_t dur = table.dur[i];
+          // Within the limit each, so the sum cannot overflow.
+          if (!isNull(dur) && isTraceTime(ts) && isTraceTime(dur)) end = ts + dur;
+          if (!isNull(dur) && !isTraceTime(dur)) end = dur;
+        }
+        if (!isTraceTime(ts) || !isTraceTime(end)) {
+          status = Error(std::string("table ") + table.kSqlName + " row " + std::to_string(i) +
+                         ": ts " + std::to_string(ts) +
+                         " (or its end) lies outside the trace's time range (±2^62 ns)");
+          return;
+        }
+      }
+    }
+  });
+  return status;
+}
+
 }  // namespace damscope

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "trace/enums.h"
+#include "trace/result.h"
 #include "trace/string_pool.h"
 
 namespace damscope {
@@ -333,6 +334,20 @@ struct TraceTables {
   void addStat(const std::string& name, int64_t delta, const std::string& description);
   int64_t getStat(const std::string& name) const;
 };
+
+// Every time in a trace store, start or end, lies strictly inside ±2^62 ns
+// (about 146 years around the clock's epoch): then any difference or sum of
+// two times fits int64, and no analysis needs checked arithmetic. Importers
+// and the collector keep events inside it (counting what they repair in
+// stats); readers refuse files that break it.
+constexpr int64_t kTimeLimitNs = int64_t{1} << 62;
+inline bool isTraceTime(int64_t ns) {
+  return ns > -kTimeLimitNs && ns < kTimeLimitNs;
+}
+
+// Checks that every event's ts, and ts + dur, is a trace time (or NULL); the
+// error names the table, the row and the value.
+Status checkEventTimes(const TraceTables& tables);
 
 // The schema version this build writes and reads (meta key "schema_version").
 constexpr int kSchemaVersion = 1;

@@ -3,6 +3,9 @@
 
 #include "trace/table_io.h"
 
+#include <map>
+#include <string_view>
+
 namespace damscope {
 namespace {
 
@@ -20,6 +23,56 @@ Status readStrings(Database& db, StringPool& pool) {
     }
   }
   return okStatus();
+}
+
+// The table a reference column names (docs/trace-format.md, Conventions), or
+// nullptr for a column that holds no damscope row id.
+const char* referencedTable(std::string_view column) {
+  if (column == "thread_id") return "threads";
+  if (column == "process_id") return "processes";
+  if (column == "parent_id" || column == "range_id") return "ranges";
+  if (column == "kernel_id") return "kernels";
+  return nullptr;
+}
+
+// Every string id names a string and every row reference a row, or is NULL:
+// analyses index with them, so a damaged or hand-made file must be refused
+// here, with what is wrong, rather than crash them.
+Status checkReferences(const std::string& path, const TraceTables& t) {
+  std::map<std::string_view, size_t> rows;
+  t.forEachTable([&](const auto& table) { rows[table.kSqlName] = table.size(); });
+  const size_t strings = t.strings.size();
+  Status status;
+  t.forEachTable([&](const auto& table) {
+    table.forEachColumn([&](const char* column, const auto& values) {
+      using T = typename std::decay_t<decltype(values)>::value_type;
+      if (!status.ok()) return;
+      auto bad = [&](size_t row, int64_t value, const std::string& what) {
+        status = Error(path + ": table " + table.kSqlName + " row " + std::to_string(row) + ": " +
+                       column + " " + std::to_string(value) + " " + what);
+      };
+      if constexpr (std::is_same_v<T, StringId>) {
+        for (size_t i = 0; i < values.size(); ++i) {
+          const int32_t id = values[i].value;
+          if (id < -1 || (id >= 0 && static_cast<size_t>(id) >= strings)) {
+            return bad(i, id, "is not a string id (the strings table has " +
+                                  std::to_string(strings) + ")");
+          }
+        }
+      } else if constexpr (std::is_same_v<T, int64_t>) {
+        const char* target = referencedTable(column);
+        if (!target) return;
+        const size_t size = rows[target];
+        for (size_t i = 0; i < values.size(); ++i) {
+          if (isNull(values[i])) continue;
+          if (values[i] < 0 || static_cast<uint64_t>(values[i]) >= size) {
+            return bad(i, values[i], std::string("names no row of ") + target);
+          }
+        }
+      }
+    });
+  });
+  return status;
 }
 
 }  // namespace
@@ -59,6 +112,10 @@ Result<TraceTables> readTrace(Database& db, const Progress& progress) {
     progress.report(static_cast<double>(++done) / count);
   });
   if (!status.ok()) return status.error();
+  DAMSCOPE_RETURN_IF_ERROR(checkReferences(db.path(), tables));
+  if (Status times = checkEventTimes(tables); !times.ok()) {
+    return times.error().withContext(db.path());
+  }
   return tables;
 }
 

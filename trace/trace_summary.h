@@ -34,7 +34,7 @@ struct DeviceSummary {
   int64_t kernels = 0;
   int64_t memcpys = 0;
   int64_t memsets = 0;
-  int64_t gpu_ranges = 0;  // GPU-side ranges: annotations, profiled kernel ranges
+  int64_t gpu_ranges = 0;        // GPU-side ranges: annotations, profiled kernel ranges
   std::vector<int64_t> streams;  // streams that ran kernels, memcpys or memsets
   bool active() const { return kernels + memcpys + memsets + gpu_ranges > 0; }
 };

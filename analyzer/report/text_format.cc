@@ -1,6 +1,8 @@
 // Human-readable formatting: see text_format.h.
 #include "analyzer/report/text_format.h"
 
+#include "trace/utf8.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -9,7 +11,10 @@
 namespace damscope {
 
 std::string withThousands(int64_t value) {
-  std::string digits = std::to_string(value < 0 ? -value : value);
+  // Through uint64_t: -INT64_MIN does not fit int64_t.
+  const uint64_t magnitude =
+      value < 0 ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+  std::string digits = std::to_string(magnitude);
   std::string out;
   for (size_t i = 0; i < digits.size(); ++i) {
     if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
@@ -41,6 +46,27 @@ std::string utcTimestamp(int64_t ns) {
   char buffer[32];
   std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M:%S", &tm);
   return fmt::format("{}.{:03d} UTC", buffer, static_cast<int>((ns / 1000000) % 1000));
+}
+
+std::string terminalSafe(std::string_view text) {
+  const std::string valid = isValidUtf8(text) ? std::string(text) : toValidUtf8(text);
+  std::string out;
+  out.reserve(valid.size());
+  for (size_t i = 0; i < valid.size(); ++i) {
+    const auto c = static_cast<unsigned char>(valid[i]);
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) {
+      out += fmt::format("\\x{:02x}", c);
+    } else if (c == 0xC2 && i + 1 < valid.size() &&
+               static_cast<unsigned char>(valid[i + 1]) >= 0x80 &&
+               static_cast<unsigned char>(valid[i + 1]) <= 0x9F) {
+      // U+0080..U+009F, the C1 controls (CSI is U+009B).
+      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(valid[i + 1]));
+      ++i;
+    } else {
+      out += valid[i];
+    }
+  }
+  return out;
 }
 
 }  // namespace damscope

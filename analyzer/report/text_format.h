@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace damscope {
 
@@ -13,5 +14,11 @@ std::string humanBytes(double bytes);      // 34359738368 -> "32.0 GiB"
 // "1.234 s", "61.2 ms", "15.0 µs", "800 ns"; "n/a" when not finite.
 std::string formatDuration(double ns);
 std::string utcTimestamp(int64_t ns_since_epoch);  // "2022-11-30 04:48:07.389 UTC"
+
+// Text safe to write to a terminal: names from a trace can hold escape
+// sequences that would recolour, retitle or rewrite the user's terminal. Every
+// control character but newline and tab (C0, DEL, and C1 in UTF-8) is shown as
+// a visible escape ("\x1b", "\u009b"); bytes that are not UTF-8 become U+FFFD.
+std::string terminalSafe(std::string_view text);
 
 }  // namespace damscope
