@@ -210,6 +210,31 @@ TEST(Pipeline, WithoutAStoreNothingIsWritten) {
   EXPECT_EQ(filesIn(job.dir.path()), before);
 }
 
+TEST(Pipeline, InputsThatCannotBeOneJobAreSaidSo) {
+  TempDir dir;
+  const std::string a = dir.file("a.json"), b = dir.file("b.json"), c = dir.file("c.json");
+  testing::writeFile(a, testing::dataBoundKinetoTrace(0, 0));
+  testing::writeFile(b, testing::dataBoundKinetoTrace(0, 0));  // rank 0 again
+  std::string eight = testing::dataBoundKinetoTrace(1, 0);
+  eight.replace(eight.find("\"world_size\":2"), 14, "\"world_size\":8");
+  testing::writeFile(c, eight);
+  PipelineOptions options;
+  options.store = false;
+  auto run = analyzeRun({a, b, c}, options);
+  ASSERT_TRUE(run.ok()) << run.error().message();
+  const auto& notes = run->cross_rank_notes;
+  auto said = [&](const std::string& text) {
+    return std::any_of(notes.begin(), notes.end(),
+                       [&](const std::string& n) { return n.find(text) != std::string::npos; });
+  };
+  EXPECT_TRUE(said("rank 0 is claimed by both " + a + " and " + b));
+  EXPECT_TRUE(said("disagree on the job's size: " + a + " says 2 ranks, " + c + " says 8"));
+  EXPECT_EQ(run->ranks[2].world_size, 8);
+  bool in_rank_notes = false;
+  for (const AnalysisNote& n : run->ranks[0].notes) in_rank_notes |= n.analysis == "cross_rank";
+  EXPECT_TRUE(in_rank_notes) << "each rank's own summary says it too";
+}
+
 TEST(Pipeline, BadInputsAreErrorsWithTheirFileNamed) {
   TwoRanks job;
   testing::writeFile(job.dir.file("junk.json"), "{\"traceEvents\": [");

@@ -16,6 +16,7 @@ CREATE TABLE summary (
   id INTEGER PRIMARY KEY,
   source TEXT,              -- the input the trace came from
   rank INTEGER,
+  world_size INTEGER,       -- ranks in the job, as the trace says
   device INTEGER,           -- the primary device (most kernel time)
   device_name TEXT,
   verdict TEXT NOT NULL,    -- data-bound | host-bound | communication-bound | memory-bound | compute-bound | none

@@ -207,6 +207,7 @@ namespace damscope {
 #define DAMSCOPE_SUMMARY_COLUMNS(X)  \
   X(std::string, source)             \
   X(int32_t, rank)                   \
+  X(int32_t, world_size)             \
   X(int32_t, device)                 \
   X(std::string, device_name)        \
   X(std::string, verdict)            \

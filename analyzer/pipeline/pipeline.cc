@@ -2,6 +2,7 @@
 #include "analyzer/pipeline/pipeline.h"
 
 #include <filesystem>
+#include <map>
 #include <optional>
 
 #include "analyzer/importers/trace_import.h"
@@ -109,12 +110,47 @@ Result<AnalysedRank> analyseRank(const std::string& input, size_t index,
   return out;
 }
 
+// What the inputs say of the job that cannot all be true: two of them claim
+// the same rank, or they disagree on how many ranks there are. Likely traces
+// of two different runs (or one given twice), which the comparison would mix.
+std::vector<std::string> jobInconsistencies(const std::vector<AnalysedRank>& ranks) {
+  std::vector<std::string> notes;
+  std::map<int32_t, const RankResult*> by_rank;
+  for (const AnalysedRank& a : ranks) {
+    const RankResult& r = a.result;
+    if (!r.rank) continue;
+    auto [it, inserted] = by_rank.emplace(*r.rank, &r);
+    if (!inserted) {
+      notes.push_back("rank " + std::to_string(*r.rank) + " is claimed by both " +
+                      it->second->source + " and " + r.source +
+                      ": traces of two different runs, or one given twice? The comparison "
+                      "treats them as two ranks");
+    }
+  }
+  const RankResult* first_sized = nullptr;
+  for (const AnalysedRank& a : ranks) {
+    const RankResult& r = a.result;
+    if (!r.world_size) continue;
+    if (!first_sized) {
+      first_sized = &r;
+    } else if (*r.world_size != *first_sized->world_size) {
+      notes.push_back("the traces disagree on the job's size: " + first_sized->source + " says " +
+                      std::to_string(*first_sized->world_size) + " ranks, " + r.source + " says " +
+                      std::to_string(*r.world_size));
+      break;
+    }
+  }
+  return notes;
+}
+
 // The cross-rank comparison and the findings on it, into each rank's result.
 void compareRanks(std::vector<AnalysedRank>& ranks, const AnalysisOptions& options,
                   RunResult& run) {
+  std::vector<std::string> inconsistencies = jobInconsistencies(ranks);
   std::vector<RankTimeline> timelines;
   for (AnalysedRank& r : ranks) timelines.push_back(std::move(r.timeline));
   CrossRankReport report = computeCrossRank(timelines, options.cross_rank);
+  report.notes.insert(report.notes.begin(), inconsistencies.begin(), inconsistencies.end());
   for (size_t i = 0; i < ranks.size(); ++i) {
     RankResult& r = ranks[i].result;
     r.comparison = report.ranks[i];

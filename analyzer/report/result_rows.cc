@@ -110,6 +110,7 @@ void writeSummary(const RankResult& r, AnalysisTables& t) {
   SummaryTable::Row s;
   s.source = r.source;
   s.rank = orNull(r.rank);
+  s.world_size = orNull(r.world_size);
   s.device = orNull(r.device);
   s.device_name = r.device_name;
   s.verdict = std::string(toText(r.verdict()));
@@ -223,6 +224,7 @@ void readSummary(const AnalysisTables& t, RowReader& in, RankResult& r) {
   const std::string_view table = "summary";
   r.source = s.source;
   r.rank = known(s.rank);
+  r.world_size = known(s.world_size);
   r.device = known(s.device);
   r.device_name = s.device_name;
   r.verdict_may_be_off = s.verdict_may_be_off != 0;

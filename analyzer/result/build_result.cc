@@ -137,9 +137,12 @@ RankResult buildRankResult(const RankAnalysis& a, const std::string& source,
   const TraceTables& t = *a.tables;
   RankResult r;
   r.source = source;
-  for (int32_t rank : t.processes.rank) {
+  for (size_t i = 0; i < t.processes.size(); ++i) {
+    const int32_t rank = t.processes.rank[i];
     if (!isNull(rank) && rank >= 0) {
       r.rank = rank;
+      const int32_t world = t.processes.world_size[i];
+      if (!isNull(world) && world > 0) r.world_size = world;
       break;
     }
   }
