@@ -14,9 +14,19 @@
 // why GPU activity cannot be recorded (CUPTI missing, wrong version, no
 // driver, another tool holding CUPTI and which one).
 //
-// Thread safety: start/stop/flush/takeDroppedRecords/decodeBuffer may be
-// called from any thread but not concurrently (the collector serializes
-// them). The buffer callbacks CUPTI calls are lock-free (buffer_pool.h).
+// This class is the collector's CUPTI seam: every call into libcupti goes
+// through it (tests load a stand-in libcupti the same way, fake_cupti.cc).
+//
+// Thread safety: load/start/stop/flush/takeDroppedRecords/decodeBuffer may be
+// called from any thread, one thread at a time: the collector hands the
+// session from thread to thread instead of locking it (collector_impl.h).
+// Callers must hold no lock of their own across these calls: each enters
+// CUPTI, which takes its internal locks and may wait for its worker thread
+// to run the buffer-completed callback (cuptiActivityFlushAll "is a blocking
+// call" that delivers buffers through that callback, cupti_activity.h), so a
+// caller's lock that any CUPTI-called path also takes would deadlock. The
+// callbacks CUPTI calls from here take no lock (buffer_pool.h; the timestamp
+// callback only reads CLOCK_REALTIME).
 #pragma once
 
 #include <cstddef>
