@@ -76,6 +76,9 @@ struct AttachJob {
 
 class CollectorImpl {
  public:
+  // tests/collector_lock_test.cc: reaches the locks to check the lock rule.
+  friend struct CollectorLockProbe;
+
   CollectorImpl(CollectorConfig config, RankInfo rank);
 
   bool start();
