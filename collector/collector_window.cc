@@ -179,7 +179,8 @@ void CollectorImpl::updateStats() {
   int64_t pool_exhausted = 0;
   c.setMeta("collector.gpu", gpuStatus());
   if (writerOwnsGpu()) {
-    if (gpu_active_) w.cupti_dropped += cupti_->takeDroppedRecords();
+    // Also after stopGpu: the count stop() read last.
+    if (cupti_) w.cupti_dropped += cupti_->takeDroppedRecords();
     pool_exhausted = pool_ ? pool_->exhaustedCount() - w.pool_exhausted_at_open : 0;
     if (cupti_) {
       c.setMeta("collector.cupti_version", std::to_string(cupti_->version()));

@@ -53,14 +53,16 @@ class CuptiSession {
   // and enables the activity kinds. Kinds other than kernels that the device
   // refuses are listed in unavailableKinds() and do not fail the start.
   Status start(BufferPool* pool);
-  // Disables the kinds, forces out every buffer and unsubscribes.
+  // Disables the kinds, forces out every buffer, reads the dropped-record
+  // count one last time (kept for takeDroppedRecords) and unsubscribes.
   Status stop();
   bool started() const { return subscriber_ != nullptr; }
 
   // Asks CUPTI to complete buffers whose records are all complete (forced:
   // every buffer). Completed buffers arrive in the pool.
   void flush(bool forced);
-  // Records CUPTI dropped since the last call (cuptiActivityGetNumDroppedRecords).
+  // Records CUPTI dropped since the last call (cuptiActivityGetNumDroppedRecords),
+  // including those stop() read last; 0 when nothing is left to read.
   int64_t takeDroppedRecords();
   // Decodes every record of a completed buffer with cuptiActivityGetNextRecord.
   // Returns the number of records; `unreadable` counts stops on records
@@ -79,6 +81,7 @@ class CuptiSession {
 
  private:
   CuptiSession() = default;
+  int64_t readDroppedRecords();
 
   void* library_ = nullptr;
   std::unique_ptr<Api> api_;
@@ -89,6 +92,7 @@ class CuptiSession {
   const char* clock_source_ = "timestamp_callback";
   std::vector<std::string> unavailable_kinds_;
   std::vector<int> enabled_kinds_;
+  int64_t dropped_at_stop_ = 0;
 };
 
 }  // namespace damscope::collector

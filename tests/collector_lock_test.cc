@@ -9,7 +9,8 @@
 // the probe reports it after a deadline instead of deadlocking. Under
 // ThreadSanitizer (scripts/sanitize.sh thread) such a lock is also reported
 // as a lock-order inversion with the fake's internal lock, which fakeCudaInit
-// holds while the collector takes its own, as cuInit does.
+// holds while the collector takes its own, as cuInit does. On the same seam:
+// records CUPTI drops after the last commit are still counted.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
@@ -234,6 +235,25 @@ TEST(CollectorLocks, WindowClosingWhileCudaStartsCuptiWaitsThenStopsIt) {
   EXPECT_EQ(cupti.calls("cuptiUnsubscribe"), 1);
   EXPECT_GE(cupti.calls("cuptiActivityFlushAll"), 1);
   EXPECT_EQ(finalizedTrace(dir.file("run.db")).getMeta("collector.gpu"), "recorded");
+}
+
+TEST(CollectorCupti, RecordsDroppedAfterTheLastCommitAreCounted) {
+  // The process exits before the writer's first periodic commit: CUPTI's
+  // count must be read at the end, before unsubscribing ends the session.
+  FakeCuptiLibrary cupti;
+  ASSERT_NE(cupti.handle, nullptr);
+  TempDir dir;
+  CollectorImpl& collector = newCollector(dir.file("run.db"));
+  ASSERT_TRUE(collector.start());
+  cupti.cudaInit(&initializeInjection, &collector);
+  cupti.launchKernels(10);
+  cupti.addDroppedRecords(5);
+  collector.shutdown();
+
+  const TraceTables t = finalizedTrace(dir.file("run.db"));
+  EXPECT_EQ(t.kernels.size(), 10u);
+  EXPECT_EQ(t.getStat("collector.cupti_dropped_records"), 5);
+  EXPECT_EQ(t.getStat("collector.dropped_records"), 5);
 }
 
 }  // namespace
