@@ -253,7 +253,6 @@ void CollectorImpl::closeWindow(const char* reason) {
   } else {
     inert_ = true;  // a file that cannot be written: record nothing more
   }
-  const std::string path = win.capture->path();
   const std::string done_summary = summary();
   sampler_.reset();
   if (win.job) {
@@ -263,8 +262,8 @@ void CollectorImpl::closeWindow(const char* reason) {
     if (failed) win.job->summary += " error=write_failed";
   }
   cv_.notify_all();
-  window_.reset();
   if (!win.job) auto_window_done_ = true;
+  window_.reset();  // `win` with it
 }
 
 }  // namespace damscope::collector
