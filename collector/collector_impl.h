@@ -13,17 +13,18 @@
 // Locks. No collector lock is held across a call into CUPTI: a cupti*
 // function, called directly or through CuptiSession (which also covers
 // CuptiSession::load). The locks are gpu_mutex_ and mutex_ (below, with what
-// each guards), and the leaf locks of CpuSampler and BatchStore, which are
-// private to those classes and held only inside their own methods, which
-// call nothing outside them. Why: a CUPTI call takes CUPTI's (and the
+// each guards), and the leaf locks of CpuSampler and BatchStore, private to
+// those classes and held only to hand samples or batches from one thread to
+// another, calling nothing meanwhile. Why: a CUPTI call takes CUPTI's (and the
 // driver's) internal locks and may wait for CUPTI's own threads —
 // cuptiActivityFlushAll "is a blocking call" that returns the buffers "using
 // the callback registered in cuptiActivityRegisterCallbacks", which CUPTI's
 // worker thread runs (cupti_activity.h, CUPTI 13.0: cuptiActivityFlushAll,
 // cuptiActivityFlushPeriod) — while CUPTI and the driver call into damscope
-// holding those locks: the buffer callbacks, and InitializeInjection inside
-// cuInit (onCudaInitialized, which takes gpu_mutex_). A collector lock held
-// across a CUPTI call and taken on such a path closes a cycle, a deadlock.
+// from inside their own calls, where such locks may be held: the buffer
+// callbacks, and InitializeInjection inside cuInit (onCudaInitialized, which
+// takes gpu_mutex_). A collector lock held across a CUPTI call and taken on
+// such a path closes a cycle, a deadlock.
 // libkineto keeps the same rule: "Can't hold mutex_ during this call, since
 // bufferCompleted will be called by libcupti and mutex_ is acquired there"
 // (libkineto/src/CuptiActivityApi.cpp, activityBuffers). The callbacks here
