@@ -173,14 +173,25 @@ bool CollectorImpl::start() {
   return true;
 }
 
-void CollectorImpl::startGpuLocked() {
-  if (gpu_active_ || !window_open_) return;
+void CollectorImpl::setGpuStatus(const std::string& status) {
+  std::lock_guard<std::mutex> lock(gpu_mutex_);
+  gpu_status_ = status;
+}
+
+std::string CollectorImpl::gpuStatus() {
+  std::lock_guard<std::mutex> lock(gpu_mutex_);
+  return gpu_status_;
+}
+
+void CollectorImpl::startGpu() {
+  if (gpu_active_) return;
   if (!cupti_) {
     auto loaded = CuptiSession::load(config_.cupti_path);
     if (!loaded.ok()) {
-      gpu_status_ = loaded.error().message();
-      sayOnce("gpu:" + gpu_status_, "GPU activity cannot be recorded: " + gpu_status_ +
-                                        "; recording NVTX ranges and CPU samples only");
+      const std::string reason = loaded.error().message();
+      setGpuStatus(reason);
+      sayOnce("gpu:" + reason, "GPU activity cannot be recorded: " + reason +
+                                   "; recording NVTX ranges and CPU samples only");
       return;
     }
     cupti_ = std::move(loaded).value();
@@ -188,37 +199,76 @@ void CollectorImpl::startGpuLocked() {
   if (!pool_) {
     pool_ = BufferPool::create(config_.buffer_bytes, config_.buffer_count);
     if (!pool_) {
-      gpu_status_ = "cannot reserve " +
-                    std::to_string(config_.buffer_bytes * config_.buffer_count) +
-                    " bytes for CUPTI buffers";
-      sayOnce("gpu:" + gpu_status_, "GPU activity cannot be recorded: " + gpu_status_);
+      const std::string reason = "cannot reserve " +
+                                 std::to_string(config_.buffer_bytes * config_.buffer_count) +
+                                 " bytes for CUPTI buffers";
+      setGpuStatus(reason);
+      sayOnce("gpu:" + reason, "GPU activity cannot be recorded: " + reason);
       return;
     }
   }
   if (Status s = cupti_->start(pool_.get()); !s.ok()) {
-    gpu_status_ = s.error().message();
-    sayOnce("gpu:" + gpu_status_, "GPU activity cannot be recorded: " + gpu_status_ +
-                                      "; recording NVTX ranges and CPU samples only");
+    const std::string reason = s.error().message();
+    setGpuStatus(reason);
+    sayOnce("gpu:" + reason, "GPU activity cannot be recorded: " + reason +
+                                 "; recording NVTX ranges and CPU samples only");
     return;
   }
   gpu_active_ = true;
-  gpu_status_ = "recorded";
+  setGpuStatus("recorded");
 }
 
-void CollectorImpl::stopGpuLocked() {
+void CollectorImpl::stopGpu() {
   if (!gpu_active_) return;
   if (Status s = cupti_->stop(); !s.ok()) say("stopping CUPTI: " + s.error().message());
   gpu_active_ = false;
 }
 
 void CollectorImpl::onCudaInitialized() {
-  cuda_initialized_.store(true);
-  std::lock_guard<std::mutex> lock(gpu_mutex_);
-  if (gpu_status_.rfind("no NVIDIA driver", 0) == 0 ||
-      gpu_status_ == "the process did not initialize CUDA") {
-    gpu_status_ = "CUDA initialized; no window open";
+  bool start = false;
+  {
+    std::lock_guard<std::mutex> lock(gpu_mutex_);
+    // The driver calls InitializeInjection once per process; the GPU state
+    // is the writer's after the first call.
+    if (cuda_phase_.load() != CudaPhase::kNotInitialized) return;
+    if (gpu_status_.rfind("no NVIDIA driver", 0) == 0 ||
+        gpu_status_ == "the process did not initialize CUDA") {
+      gpu_status_ = "CUDA initialized; no window open";
+    }
+    start = window_open_;
+    cuda_phase_.store(start ? CudaPhase::kStarting : CudaPhase::kInitialized,
+                      std::memory_order_release);
   }
-  startGpuLocked();
+  if (!start) return;
+  // This thread owns the GPU state until it hands it over, whatever happens.
+  try {
+    startGpu();
+  } catch (...) {
+    handGpuToWriter();
+    throw;
+  }
+  handGpuToWriter();
+}
+
+void CollectorImpl::handGpuToWriter() {
+  {
+    std::lock_guard<std::mutex> lock(gpu_mutex_);
+    cuda_phase_.store(CudaPhase::kInitialized, std::memory_order_release);
+  }
+  gpu_handed_over_.notify_all();
+}
+
+void CollectorImpl::closeGpuWindow() {
+  bool owned = false;
+  {
+    std::unique_lock<std::mutex> lock(gpu_mutex_);
+    window_open_ = false;
+    // The starting thread needs nothing from this one: it calls CUPTI, whose
+    // callbacks take no lock, and then gpu_mutex_, which this wait releases.
+    gpu_handed_over_.wait(lock, [&] { return cuda_phase_.load() != CudaPhase::kStarting; });
+    owned = cuda_phase_.load() == CudaPhase::kInitialized;
+  }
+  if (owned) stopGpu();
 }
 
 // --- Writer thread ---------------------------------------------------------------
@@ -234,11 +284,7 @@ void CollectorImpl::writerMain() {
     say("internal error in the writer thread; recording stopped");
     setNvtxRecording(false);
   }
-  {
-    std::lock_guard<std::mutex> lock(gpu_mutex_);
-    stopGpuLocked();
-    window_open_ = false;
-  }
+  closeGpuWindow();
   std::lock_guard<std::mutex> lock(mutex_);
   writer_done_ = true;
   cv_.notify_all();
@@ -309,12 +355,9 @@ void CollectorImpl::writerLoop() {
         closeWindow("stop requested");
       } else if (nowNs(CLOCK_MONOTONIC) - w.last_commit_mono >= kCommitIntervalNs ||
                  w.capture->pendingRows() >= kCommitRows) {
-        {
-          // Ask CUPTI for the buffers completed so far, so the commit holds
-          // GPU activity up to about a second ago.
-          std::lock_guard<std::mutex> lock(gpu_mutex_);
-          if (gpu_active_) cupti_->flush(false);
-        }
+        // Ask CUPTI for the buffers completed so far, so the commit holds
+        // GPU activity up to about a second ago.
+        if (writerOwnsGpu() && gpu_active_) cupti_->flush(false);
         drainGpu();
         commitWindow();
       }

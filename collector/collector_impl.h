@@ -9,6 +9,29 @@
 // CPU sampler and the store thread (while a window is open). Application
 // threads enter only through the NVTX handlers (lock-free rings), CUPTI's
 // buffer callbacks (lock-free pool) and onCudaInitialized (once, in cuInit).
+//
+// Locks. No collector lock is held across a call into CUPTI: a cupti*
+// function, called directly or through CuptiSession (which also covers
+// CuptiSession::load). The locks are gpu_mutex_ and mutex_ (below, with what
+// each guards), and the leaf locks of CpuSampler and BatchStore, private to
+// those classes and held only to hand samples or batches from one thread to
+// another, calling nothing meanwhile. Why: a CUPTI call takes CUPTI's (and the
+// driver's) internal locks and may wait for CUPTI's own threads —
+// cuptiActivityFlushAll "is a blocking call" that returns the buffers "using
+// the callback registered in cuptiActivityRegisterCallbacks", which CUPTI's
+// worker thread runs (cupti_activity.h, CUPTI 13.0: cuptiActivityFlushAll,
+// cuptiActivityFlushPeriod) — while CUPTI and the driver call into damscope
+// from inside their own calls, where such locks may be held: the buffer
+// callbacks, and InitializeInjection inside cuInit (onCudaInitialized, which
+// takes gpu_mutex_). A collector lock held across a CUPTI call and taken on
+// such a path closes a cycle, a deadlock.
+// libkineto keeps the same rule: "Can't hold mutex_ during this call, since
+// bufferCompleted will be called by libcupti and mutex_ is acquired there"
+// (libkineto/src/CuptiActivityApi.cpp, activityBuffers). The callbacks here
+// take no lock at all (buffer_pool.h; the timestamp callback reads a clock),
+// so the rule holds whatever CUPTI runs them under. What a CUPTI call needs
+// is owned by one thread instead (cuda_phase_). tests/collector_lock_test.cc
+// checks the rule at every CUPTI entry point.
 #pragma once
 
 #include <sys/types.h>
@@ -45,7 +68,6 @@ void say(const std::string& message);
 const char* envOrNull(const char* name);
 
 // A window request from the control thread, served by the writer.
-// A window request from the control thread, served by the writer.
 struct AttachJob {
   CaptureRequest request;
   enum class State { kQueued, kStarted, kRejected, kDone } state = State::kQueued;
@@ -55,6 +77,9 @@ struct AttachJob {
 
 class CollectorImpl {
  public:
+  // tests/collector_lock_test.cc: reaches the locks to check the lock rule.
+  friend struct CollectorLockProbe;
+
   CollectorImpl(CollectorConfig config, RankInfo rank);
 
   bool start();
@@ -85,9 +110,19 @@ class CollectorImpl {
   void updateStats();
   std::string summary() const;
 
-  // GPU tracing; gpu_mutex_ held.
-  void startGpuLocked();
-  void stopGpuLocked();
+  // GPU tracing, by the thread that owns the GPU state (cuda_phase_); no
+  // lock held. startGpu is a no-op while tracing.
+  void startGpu();
+  void stopGpu();
+  bool writerOwnsGpu() const {
+    return cuda_phase_.load(std::memory_order_acquire) == CudaPhase::kInitialized;
+  }
+  void handGpuToWriter();
+  // The window is closing: no new start may begin; waits out one in progress
+  // in onCudaInitialized, then stops tracing (writer thread).
+  void closeGpuWindow();
+  void setGpuStatus(const std::string& status);
+  std::string gpuStatus();
 
   // Draining (writer thread).
   void drainNvtx();
@@ -122,16 +157,28 @@ class CollectorImpl {
   std::vector<BufferPool::Filled> filled_;
   std::vector<CpuSample> samples_;
 
-  // GPU state, shared with onCudaInitialized.
+  // GPU state. The CUPTI session and what goes with it belong to one thread
+  // at a time, so no lock is needed to call CUPTI: until CUDA initializes,
+  // nobody calls CUPTI; while an application thread starts CUPTI inside cuInit
+  // (onCudaInitialized: the program's first CUDA work must be recorded, and
+  // cuInit cannot wait for another thread), that thread; from then on, the
+  // writer. The hand-over is cuda_phase_ (a release store under gpu_mutex_,
+  // an acquire load by the writer); the writer waits for it only to close a
+  // window, holding nothing CUPTI or the starting thread needs.
+  enum class CudaPhase { kNotInitialized, kStarting, kInitialized };
+  // Guards the fields marked gpu_mutex_ and cuda_phase_'s changes; held for
+  // a few loads and stores, never across a CUPTI call.
   std::mutex gpu_mutex_;
-  std::atomic<bool> cuda_initialized_{false};
+  std::condition_variable gpu_handed_over_;  // cuda_phase_ left kStarting
+  std::atomic<CudaPhase> cuda_phase_{CudaPhase::kNotInitialized};
   bool window_open_ = false;                                        // gpu_mutex_
-  bool gpu_active_ = false;                                         // gpu_mutex_
   std::string gpu_status_ = "the process did not initialize CUDA";  // gpu_mutex_
-  std::unique_ptr<CuptiSession> cupti_;                             // gpu_mutex_
-  std::unique_ptr<BufferPool> pool_;                                // gpu_mutex_
+  // The owner's (cuda_phase_).
+  bool gpu_active_ = false;
+  std::unique_ptr<CuptiSession> cupti_;
+  std::unique_ptr<BufferPool> pool_;
 
-  // Attach jobs and shutdown.
+  // Attach jobs and shutdown; never held across a CUPTI call.
   std::mutex mutex_;
   std::condition_variable cv_;
   AttachJob* job_ = nullptr;  // mutex_

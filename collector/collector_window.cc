@@ -77,23 +77,28 @@ bool CollectorImpl::openWindow(AttachJob* job, std::string* error) {
   w->rss = c.intern("memory_rss_bytes");
   w->nvtx_dropped_at_open = nvtxDropped();
   window_ = std::move(w);
+  bool writer_starts_gpu = false;
   {
     std::lock_guard<std::mutex> lock(gpu_mutex_);
     window_open_ = true;
+    // Before CUDA initializes, onCudaInitialized starts tracing (it sees
+    // window_open_); the pool does not exist yet.
+    writer_starts_gpu = cuda_phase_.load() == CudaPhase::kInitialized;
+  }
+  if (writer_starts_gpu) {
     window_->pool_exhausted_at_open = pool_ ? pool_->exhaustedCount() : 0;
-    if (cuda_initialized_.load()) startGpuLocked();
+    startGpu();
   }
   if (config_.sample_hz > 0) {
     sampler_ = std::make_unique<CpuSampler>(config_.sample_hz);
     sampler_->start();
   }
   setNvtxRecording(true);
-  {
-    std::lock_guard<std::mutex> lock(gpu_mutex_);
-    if (!gpu_active_ && gpu_status_.rfind("no NVIDIA driver", 0) == 0) {
-      sayOnce("gpu:" + gpu_status_, "GPU activity cannot be recorded: " + gpu_status_ +
-                                        "; recording NVTX ranges and CPU samples only");
-    }
+  // The status keeps this reason only until CUDA initializes, so tracing
+  // cannot be on.
+  if (const std::string status = gpuStatus(); status.rfind("no NVIDIA driver", 0) == 0) {
+    sayOnce("gpu:" + status, "GPU activity cannot be recorded: " + status +
+                                 "; recording NVTX ranges and CPU samples only");
   }
   const std::string path = window_->capture->path();
   commitWindow();
@@ -125,8 +130,7 @@ void CollectorImpl::drainNvtx() {
 }
 
 void CollectorImpl::drainGpu() {
-  std::lock_guard<std::mutex> lock(gpu_mutex_);
-  if (!pool_) return;
+  if (!writerOwnsGpu() || !pool_) return;
   filled_.clear();
   pool_->takeCompleted(filled_);
   for (const BufferPool::Filled& f : filled_) {
@@ -173,11 +177,11 @@ void CollectorImpl::updateStats() {
     c.addStat(name, value - c.stat(name), description);
   };
   int64_t pool_exhausted = 0;
-  {
-    std::lock_guard<std::mutex> lock(gpu_mutex_);
-    if (gpu_active_) w.cupti_dropped += cupti_->takeDroppedRecords();
+  c.setMeta("collector.gpu", gpuStatus());
+  if (writerOwnsGpu()) {
+    // Also after stopGpu: the count stop() read last.
+    if (cupti_) w.cupti_dropped += cupti_->takeDroppedRecords();
     pool_exhausted = pool_ ? pool_->exhaustedCount() - w.pool_exhausted_at_open : 0;
-    c.setMeta("collector.gpu", gpu_status_);
     if (cupti_) {
       c.setMeta("collector.cupti_version", std::to_string(cupti_->version()));
       c.setMeta("collector.cupti_library", cupti_->libraryPath());
@@ -232,11 +236,7 @@ void CollectorImpl::closeWindow(const char* reason) {
   if (!window_) return;
   Window& win = *window_;
   setNvtxRecording(false);
-  {
-    std::lock_guard<std::mutex> lock(gpu_mutex_);
-    stopGpuLocked();  // forced flush: every buffer is now in the pool
-    window_open_ = false;
-  }
+  closeGpuWindow();  // forced flush: every buffer is now in the pool
   if (sampler_) sampler_->stop();
   const bool failed = std::string_view(reason) == "write error";
   if (!failed) {
@@ -253,7 +253,6 @@ void CollectorImpl::closeWindow(const char* reason) {
   } else {
     inert_ = true;  // a file that cannot be written: record nothing more
   }
-  const std::string path = win.capture->path();
   const std::string done_summary = summary();
   sampler_.reset();
   if (win.job) {
@@ -263,8 +262,8 @@ void CollectorImpl::closeWindow(const char* reason) {
     if (failed) win.job->summary += " error=write_failed";
   }
   cv_.notify_all();
-  window_.reset();
   if (!win.job) auto_window_done_ = true;
+  window_.reset();  // `win` with it
 }
 
 }  // namespace damscope::collector

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <utility>
 
 #include "collector/cupti_activity_decoder.h"
 #include "collector/cupti_holder.h"
@@ -244,6 +245,8 @@ Status CuptiSession::stop() {
   // Forced: also buffers with records still incomplete (cupti_activity.h
   // recommends it at the end of a session).
   (void)api_->flushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  // Records dropped since the last query would be lost with the session.
+  dropped_at_stop_ += readDroppedRecords();
   const CUptiResult r = api_->unsubscribe(static_cast<CUpti_SubscriberHandle>(subscriber_));
   subscriber_ = nullptr;
   if (r != CUPTI_SUCCESS) return Error("cuptiUnsubscribe failed with code " + std::to_string(r));
@@ -255,7 +258,11 @@ void CuptiSession::flush(bool forced) {
 }
 
 int64_t CuptiSession::takeDroppedRecords() {
-  if (!subscriber_) return 0;
+  const int64_t at_stop = std::exchange(dropped_at_stop_, 0);
+  return at_stop + (subscriber_ ? readDroppedRecords() : 0);
+}
+
+int64_t CuptiSession::readDroppedRecords() {
   size_t dropped = 0;
   // CUDA 6+ delivers only global buffers: the NULL context covers them all.
   if (api_->getNumDroppedRecords(nullptr, 0, &dropped) != CUPTI_SUCCESS) return 0;

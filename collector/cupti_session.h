@@ -14,9 +14,19 @@
 // why GPU activity cannot be recorded (CUPTI missing, wrong version, no
 // driver, another tool holding CUPTI and which one).
 //
-// Thread safety: start/stop/flush/takeDroppedRecords/decodeBuffer may be
-// called from any thread but not concurrently (the collector serializes
-// them). The buffer callbacks CUPTI calls are lock-free (buffer_pool.h).
+// This class is the collector's CUPTI seam: every call into libcupti goes
+// through it (tests load a stand-in libcupti the same way, fake_cupti.cc).
+//
+// Thread safety: load/start/stop/flush/takeDroppedRecords/decodeBuffer may be
+// called from any thread, one thread at a time: the collector hands the
+// session from thread to thread instead of locking it (collector_impl.h).
+// Callers must hold no lock of their own across these calls: each enters
+// CUPTI, which takes its internal locks and may wait for its worker thread
+// to run the buffer-completed callback (cuptiActivityFlushAll "is a blocking
+// call" that delivers buffers through that callback, cupti_activity.h), so a
+// caller's lock that any CUPTI-called path also takes would deadlock. The
+// callbacks CUPTI calls from here take no lock (buffer_pool.h; the timestamp
+// callback only reads CLOCK_REALTIME).
 #pragma once
 
 #include <cstddef>
@@ -43,14 +53,16 @@ class CuptiSession {
   // and enables the activity kinds. Kinds other than kernels that the device
   // refuses are listed in unavailableKinds() and do not fail the start.
   Status start(BufferPool* pool);
-  // Disables the kinds, forces out every buffer and unsubscribes.
+  // Disables the kinds, forces out every buffer, reads the dropped-record
+  // count one last time (kept for takeDroppedRecords) and unsubscribes.
   Status stop();
   bool started() const { return subscriber_ != nullptr; }
 
   // Asks CUPTI to complete buffers whose records are all complete (forced:
   // every buffer). Completed buffers arrive in the pool.
   void flush(bool forced);
-  // Records CUPTI dropped since the last call (cuptiActivityGetNumDroppedRecords).
+  // Records CUPTI dropped since the last call (cuptiActivityGetNumDroppedRecords),
+  // including those stop() read last; 0 when nothing is left to read.
   int64_t takeDroppedRecords();
   // Decodes every record of a completed buffer with cuptiActivityGetNextRecord.
   // Returns the number of records; `unreadable` counts stops on records
@@ -69,6 +81,7 @@ class CuptiSession {
 
  private:
   CuptiSession() = default;
+  int64_t readDroppedRecords();
 
   void* library_ = nullptr;
   std::unique_ptr<Api> api_;
@@ -79,6 +92,7 @@ class CuptiSession {
   const char* clock_source_ = "timestamp_callback";
   std::vector<std::string> unavailable_kinds_;
   std::vector<int> enabled_kinds_;
+  int64_t dropped_at_stop_ = 0;
 };
 
 }  // namespace damscope::collector

@@ -280,7 +280,9 @@ GapReport computeGaps(const AnalysisInput& input, const StepReport& steps,
   // Device gaps over the whole timeline.
   for (const auto& [device, ops] : groupOps<int32_t>(gpu, &deviceKey)) {
     int64_t cursor = report.timeline_start;
-    auto add = [&](int64_t g0, int64_t g1, const GpuOp* next) {
+    // `device` by init-capture: clang before 16 cannot capture a structured
+    // binding (C++20, P1091R3), and scripts/sanitize.sh builds with clang 14.
+    auto add = [&, device = device](int64_t g0, int64_t g1, const GpuOp* next) {
       Gap gap;
       gap.start = g0, gap.end = g1, gap.device = device;
       gap.next_op = next ? next - gpu.data() : -1;
