@@ -55,8 +55,9 @@ Status checkReferences(const std::string& path, const TraceTables& t) {
         for (size_t i = 0; i < values.size(); ++i) {
           const int32_t id = values[i].value;
           if (id < -1 || (id >= 0 && static_cast<size_t>(id) >= strings)) {
-            return bad(i, id, "is not a string id (the strings table has " +
-                                  std::to_string(strings) + ")");
+            return bad(
+                i, id,
+                "is not a string id (the strings table has " + std::to_string(strings) + ")");
           }
         }
       } else if constexpr (std::is_same_v<T, int64_t>) {

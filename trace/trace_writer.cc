@@ -1,17 +1,10 @@
 // Writes TraceTables into SQLite: see trace_writer.h.
 #include "trace/trace_writer.h"
 
-#include "trace/pending_file.h"
-
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <type_traits>
 
+#include "trace/pending_file.h"
 #include "trace/schema_sql.h"
 #include "trace/table_io.h"
 

@@ -27,6 +27,7 @@
 namespace damscope {
 
 enum class WindowMode : uint8_t { kHta, kAll };
+constexpr size_t kWindowModeCount = 2;
 std::string_view toText(WindowMode mode);
 
 struct WindowOptions {

@@ -31,6 +31,7 @@
 namespace damscope {
 
 enum class LossKind : uint8_t { kLost, kRepaired, kClipped };
+constexpr size_t kLossKindCount = 3;
 std::string_view toText(LossKind kind);
 
 struct LossCount {

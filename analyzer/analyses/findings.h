@@ -52,6 +52,7 @@
 namespace damscope {
 
 enum class Severity : uint8_t { kHigh, kMedium, kLow };
+constexpr size_t kSeverityCount = 3;
 std::string_view toText(Severity severity);
 
 // The metrics rules read, with their names in output (JSON "metrics", the
@@ -121,6 +122,7 @@ enum class FindingKind : uint8_t {
   kPerformance,   // a change to the run that can make it faster
   kTraceQuality,  // a warning about the trace the diagnosis rests on
 };
+constexpr size_t kFindingKindCount = 2;
 std::string_view toText(FindingKind kind);
 
 struct FindingRule {

@@ -57,6 +57,7 @@ constexpr size_t kGapCauseCount = 5;
 std::string_view toText(GapCause cause);
 
 enum class HtaIdleCategory : uint8_t { kNone, kHostWait, kKernelWait, kOther };
+constexpr size_t kHtaIdleCategoryCount = 4;
 std::string_view toText(HtaIdleCategory category);
 
 // Where the evidence of a gap's cause lives.
@@ -69,6 +70,7 @@ enum class EvidenceTable : uint8_t {
   kMemsets,
   kSyncs
 };
+constexpr size_t kEvidenceTableCount = 7;
 std::string_view toText(EvidenceTable table);
 
 struct CauseSegment {

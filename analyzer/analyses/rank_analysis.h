@@ -8,7 +8,7 @@
 // only wires them, checks for cancellation between them, and gathers what
 // each says it could not compute into one list of notes. No I/O. The reports
 // it returns refer to the event tables (rows, string ids): the pipeline
-// (analyzer/pipeline.h) turns them into the result model
+// (analyzer/pipeline/pipeline.h) turns them into the result model
 // (analyzer/result/analysis_result.h) while the tables are still loaded.
 #pragma once
 

@@ -71,6 +71,7 @@ enum class Verdict : uint8_t {
   kMemoryBound,
   kComputeBound
 };
+constexpr size_t kVerdictCount = 6;
 std::string_view toText(Verdict verdict);        // "data-bound"
 std::string_view verdictLabel(Verdict verdict);  // "the input pipeline starves the GPU"
 std::string_view damTerm(Verdict verdict);  // Data | Algorithm | Machine | Communication | Host

@@ -36,6 +36,7 @@
 namespace damscope {
 
 enum class StepSource : uint8_t { kNone, kProfilerStep, kTrainer, kAnnotation };
+constexpr size_t kStepSourceCount = 4;
 std::string_view toText(StepSource source);
 
 struct Step {

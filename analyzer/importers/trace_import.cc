@@ -141,5 +141,4 @@ Result<TraceTables> importTrace(const std::string& path, ImportTimings* timings,
   }
 }
 
-
 }  // namespace damscope

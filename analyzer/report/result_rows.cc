@@ -36,18 +36,18 @@ constexpr size_t kGpuOpKindCount = 4;
 template <typename E>
 constexpr size_t vocabularySize() {
   if constexpr (std::is_same_v<E, GapCause>) return kGapCauseCount;
-  if constexpr (std::is_same_v<E, HtaIdleCategory>) return 4;
-  if constexpr (std::is_same_v<E, EvidenceTable>) return 7;
+  if constexpr (std::is_same_v<E, HtaIdleCategory>) return kHtaIdleCategoryCount;
+  if constexpr (std::is_same_v<E, EvidenceTable>) return kEvidenceTableCount;
   if constexpr (std::is_same_v<E, KernelCategory>) return kKernelCategoryCount;
   if constexpr (std::is_same_v<E, Axis>) return kAxisCount;
-  if constexpr (std::is_same_v<E, Verdict>) return 6;
-  if constexpr (std::is_same_v<E, Severity>) return 3;
-  if constexpr (std::is_same_v<E, FindingKind>) return 2;
+  if constexpr (std::is_same_v<E, Verdict>) return kVerdictCount;
+  if constexpr (std::is_same_v<E, Severity>) return kSeverityCount;
+  if constexpr (std::is_same_v<E, FindingKind>) return kFindingKindCount;
   if constexpr (std::is_same_v<E, Metric>) return kMetricCount;
   if constexpr (std::is_same_v<E, EvidenceSource>) return kEvidenceSourceCount;
-  if constexpr (std::is_same_v<E, LossKind>) return 3;
-  if constexpr (std::is_same_v<E, WindowMode>) return 2;
-  if constexpr (std::is_same_v<E, StepSource>) return 4;
+  if constexpr (std::is_same_v<E, LossKind>) return kLossKindCount;
+  if constexpr (std::is_same_v<E, WindowMode>) return kWindowModeCount;
+  if constexpr (std::is_same_v<E, StepSource>) return kStepSourceCount;
 }
 
 // --- Writing -----------------------------------------------------------------

@@ -136,7 +136,7 @@ struct RankResult {
   std::string store;   // the run.db the result is stored in; empty: not stored
   std::optional<int32_t> rank;
   std::optional<int32_t> world_size;  // ranks in the job, as the trace says
-  std::optional<int32_t> device;  // the primary device (most kernel time)
+  std::optional<int32_t> device;      // the primary device (most kernel time)
   std::string device_name;
 
   WindowResult window;
