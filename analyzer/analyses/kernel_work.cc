@@ -1,0 +1,189 @@
+// The work of each kernel: see kernel_work.h.
+#include "analyzer/analyses/kernel_work.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "analyzer/analyses/op_shapes.h"
+
+namespace damscope {
+namespace {
+
+// Most trusted first (kernel_work.h).
+constexpr std::array<MetricSource, 3> kByTrust = {MetricSource::kMeasured, MetricSource::kAnnotated,
+                                                  MetricSource::kEstimated};
+int trust(MetricSource s) {
+  return s == MetricSource::kMeasured ? 0 : s == MetricSource::kAnnotated ? 1 : 2;
+}
+
+struct RangeCounts {
+  double flops = 0;
+  std::optional<double> bytes;
+  MetricSource source = MetricSource::kEstimated;
+};
+
+std::optional<double> positive(double v) {
+  return std::isfinite(v) && v > 0 ? std::optional<double>(v) : std::nullopt;
+}
+
+// {"op":..,"flops":..,"bytes":..} in domain "damscope" (DESIGN.md, "Workload annotations").
+std::optional<RangeCounts> opAnnotation(std::string_view message) {
+  if (message.empty() || message.front() != '{') return std::nullopt;
+  const nlohmann::json j = nlohmann::json::parse(message, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("op")) return std::nullopt;
+  RangeCounts c;
+  c.source = MetricSource::kAnnotated;
+  auto number = [&](const char* key) -> std::optional<double> {
+    auto it = j.find(key);
+    return it != j.end() && it->is_number() ? positive(it->get<double>()) : std::nullopt;
+  };
+  const auto flops = number("flops");
+  c.bytes = number("bytes");
+  if (!flops && !c.bytes) return std::nullopt;
+  c.flops = flops.value_or(0);
+  return c;
+}
+
+// The counts every range carries, from the best source it has.
+std::unordered_map<int64_t, RangeCounts> rangeCounts(const TraceTables& t) {
+  std::unordered_map<int64_t, RangeCounts> out;
+  auto offer = [&](int64_t range, const RangeCounts& c) {
+    auto [it, inserted] = out.try_emplace(range, c);
+    if (!inserted && trust(c.source) < trust(it->second.source)) it->second = c;
+  };
+  const KernelMetricTable& km = t.kernel_metrics;
+  for (size_t i = 0; i < km.size(); ++i) {
+    if (isNull(km.range_id[i]) || !isNull(km.kernel_id[i])) continue;
+    RangeCounts c;
+    c.flops = positive(km.flops[i]).value_or(0);
+    c.bytes = positive(km.dram_bytes[i]);
+    c.source = km.source[i];
+    if (c.flops > 0 || c.bytes) offer(km.range_id[i], c);
+  }
+  const StringId domain = t.strings.find("damscope");
+  for (size_t i = 0; i < t.ranges.size(); ++i) {
+    if (isNull(t.ranges.thread_id[i])) continue;  // host ranges launch kernels
+    const std::string_view name = t.strings.get(t.ranges.name[i]);
+    if (domain.valid() && t.ranges.domain[i] == domain) {
+      if (auto c = opAnnotation(name)) offer(static_cast<int64_t>(i), *c);
+      continue;
+    }
+    if (auto w = estimateOpWork(name, t.ranges.args[i])) {
+      auto it = out.find(static_cast<int64_t>(i));
+      if (it != out.end() && it->second.source == MetricSource::kEstimated) {
+        // PyTorch's own FLOP count stands; the shapes add the bytes.
+        if (!it->second.bytes) it->second.bytes = w->bytes;
+      } else {
+        offer(static_cast<int64_t>(i), {w->flops, w->bytes, MetricSource::kEstimated});
+      }
+    }
+  }
+  return out;
+}
+
+struct Interval {
+  int64_t start = 0;
+  int64_t end = 0;
+  int64_t range = 0;
+};
+
+// For each kernel launched by a call inside some counted range of `source`,
+// the innermost such range on the call's thread.
+std::unordered_map<int64_t, std::vector<size_t>> launchesIn(
+    const AnalysisInput& in, const std::unordered_map<int64_t, RangeCounts>& counts,
+    MetricSource source, const std::vector<int>& best_trust) {
+  const TraceTables& t = in.tables();
+  std::unordered_map<int64_t, std::vector<Interval>> by_thread;
+  for (const auto& [range, c] : counts) {
+    if (c.source != source) continue;
+    const size_t r = static_cast<size_t>(range);
+    by_thread[t.ranges.thread_id[r]].push_back(
+        {t.ranges.ts[r], t.ranges.ts[r] + std::max<int64_t>(t.ranges.dur[r], 0), range});
+  }
+  // Launch calls of kernels that still lack a source this good, by thread.
+  struct Launch {
+    int64_t ts;
+    size_t op;
+  };
+  std::unordered_map<int64_t, std::vector<Launch>> launches;
+  const std::vector<GpuOp>& gpu = in.gpu();
+  for (size_t g = 0; g < gpu.size(); ++g) {
+    if (gpu[g].kind != GpuOpKind::kKernel || gpu[g].launch < 0) continue;
+    if (best_trust[static_cast<size_t>(gpu[g].row)] <= trust(source)) continue;
+    const size_t call = static_cast<size_t>(gpu[g].launch);
+    const int64_t thread = t.api_calls.thread_id[call];
+    if (by_thread.count(thread)) launches[thread].push_back({t.api_calls.ts[call], g});
+  }
+  std::unordered_map<int64_t, std::vector<size_t>> out;  // range -> gpu op indexes
+  for (auto& [thread, calls] : launches) {
+    std::vector<Interval>& ranges = by_thread[thread];
+    std::sort(ranges.begin(), ranges.end(), [](const Interval& a, const Interval& b) {
+      return a.start != b.start ? a.start < b.start : a.end > b.end;
+    });
+    std::sort(calls.begin(), calls.end(),
+              [](const Launch& a, const Launch& b) { return a.ts < b.ts; });
+    // A sweep with the ranges open at the call: ranges on one thread nest, so
+    // the last opened that is still open is the innermost.
+    std::vector<const Interval*> open;
+    size_t next = 0;
+    for (const Launch& call : calls) {
+      while (next < ranges.size() && ranges[next].start <= call.ts) open.push_back(&ranges[next++]);
+      while (!open.empty() && open.back()->end <= call.ts) open.pop_back();
+      if (!open.empty()) out[open.back()->range].push_back(call.op);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+KernelWorkReport computeKernelWork(const AnalysisInput& in) {
+  const TraceTables& t = in.tables();
+  KernelWorkReport report;
+  std::vector<std::optional<KernelWork>> work(t.kernels.size());
+  std::vector<int> best_trust(t.kernels.size(), 3);  // 3: no source yet
+
+  const KernelMetricTable& km = t.kernel_metrics;
+  for (size_t i = 0; i < km.size(); ++i) {
+    const int64_t k = km.kernel_id[i];
+    if (isNull(k) || k < 0 || static_cast<size_t>(k) >= t.kernels.size()) continue;
+    const std::optional<double> flops = positive(km.flops[i]), bytes = positive(km.dram_bytes[i]);
+    if ((!flops && !bytes) || trust(km.source[i]) >= best_trust[static_cast<size_t>(k)]) continue;
+    work[static_cast<size_t>(k)] = KernelWork{k, flops.value_or(0), bytes, km.source[i], kNullInt};
+    best_trust[static_cast<size_t>(k)] = trust(km.source[i]);
+  }
+
+  const std::unordered_map<int64_t, RangeCounts> counts = rangeCounts(t);
+  std::vector<char> has_kernels(t.ranges.size(), 0);
+  for (MetricSource source : kByTrust) {
+    for (const auto& [range, ops] : launchesIn(in, counts, source, best_trust)) {
+      has_kernels[static_cast<size_t>(range)] = 1;
+      const RangeCounts& c = counts.at(range);
+      double total = 0;
+      for (size_t g : ops) total += static_cast<double>(in.gpu()[g].end - in.gpu()[g].ts);
+      for (size_t g : ops) {
+        const GpuOp& op = in.gpu()[g];
+        const double share = total > 0 ? static_cast<double>(op.end - op.ts) / total
+                                       : 1.0 / static_cast<double>(ops.size());
+        KernelWork w{op.row, c.flops * share, std::nullopt, source, range};
+        if (c.bytes) w.bytes = *c.bytes * share;
+        work[static_cast<size_t>(op.row)] = w;
+        best_trust[static_cast<size_t>(op.row)] = trust(source);
+      }
+    }
+  }
+  for (const auto& [range, c] : counts) {
+    if (!has_kernels[static_cast<size_t>(range)]) ++report.ranges_without_kernels;
+  }
+  for (std::optional<KernelWork>& w : work) {
+    if (!w) continue;
+    ++report.kernels_by_source[static_cast<size_t>(w->source)];
+    report.kernels.push_back(*w);
+  }
+  return report;
+}
+
+}  // namespace damscope
