@@ -127,10 +127,16 @@ TEST(DeviceSpecTable, TensorPeaksAreAtLeastTheNonTensorPeaks) {
   for (const DeviceSpec& s : deviceSpecs()) {
     SCOPED_TRACE(s.key);
     for (Precision p : {Precision::kTf32, Precision::kFp16, Precision::kBf16, Precision::kFp8}) {
-      if (std::optional<double> m = s.matrix.of(p)) EXPECT_GE(*m, *s.vector.fp32) << toText(p);
+      if (std::optional<double> m = s.matrix.of(p)) {
+        EXPECT_GE(*m, *s.vector.fp32) << toText(p);
+      }
     }
-    if (s.matrix.fp64 && s.vector.fp64) EXPECT_GE(*s.matrix.fp64, *s.vector.fp64);
-    if (s.matrix.fp32) EXPECT_GE(*s.matrix.fp32, *s.vector.fp32);
+    if (s.matrix.fp64 && s.vector.fp64) {
+      EXPECT_GE(*s.matrix.fp64, *s.vector.fp64);
+    }
+    if (s.matrix.fp32) {
+      EXPECT_GE(*s.matrix.fp32, *s.vector.fp32);
+    }
   }
 }
 
@@ -142,7 +148,9 @@ TEST(DeviceSpecTable, TensorRatesKeepTheirRatios) {
     SCOPED_TRACE(s.key);
     const PrecisionPeaks& m = s.matrix;
     ASSERT_TRUE(m.fp16.has_value());
-    if (m.bf16) EXPECT_DOUBLE_EQ(*m.bf16, *m.fp16);
+    if (m.bf16) {
+      EXPECT_DOUBLE_EQ(*m.bf16, *m.fp16);
+    }
     if (m.tf32) {
       EXPECT_GE(*m.tf32 / *m.fp16, 0.48);
       EXPECT_LE(*m.tf32 / *m.fp16, 0.52);

@@ -203,7 +203,7 @@ std::optional<DeviceSpecMatch> matchPattern(std::string_view name, const DeviceF
   }
   if (candidates.empty()) return std::nullopt;
   MatchBasis basis = MatchBasis::kNamePattern;
-  std::string evidence = "name \"" + std::string(name) + "\"";
+  std::string evidence = "name pattern \"" + std::string(name) + "\"";
   candidates = narrowByFacts(std::move(candidates), facts, basis, evidence);
   return choose(std::move(candidates), basis, std::move(evidence));
 }
@@ -294,9 +294,11 @@ std::string_view toText(MatchBasis basis) {
 std::string DeviceSpecMatch::describe() const {
   std::string text = std::string(spec->name) + " (matched by " + evidence;
   if (ambiguous) {
-    text += "; ambiguous among";
-    for (const DeviceSpec* c : candidates) text += " " + std::string(c->key);
-    text += ", took the lowest peak";
+    text += "; ambiguous among ";
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      text += (i == 0 ? "" : ", ") + std::string(candidates[i]->key);
+    }
+    text += ": took the lowest peak";
   }
   return text + ")";
 }
