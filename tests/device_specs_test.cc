@@ -204,6 +204,19 @@ TEST(DeviceSpecTable, Mi250RowsDescribeOneGraphicsComputeDie) {
   EXPECT_EQ(mi250.memory_bytes, int64_t{64} << 30);
 }
 
+TEST(DeviceSpecTable, LinksAreNamedAndPerDirection) {
+  const DeviceSpec& h100 = *findDeviceSpecByName("h100-sxm")->spec;
+  ASSERT_TRUE(h100.peer_link.has_value());
+  EXPECT_EQ(toText(h100.peer_link->kind), "NVLink 4");
+  EXPECT_DOUBLE_EQ(h100.peer_link->bytes_per_s, 450e9);  // "NVLink: 900GB/s", both directions
+  EXPECT_FALSE(h100.peer_link->needs_bridge);
+  EXPECT_EQ(toText(h100.host_link.kind), "PCIe Gen5 x16");
+  EXPECT_DOUBLE_EQ(h100.host_link.bytes_per_s, 64e9);
+  const DeviceSpec& a100_pcie = *findDeviceSpecByName("a100-pcie-80gb")->spec;
+  EXPECT_TRUE(a100_pcie.peer_link->needs_bridge);
+  EXPECT_FALSE(findDeviceSpecByName("l40s")->spec->peer_link.has_value());
+}
+
 TEST(DeviceSpecTable, PrecisionNamesRoundTrip) {
   for (Precision p : kAllPrecisions) EXPECT_EQ(precisionFromText(toText(p)), p);
   EXPECT_EQ(precisionFromText("BF16"), Precision::kBf16);
@@ -275,6 +288,7 @@ TEST(DeviceSpecMatch, SaysHowItMatched) {
   std::optional<DeviceSpecMatch> board = findDeviceSpec(named("NVIDIA A100-PG509-200"));
   ASSERT_TRUE(board);
   EXPECT_EQ(board->basis, MatchBasis::kBoardName);
+  EXPECT_EQ(toText(board->basis), "board name");
   EXPECT_EQ(board->describe(), "A100 SXM4 40GB (matched by board name PG509-200)");
 }
 
@@ -298,6 +312,9 @@ TEST(DeviceSpecMatch, RocmGenericNameMatchesByGfxVersionCuCountAndMemory) {
   EXPECT_EQ(keyOf(facts), "mi250x");
   facts.sm_count = 304;  // gfx90a with 304 CUs is no part in the table
   EXPECT_EQ(keyOf(facts), "(none)");
+  facts.sm_count = 104;
+  facts.vendor.clear();  // no vendor: the 64-wide wavefront says AMD
+  EXPECT_EQ(keyOf(facts), "mi250");
   facts.sm_count.reset();  // without the CU count the name says nothing
   EXPECT_EQ(keyOf(facts), "(none)");
 }
@@ -380,6 +397,18 @@ TEST(DeviceSpecByName, ShortForms) {
     ASSERT_TRUE(m.ok()) << c.name << ": " << m.error().message();
     EXPECT_EQ(m->spec->key, c.key) << c.name;
     EXPECT_EQ(m->ambiguous, c.ambiguous) << c.name;
+  }
+}
+
+TEST(DeviceSpecByName, EveryRowAnswersToItsShortAndCanonicalName) {
+  for (const DeviceSpec& s : deviceSpecs()) {
+    for (std::string_view name : {s.key, s.name}) {
+      Result<DeviceSpecMatch> m = findDeviceSpecByName(name);
+      ASSERT_TRUE(m.ok()) << name << ": " << m.error().message();
+      EXPECT_EQ(m->spec, &s) << name;
+      EXPECT_EQ(m->basis, MatchBasis::kExactName) << name;
+      EXPECT_FALSE(m->ambiguous) << name;
+    }
   }
 }
 

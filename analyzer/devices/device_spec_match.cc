@@ -122,12 +122,12 @@ DeviceSpecMatch choose(std::vector<const DeviceSpec*> candidates, MatchBasis bas
   return match;
 }
 
-// Exact spellings: product names, board names and the short name.
+// Exact spellings: product names, board names, the short and the canonical name.
 std::optional<DeviceSpecMatch> matchExact(std::string_view name) {
   const std::string key = normalized(name);
   if (key.empty()) return std::nullopt;
   for (const DeviceSpec& spec : deviceSpecs()) {
-    bool hit = normalized(spec.key) == key;
+    bool hit = normalized(spec.key) == key || normalized(spec.name) == key;
     for (std::string_view n : spec.names) hit = hit || (!n.empty() && normalized(n) == key);
     if (hit) return choose({&spec}, MatchBasis::kExactName, "name \"" + std::string(name) + "\"");
     for (std::string_view board : spec.boards) {
@@ -214,9 +214,12 @@ std::optional<DeviceSpecMatch> matchFacts(const DeviceFacts& facts) {
   if (!facts.compute_major || !facts.compute_minor || !facts.sm_count || !facts.memory_bytes) {
     return std::nullopt;
   }
+  // A trace without a vendor still tells AMD by its 64-wide wavefronts.
+  std::string_view vendor = facts.vendor;
+  if (vendor.empty() && facts.warp_size == 64) vendor = "amd";
   std::vector<const DeviceSpec*> candidates;
   for (const DeviceSpec& spec : deviceSpecs()) {
-    if (!facts.vendor.empty() && spec.vendor != facts.vendor) continue;
+    if (!vendor.empty() && spec.vendor != vendor) continue;
     if (spec.compute_major == *facts.compute_major && spec.compute_minor == *facts.compute_minor &&
         spec.sm_count == *facts.sm_count && memoryFits(*facts.memory_bytes, spec)) {
       candidates.push_back(&spec);

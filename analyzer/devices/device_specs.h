@@ -151,7 +151,7 @@ struct DeviceFacts {
 DeviceFacts deviceFactsOf(const TraceTables& tables, size_t row);
 
 enum class MatchBasis : uint8_t {
-  kExactName,    // one of the row's product names or its short name
+  kExactName,    // one of the row's product names, its short or canonical name
   kBoardName,    // a board name the driver reported (A100-PG509-200)
   kNamePattern,  // family, form and memory words of the name
   kMemorySize,   // the name fits several rows; the memory size chose one
