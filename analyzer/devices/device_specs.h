@@ -165,8 +165,9 @@ struct DeviceSpecMatch {
   const DeviceSpec* spec = nullptr;
   MatchBasis basis = MatchBasis::kExactName;
   // Several rows fit and nothing known told them apart: `spec` is the one with
-  // the lowest peak (then the lowest bandwidth), so MFU is not understated;
-  // `candidates` lists them all.
+  // the lowest peak (then the lowest bandwidth), so the headroom a report
+  // derives from it (peak over achieved) is not overstated; `candidates`
+  // lists them all.
   bool ambiguous = false;
   std::vector<const DeviceSpec*> candidates;
   // How it matched, for a report: "board name PG509-200",
