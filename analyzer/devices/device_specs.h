@@ -103,9 +103,10 @@ struct DeviceSpec {
   // Matching. `names` are the product names the driver reports
   // (cudaDeviceProp::name, hipDeviceProp_t::name), which Kineto's
   // deviceProperties and nsys's TARGET_INFO_GPU copy; `boards` are board
-  // names some drivers report instead (the first is the one reports show). `family` ("a100"),
-  // `form` ("sxm4", "pcie", "nvl", "oam"; "" for parts with one form) and `memory_gb` are the words
-  // a name is read by when it is not one of those spellings.
+  // names some drivers report instead (the first is the one reports show).
+  // `family` ("a100"), `form` ("sxm4", "pcie", "nvl", "oam"; "" for parts
+  // with one form) and `memory_gb` are the words a name is read by when it is
+  // not one of those spellings.
   std::array<std::string_view, 3> names{};
   std::array<std::string_view, 2> boards{};
   std::string_view family;
