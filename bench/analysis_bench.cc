@@ -182,9 +182,17 @@ void BM_AnalysisStages(benchmark::State& state) {
     const ScorecardReport scorecard =
         time("scorecard", [&] { return computeScorecard(in, steps, window, gaps, {}); });
     const DataLossReport loss = time("data_loss", [&] { return computeDataLoss(tables); });
+    const KernelWorkReport work = time("kernel_work", [&] { return computeKernelWork(in); });
+    const RunPrecision precision = runPrecision(in, window, std::nullopt);
+    const DevicePeaks peaks = resolveDevicePeaks(in, 0, {});
+    time("roofline",
+         [&] { return computeRoofline(in, window, work, peaks, precision.precision, {}); });
+    const MfuReport mfu =
+        time("mfu", [&] { return computeMfu(in, steps, window, work, peaks, precision, {}); });
+    const std::optional<MemoryEstimate> memory;
     time("findings", [&] {
-      const FindingInputs inputs{in,       steps,       window,    gaps, kernels,
-                                 launches, utilization, scorecard, loss};
+      const FindingInputs inputs{in,          steps,     window, gaps, kernels, launches,
+                                 utilization, scorecard, loss,   mfu,  memory};
       return computeFindings(inputs, {});
     });
     // What the pipeline does with the reports: the result model, its rows.

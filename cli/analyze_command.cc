@@ -4,7 +4,9 @@
 // human summary, or JSON with --format json (docs/analysis-json.md).
 #include <fmt/format.h>
 
+#include <cmath>
 #include <csignal>
+#include <tuple>
 
 #include "analyzer/pipeline/pipeline.h"
 #include "analyzer/report/result_json.h"
@@ -48,6 +50,74 @@ class CancelOnInterrupt {
   struct sigaction old_term_ = {};
 };
 
+bool given(double v) {
+  return !std::isnan(v);
+}
+
+// --model, --params, --layers, --seq, --d-model, --heads: the model MFU and
+// the memory estimate count.
+Status modelOptions(const AnalyzeArgs& args, AnalysisOptions& options) {
+  const bool shape = args.layers > 0 || args.seq > 0 || args.d_model > 0 || args.heads > 0;
+  if (args.model.empty() && !given(args.params)) {
+    if (shape) return Error("--layers/--seq/--d-model/--heads need --params or --model");
+    return okStatus();
+  }
+  ModelShape m;
+  if (!args.model.empty()) {
+    auto preset = findModelPreset(args.model);
+    if (!preset.ok()) return Error("--model: " + preset.error().message());
+    m = preset.value();
+  } else {
+    m.name = "the given model";
+  }
+  if (given(args.params)) {
+    if (!(args.params > 0 && std::isfinite(args.params))) {
+      return Error("--params must be a positive number");
+    }
+    m.params = args.params;
+  }
+  for (const auto& [value, field, flag] :
+       {std::tuple{args.layers, &m.layers, "--layers"}, std::tuple{args.seq, &m.seq_len, "--seq"},
+        std::tuple{args.d_model, &m.d_model, "--d-model"},
+        std::tuple{args.heads, &m.heads, "--heads"}}) {
+    if (value < 0) return Error(std::string(flag) + " must be positive");
+    if (value > 0) *field = value;
+  }
+  options.mfu.model = m;
+  return okStatus();
+}
+
+// --gpu, --peak-tflops, --peak-bw-gbs, --precision: the peak MFU and the
+// roofline measure against.
+Status deviceOptions(const AnalyzeArgs& args, AnalysisOptions& options) {
+  if (!args.gpu.empty()) {
+    auto match = findDeviceSpecByName(args.gpu);
+    if (!match.ok()) return Error("--gpu: " + match.error().message());
+    options.device.device = match->spec;
+  }
+  // Up to 100 PFLOP/s and 100 TB/s: no single device comes near.
+  if (given(args.peak_tflops)) {
+    if (!(args.peak_tflops > 0 && args.peak_tflops <= 1e5)) {
+      return Error("--peak-tflops must be between 0 and 100000 TFLOP/s");
+    }
+    options.device.peak_flops_per_s = args.peak_tflops * 1e12;
+  }
+  if (given(args.peak_bw_gbs)) {
+    if (!(args.peak_bw_gbs > 0 && args.peak_bw_gbs <= 1e5)) {
+      return Error("--peak-bw-gbs must be between 0 and 100000 GB/s");
+    }
+    options.device.bandwidth_bytes_per_s = args.peak_bw_gbs * 1e9;
+  }
+  if (!args.precision.empty()) {
+    options.precision = precisionFromText(args.precision);
+    if (!options.precision) {
+      return Error("--precision " + args.precision +
+                   ": expected fp32, tf32, fp16, bf16, fp8 or fp64");
+    }
+  }
+  return okStatus();
+}
+
 // The pipeline's options from the flags; an error names the flag.
 Result<PipelineOptions> pipelineOptions(const AnalyzeArgs& args) {
   PipelineOptions options;
@@ -76,6 +146,8 @@ Result<PipelineOptions> pipelineOptions(const AnalyzeArgs& args) {
       return Error("--threshold " + s.error().message());
     }
   }
+  DAMSCOPE_RETURN_IF_ERROR(modelOptions(args, options.analysis));
+  DAMSCOPE_RETURN_IF_ERROR(deviceOptions(args, options.analysis));
   options.store = !args.no_store;
   options.output = args.output;
   options.replace = args.force;
@@ -124,6 +196,9 @@ int runAnalyze(const AnalyzeArgs& args) {
   }
   SummaryTextOptions text;
   text.more_findings = "in --format json and the findings table";
+  text.remedies[static_cast<size_t>(Remedy::kDevice)] = "--gpu NAME or --peak-tflops X";
+  text.remedies[static_cast<size_t>(Remedy::kModel)] = "--model NAME or --params N";
+  text.remedies[static_cast<size_t>(Remedy::kTokens)] = "--tokens-per-step N";
   fmt::print("{}", terminalSafe(formatRunSummary(run.value(), text)));
   for (const RankResult& r : run->ranks) {
     if (!r.store.empty()) {

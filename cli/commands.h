@@ -38,8 +38,17 @@ struct AnalyzeArgs {
   double tokens_per_step = std::numeric_limits<double>::quiet_NaN();
   double samples_per_step = std::numeric_limits<double>::quiet_NaN();
   std::vector<std::string> thresholds;  // RULE=VALUE
-  bool no_store = false;                // analyse in memory, write nothing
-  bool force = false;                   // re-import over an existing run.db
+  // The model, for MFU: a preset, and/or its size and shape.
+  std::string model;
+  double params = std::numeric_limits<double>::quiet_NaN();
+  int64_t layers = 0, seq = 0, d_model = 0, heads = 0;
+  // The device's peak: a row of the device table, or figures.
+  std::string gpu;
+  double peak_tflops = std::numeric_limits<double>::quiet_NaN();
+  double peak_bw_gbs = std::numeric_limits<double>::quiet_NaN();
+  std::string precision;  // fp32 | tf32 | fp16 | bf16 | fp8 | fp64
+  bool no_store = false;  // analyse in memory, write nothing
+  bool force = false;     // re-import over an existing run.db
 };
 int runAnalyze(const AnalyzeArgs& args);
 

@@ -58,6 +58,24 @@ int main(int argc, char** argv) {
   analyze->add_option(
       "--threshold", analyze_args.thresholds,
       "Override a finding rule's threshold, RULE=VALUE (repeatable; docs/analysis.md)");
+  analyze->add_option("--model", analyze_args.model,
+                      "Model preset for MFU: gpt2-124m, gpt2-350m, gpt2-774m, gpt2-1.5b, "
+                      "llama2-7b, llama2-13b, llama3-8b");
+  analyze->add_option("--params", analyze_args.params, "Model parameter count N, for MFU");
+  analyze->add_option("--layers", analyze_args.layers, "Model layers (MFU's attention term)");
+  analyze->add_option("--seq", analyze_args.seq, "Sequence length (MFU's attention term)");
+  analyze->add_option("--d-model", analyze_args.d_model, "Model width (MFU's attention term)");
+  analyze->add_option("--heads", analyze_args.heads, "Attention heads (memory estimate)");
+  analyze->add_option("--gpu", analyze_args.gpu,
+                      "The device's row of the device table (docs/devices.md), e.g. a100-80gb, "
+                      "h100-sxm; default: matched from the trace");
+  analyze->add_option("--peak-tflops", analyze_args.peak_tflops,
+                      "The peak to measure MFU against, TFLOP/s (a device the table lacks)");
+  analyze->add_option("--peak-bw-gbs", analyze_args.peak_bw_gbs,
+                      "The memory bandwidth for the roofline, GB/s");
+  analyze->add_option("--precision", analyze_args.precision,
+                      "The precision of the peak: fp32, tf32, fp16, bf16, fp8, fp64 "
+                      "(default: the model annotation's, else the matrix kernels')");
   analyze->add_flag("--no-store", analyze_args.no_store, "Analyse in memory; write nothing");
   analyze->add_flag("-f,--force", analyze_args.force, "Re-import over an existing run.db");
 

@@ -43,6 +43,10 @@ AnalysisTables someResults(const std::string& verdict) {
   summary.launch_delay_outliers = summary.utilization_steps = summary.overview_steps = 0;
   summary.overview_whole_span = 0;
   summary.events = summary.lost_events = summary.repaired_events = summary.clipped_events = 0;
+  summary.mfu_flops_source = "none", summary.precision = "fp32";
+  summary.precision_source = "default", summary.peak_source = "none";
+  summary.roofline_kernels = summary.measured_kernels = summary.annotated_kernels = 0;
+  summary.estimated_kernels = 0, summary.memory_estimated = 0;
   a.summary.append(summary);
   StepResultTable::Row s;
   s.number = 5;

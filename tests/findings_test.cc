@@ -58,6 +58,23 @@ TraceTables lossyTrace() {
   return t;
 }
 
+// The golden step on an A100 (40 GB) training a model of `params` parameters,
+// 1,024 tokens per 1 ms step, in bf16.
+TraceTables modelTrace(double params) {
+  TraceTables t = testing::goldenStepTrace();
+  t.devices.name[0] = t.strings.intern("NVIDIA A100-SXM4-40GB");
+  t.devices.memory_bytes[0] = int64_t{40} << 30;
+  RangeTable::Row mark;
+  mark.ts = 0, mark.dur = 0, mark.thread_id = 0, mark.depth = 0;
+  mark.domain = t.strings.intern("damscope");
+  // A small shape, so that the attention term (6 L d T per token) stays small.
+  mark.name = t.strings.intern(R"({"model":"test","params":)" + std::to_string(params) +
+                               R"(,"layers":2,"d_model":64,"heads":4,"seq_len":64,)"
+                               R"("tokens_per_step":1024,"precision":"bf16"})");
+  t.ranges.append(mark);
+  return t;
+}
+
 TEST(Findings, GoldenStepFiresTheRulesItsScorecardCallsFor) {
   const TraceTables tables = testing::goldenStepTrace();
   const FindingsReport r = findingsOf(tables);
@@ -133,7 +150,8 @@ TEST(Findings, RulesAreDataWithDocumentedSources) {
 // of these traces (the cross-rank metric out of addCrossRankFindings).
 TEST(Findings, EveryRuleNamesAMetricSomethingProduces) {
   std::vector<Metrics> produced;
-  for (const TraceTables& t : {testing::goldenStepTrace(), memoryTrace(), lossyTrace()}) {
+  for (const TraceTables& t : {testing::goldenStepTrace(), memoryTrace(), lossyTrace(),
+                               modelTrace(7e9), modelTrace(1e3)}) {
     produced.push_back(findingsOf(t).metrics);
   }
   FindingsReport straggler = findingsOf(testing::goldenStepTrace());
@@ -214,6 +232,25 @@ TEST(Findings, LostEventsWarnAboutTheTraceNotTheRun) {
   EXPECT_EQ(stats[1]->label, "kineto.bad_durations");
   ASSERT_NE(byRule(r, "repaired_events"), nullptr);
   EXPECT_DOUBLE_EQ(byRule(r, "repaired_events")->value, 100.0 * 3 / (events + 10));
+}
+
+TEST(Findings, MfuBelowThirtyPercentAndImpossibleMfuAreSaid) {
+  // 1,000 parameters: a tiny share of an A100's 312 TFLOP/s.
+  const FindingsReport slow = findingsOf(modelTrace(1e3));
+  const Finding* low = byRule(slow, "low_mfu");
+  ASSERT_NE(low, nullptr);
+  EXPECT_EQ(low->severity, Severity::kHigh);  // under 10 %
+  EXPECT_EQ(byRule(slow, "impossible_mfu"), nullptr);
+  // 7e9 parameters in 1 ms: thousands of times the peak, so an input is wrong.
+  const FindingsReport impossible = findingsOf(modelTrace(7e9));
+  EXPECT_EQ(byRule(impossible, "low_mfu"), nullptr) << "no MFU figure from impossible inputs";
+  const Finding* wrong = byRule(impossible, "impossible_mfu");
+  ASSERT_NE(wrong, nullptr);
+  EXPECT_EQ(wrong->kind, FindingKind::kTraceQuality);
+  // And its training state alone (16 B x 7e9 = 112 GB) does not fit 40 GB.
+  const Finding* memory = byRule(impossible, "memory_estimate");
+  ASSERT_NE(memory, nullptr);
+  EXPECT_EQ(memory->severity, Severity::kHigh);
 }
 
 TEST(Findings, MemoryCapacityNamesThePeakCounter) {

@@ -63,7 +63,47 @@ CREATE TABLE summary (
   events INTEGER NOT NULL,          -- events stored in the trace
   lost_events INTEGER NOT NULL,     -- lost on the way in (stats)
   repaired_events INTEGER NOT NULL,
-  clipped_events INTEGER NOT NULL
+  clipped_events INTEGER NOT NULL,
+  mfu_flops_source TEXT NOT NULL,   -- none | user_model | model_annotation | profiler_ops
+  model TEXT,               -- the model MFU counts FLOPs of
+  model_params REAL,
+  model_layers INTEGER,
+  model_d_model INTEGER,
+  model_heads INTEGER,
+  model_seq_len INTEGER,
+  model_vocab INTEGER,
+  flops_per_token REAL,     -- training FLOPs per token: 6 N (+ 6 L d T)
+  precision TEXT NOT NULL,  -- the precision the peak is taken at: fp64 | fp32 | tf32 | fp16 | bf16 | fp8
+  precision_source TEXT NOT NULL,   -- user | model_annotation | kernel_names | default
+  precision_share_pct REAL, -- kernel_names: its share of the matrix kernels' time
+  peak_source TEXT NOT NULL,        -- none | user | user_device | model_annotation | trace_device
+  peak_device TEXT,         -- what the peak is of, and how it was matched
+  peak_flops_per_s REAL,
+  bandwidth_bytes_per_s REAL,
+  model_flops_per_step REAL,
+  achieved_flops_per_s REAL,
+  mfu_pct REAL,             -- NULL when unknown or impossible
+  mfu_impossible_pct REAL,  -- the MFU the inputs imply, when above 100 (an input is wrong)
+  mfu_likely_wrong TEXT,    -- which input, then
+  hardware_flops_per_step REAL,
+  hfu_pct REAL,
+  roofline_kernels INTEGER NOT NULL,    -- window kernels with FLOPs or bytes
+  roofline_time_pct REAL,   -- their share of window kernel time
+  measured_kernels INTEGER NOT NULL,    -- kernels whose work was measured
+  annotated_kernels INTEGER NOT NULL,   -- ... annotated by the workload
+  estimated_kernels INTEGER NOT NULL,   -- ... estimated from shapes
+  memory_estimated INTEGER NOT NULL,    -- 1: the memory_* columns hold an estimate
+  memory_state_bytes REAL,  -- weights, gradients, optimizer state
+  memory_activation_bytes REAL,
+  memory_total_bytes REAL,
+  memory_device_bytes REAL,
+  memory_pct REAL,          -- total of the device's memory
+  memory_micro_batch INTEGER,
+  memory_micro_batch_from_tokens INTEGER,   -- 1: tokens per step / sequence length
+  memory_ranks INTEGER,     -- data-parallel ranks the ZeRO figures shard over
+  memory_zero1_bytes REAL,  -- training state per GPU with ZeRO stage 1
+  memory_zero2_bytes REAL,
+  memory_zero3_bytes REAL
 );
 
 CREATE TABLE steps (
@@ -246,7 +286,8 @@ CREATE TABLE data_loss (
 CREATE TABLE analysis_notes (
   id INTEGER PRIMARY KEY,
   analysis TEXT,
-  message TEXT
+  message TEXT,
+  remedy TEXT               -- device | model | tokens: what the user can supply
 );
 
 CREATE TABLE rank_comparison (
@@ -262,6 +303,52 @@ CREATE TABLE rank_comparison (
   max_start_skew_ns INTEGER NOT NULL,
   last_to_start_pct REAL,   -- share of collectives this rank entered last
   this_rank INTEGER NOT NULL    -- 1: the rank of this file
+);
+
+CREATE TABLE mfu_steps (
+  id INTEGER PRIMARY KEY,
+  step_id INTEGER NOT NULL,
+  model_flops REAL,
+  mfu_pct REAL,
+  hardware_flops REAL,
+  hfu_pct REAL
+);
+
+CREATE TABLE roofline (
+  id INTEGER PRIMARY KEY,
+  kind TEXT NOT NULL,       -- kernel | class
+  name TEXT,                -- the kernel's name, or the class
+  category TEXT NOT NULL,
+  precision TEXT NOT NULL,
+  source TEXT NOT NULL,     -- measured | annotated | estimated (the least trusted of its runs)
+  kernels INTEGER NOT NULL,
+  time_ns INTEGER NOT NULL,
+  flops REAL,
+  bytes REAL,
+  intensity REAL,           -- FLOP/byte; NULL without bytes
+  achieved_flops_per_s REAL,
+  ceiling_flops_per_s REAL, -- min(peak, bandwidth x intensity)
+  pct_of_ceiling REAL,
+  memory_bound INTEGER,     -- 1: below the ridge; NULL: no intensity or ridge
+  example_kernel_id INTEGER
+);
+
+CREATE TABLE roofline_ceilings (
+  id INTEGER PRIMARY KEY,
+  precision TEXT NOT NULL,
+  peak_flops_per_s REAL,
+  ridge_flops_per_byte REAL
+);
+
+CREATE TABLE collectives (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,       -- allreduce, allgather, ...
+  kernels INTEGER NOT NULL,
+  time_ns INTEGER NOT NULL,
+  bus_bytes REAL,           -- NCCL bus bytes (nccl-tests PERFORMANCE.md)
+  achieved_bytes_per_s REAL,
+  link_bytes_per_s REAL,    -- the device's peer link, per direction
+  pct_of_link REAL
 );
 
 CREATE INDEX gaps_by_ts ON gaps(ts);

@@ -254,12 +254,97 @@ namespace damscope {
   X(int64_t, events)                 \
   X(int64_t, lost_events)            \
   X(int64_t, repaired_events)        \
-  X(int64_t, clipped_events)
+  X(int64_t, clipped_events)               \
+  X(std::string, mfu_flops_source)         \
+  X(std::string, model)                    \
+  X(double, model_params)                  \
+  X(int64_t, model_layers)                 \
+  X(int64_t, model_d_model)                \
+  X(int64_t, model_heads)                  \
+  X(int64_t, model_seq_len)                \
+  X(int64_t, model_vocab)                  \
+  X(double, flops_per_token)               \
+  X(std::string, precision)                \
+  X(std::string, precision_source)         \
+  X(double, precision_share_pct)           \
+  X(std::string, peak_source)              \
+  X(std::string, peak_device)              \
+  X(double, peak_flops_per_s)              \
+  X(double, bandwidth_bytes_per_s)         \
+  X(double, model_flops_per_step)          \
+  X(double, achieved_flops_per_s)          \
+  X(double, mfu_pct)                       \
+  X(double, mfu_impossible_pct)            \
+  X(std::string, mfu_likely_wrong)         \
+  X(double, hardware_flops_per_step)       \
+  X(double, hfu_pct)                       \
+  X(int64_t, roofline_kernels)             \
+  X(double, roofline_time_pct)             \
+  X(int64_t, measured_kernels)             \
+  X(int64_t, annotated_kernels)            \
+  X(int64_t, estimated_kernels)            \
+  X(int32_t, memory_estimated)             \
+  X(double, memory_state_bytes)            \
+  X(double, memory_activation_bytes)       \
+  X(double, memory_total_bytes)            \
+  X(double, memory_device_bytes)           \
+  X(double, memory_pct)                    \
+  X(int64_t, memory_micro_batch)           \
+  X(int32_t, memory_micro_batch_from_tokens)\
+  X(int32_t, memory_ranks)                 \
+  X(double, memory_zero1_bytes)            \
+  X(double, memory_zero2_bytes)            \
+  X(double, memory_zero3_bytes)
 
 // What could not be computed, and why (no GPU events, no correlation ids, ...).
 #define DAMSCOPE_NOTE_COLUMNS(X) \
   X(std::string, analysis)       \
-  X(std::string, message)
+  X(std::string, message)        \
+  X(std::string, remedy)
+
+// MFU and HFU per step (the run's figures are in summary).
+#define DAMSCOPE_MFU_STEP_COLUMNS(X) \
+  X(int64_t, step_id)                \
+  X(double, model_flops)             \
+  X(double, mfu_pct)                 \
+  X(double, hardware_flops)          \
+  X(double, hfu_pct)
+
+// Roofline points: one per kernel name (kind "kernel") and per kernel class
+// (kind "class"), over the analysis window.
+#define DAMSCOPE_ROOFLINE_COLUMNS(X) \
+  X(std::string, kind)               \
+  X(std::string, name)               \
+  X(std::string, category)           \
+  X(std::string, precision)          \
+  X(std::string, source)             \
+  X(int64_t, kernels)                \
+  X(int64_t, time_ns)                \
+  X(double, flops)                   \
+  X(double, bytes)                   \
+  X(double, intensity)               \
+  X(double, achieved_flops_per_s)    \
+  X(double, ceiling_flops_per_s)     \
+  X(double, pct_of_ceiling)          \
+  X(int32_t, memory_bound)           \
+  X(int64_t, example_kernel_id)
+
+// The roofline's roofs: the peak of each precision the points use, and its
+// ridge point (peak / memory bandwidth).
+#define DAMSCOPE_ROOFLINE_CEILING_COLUMNS(X) \
+  X(std::string, precision)                  \
+  X(double, peak_flops_per_s)                \
+  X(double, ridge_flops_per_byte)
+
+// Collectives against the link: NCCL bus bytes over their kernels' time.
+#define DAMSCOPE_COLLECTIVE_COLUMNS(X) \
+  X(std::string, name)                 \
+  X(int64_t, kernels)                  \
+  X(int64_t, time_ns)                  \
+  X(double, bus_bytes)                 \
+  X(double, achieved_bytes_per_s)      \
+  X(double, link_bytes_per_s)          \
+  X(double, pct_of_link)
 
 // Cross-rank comparison, one row per rank analysed together with this one;
 // this_rank = 1 on the row of the file's own rank.
@@ -293,6 +378,10 @@ DAMSCOPE_DEFINE_TABLE(DataLossTable, "data_loss", DAMSCOPE_DATA_LOSS_COLUMNS)
 DAMSCOPE_DEFINE_TABLE(SummaryTable, "summary", DAMSCOPE_SUMMARY_COLUMNS)
 DAMSCOPE_DEFINE_TABLE(NoteTable, "analysis_notes", DAMSCOPE_NOTE_COLUMNS)
 DAMSCOPE_DEFINE_TABLE(RankComparisonTable, "rank_comparison", DAMSCOPE_RANK_COMPARISON_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(MfuStepTable, "mfu_steps", DAMSCOPE_MFU_STEP_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(RooflineTable, "roofline", DAMSCOPE_ROOFLINE_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(RooflineCeilingTable, "roofline_ceilings", DAMSCOPE_ROOFLINE_CEILING_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(CollectiveTable, "collectives", DAMSCOPE_COLLECTIVE_COLUMNS)
 
 // Everything one `damscope analyze` stores for one rank. Written as a whole:
 // storing replaces every earlier result (trace/analysis_store.h). The
@@ -315,20 +404,26 @@ struct AnalysisTables {
   DataLossTable data_loss;
   NoteTable notes;
   RankComparisonTable rank_comparison;
+  MfuStepTable mfu_steps;
+  RooflineTable roofline;
+  RooflineCeilingTable roofline_ceilings;
+  CollectiveTable collectives;
 
   template <typename Visit>
   void forEachTable(Visit&& visit) {
     visit(summary), visit(steps), visit(breakdown), visit(gaps), visit(kernel_categories);
     visit(top_kernels), visit(launch_stats), visit(launch_queues), visit(device_utilization);
     visit(scorecard), visit(findings), visit(finding_evidence), visit(metrics), visit(data_loss);
-    visit(notes), visit(rank_comparison);
+    visit(notes), visit(rank_comparison), visit(mfu_steps), visit(roofline);
+    visit(roofline_ceilings), visit(collectives);
   }
   template <typename Visit>
   void forEachTable(Visit&& visit) const {
     visit(summary), visit(steps), visit(breakdown), visit(gaps), visit(kernel_categories);
     visit(top_kernels), visit(launch_stats), visit(launch_queues), visit(device_utilization);
     visit(scorecard), visit(findings), visit(finding_evidence), visit(metrics), visit(data_loss);
-    visit(notes), visit(rank_comparison);
+    visit(notes), visit(rank_comparison), visit(mfu_steps), visit(roofline);
+    visit(roofline_ceilings), visit(collectives);
   }
 };
 

@@ -220,4 +220,16 @@ AnalysisInput AnalysisInput::build(const TraceTables& tables) {
   return in;
 }
 
+void AnalysisInput::applyBoundOverrides(const std::vector<std::pair<int64_t, GpuWork>>& overrides) {
+  if (overrides.empty()) return;
+  std::vector<int8_t> work(tables_->kernels.size(), -1);
+  for (const auto& [row, side] : overrides)
+    work[static_cast<size_t>(row)] = static_cast<int8_t>(side);
+  for (GpuOp& op : gpu_) {
+    if (op.kind == GpuOpKind::kKernel && work[static_cast<size_t>(op.row)] >= 0) {
+      op.work = static_cast<GpuWork>(work[static_cast<size_t>(op.row)]);
+    }
+  }
+}
+
 }  // namespace damscope

@@ -81,6 +81,11 @@ class AnalysisInput {
   // Events whose negative duration was read as zero.
   int64_t negativeDurations() const { return negative_durations_; }
 
+  // Re-reads the compute- or memory-bound side of the given kernels (kernels
+  // rows) from their roofline points (roofline.h), which know better than a
+  // name. Called once, before the analyses that read GpuOp::work.
+  void applyBoundOverrides(const std::vector<std::pair<int64_t, GpuWork>>& overrides);
+
  private:
   explicit AnalysisInput(const TraceTables& tables);
 

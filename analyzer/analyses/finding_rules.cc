@@ -226,6 +226,53 @@ std::vector<FindingRule> defaultFindingRules() {
   rules.push_back(r);
 
   r = {};
+  r.id = "low_mfu";
+  r.metric = Metric::kMfuPct;
+  r.at_most = true;
+  r.threshold = 30, r.high_threshold = 10;
+  r.title = "The run turns {value} % of the device's peak into model progress (MFU)";
+  r.recommendation =
+      "Under 30 % MFU the step has an addressable bottleneck: the verdict and the findings above "
+      "say which. For scale, well-tuned large-model training reaches 40-55 % (PaLM 540B: 46.2 %; "
+      "Megatron-LM's GPT-3 175B on A100s: 52 %), and 55-65 % is a practical ceiling: beyond it "
+      "gains come from needing fewer FLOPs, not from running them faster.";
+  r.basis =
+      "Chowdhery et al., \"PaLM\", 2022, table 3 (46.2 % MFU); Narayanan et al., \"Efficient "
+      "Large-Scale Language Model Training on GPU Clusters Using Megatron-LM\", SC 2021 (163 of "
+      "312 TFLOP/s per A100 for 175B); the 30 % and 55-65 % bands are damscope's reading of them";
+  rules.push_back(r);
+
+  r = {};
+  r.id = "impossible_mfu";
+  r.kind = FindingKind::kTraceQuality;
+  r.metric = Metric::kMfuImpossiblePct;
+  r.threshold = 100, r.high_threshold = 100;
+  r.title = "The MFU inputs cannot be right: the model's FLOPs would take {value} % of the peak";
+  r.recommendation =
+      "No run exceeds its device's peak, so an input is wrong: tokens per step counted over every "
+      "rank instead of this one's, a parameter count that is not the model's, or the wrong device "
+      "or precision for the peak. The MFU line of the summary names the likeliest.";
+  r.basis = "MFU is a share of the peak (PaLM, appendix B): above 100 % it is not a measurement";
+  rules.push_back(r);
+
+  r = {};
+  r.id = "memory_estimate";
+  r.metric = Metric::kMemoryEstimatePct;
+  r.threshold = 90, r.high_threshold = 100;
+  r.title = "Training this model needs an estimated {value} % of the device's memory";
+  r.recommendation =
+      "Make room for the batch: keep weights and activations in bf16 (mixed precision), trade "
+      "batch for steps with gradient accumulation, recompute activations in the backward pass "
+      "(activation checkpointing), and shard the training state over the data-parallel ranks "
+      "with ZeRO stage 1, 2 or 3 (FSDP); the summary's memory line gives the per-GPU figure of "
+      "each stage.";
+  r.basis =
+      "Rajbhandari et al., \"ZeRO\", SC 2020 (16 bytes per parameter with Adam, per-stage "
+      "sharding); Korthikanti et al., MLSys 2023 (activations); threshold damscope's: under 10 % "
+      "headroom, a larger batch does not fit";
+  rules.push_back(r);
+
+  r = {};
   r.id = "lost_events";
   r.kind = FindingKind::kTraceQuality;
   r.metric = Metric::kLostEventsPct;

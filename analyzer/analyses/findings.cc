@@ -114,6 +114,11 @@ Metrics computeMetrics(const FindingInputs& in, const PageableCopies& pageable) 
                                              static_cast<double>(in.launches.kernels_with_launch)));
   }
   m.set(Metric::kPeakMemoryPct, peakMemory(in.input.tables()).first);
+  if (in.mfu.mfu_pct) m.set(Metric::kMfuPct, *in.mfu.mfu_pct);
+  if (in.mfu.impossible_pct) m.set(Metric::kMfuImpossiblePct, *in.mfu.impossible_pct);
+  if (in.memory && in.memory->pct_of_device) {
+    m.set(Metric::kMemoryEstimatePct, *in.memory->pct_of_device);
+  }
   m.set(Metric::kLostEventsPct, in.loss.lostPct());
   m.set(Metric::kRepairedEventsPct, in.loss.repairedPct());
   return m;

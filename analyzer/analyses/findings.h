@@ -23,6 +23,10 @@
 //   peak_memory_pct      % of device memory reserved at the peak
 //   lost_events_pct      % of the trace's events lost on the way in (data_loss.h)
 //   repaired_events_pct  % of its events repaired or clipped on the way in
+//   mfu_pct              model FLOPs utilization of the analysed steps (mfu.h)
+//   mfu_impossible_pct   the MFU the inputs imply, when above 100 % (they are wrong)
+//   memory_estimate_pct  training memory estimated from the model, % of the
+//                        device's (memory_estimate.h)
 //   straggler_slowdown_pct  how much slower this rank's steps are than the
 //                        median rank's (cross-rank analysis only)
 //
@@ -45,6 +49,8 @@
 #include "analyzer/analyses/idle_gaps.h"
 #include "analyzer/analyses/kernel_breakdown.h"
 #include "analyzer/analyses/launch_statistics.h"
+#include "analyzer/analyses/memory_estimate.h"
+#include "analyzer/analyses/mfu.h"
 #include "analyzer/analyses/scorecard.h"
 #include "analyzer/analyses/steps.h"
 #include "trace/result.h"
@@ -76,12 +82,15 @@ std::string_view toText(Severity severity);
   X(kPeakMemoryPct, "peak_memory_pct")                     \
   X(kLostEventsPct, "lost_events_pct")                     \
   X(kRepairedEventsPct, "repaired_events_pct")             \
+  X(kMfuPct, "mfu_pct")                                    \
+  X(kMfuImpossiblePct, "mfu_impossible_pct")               \
+  X(kMemoryEstimatePct, "memory_estimate_pct")             \
   X(kStragglerSlowdownPct, "straggler_slowdown_pct")
 
 #define DAMSCOPE_METRIC_VALUE(value, text) value,
 enum class Metric : uint8_t { DAMSCOPE_FINDING_METRICS(DAMSCOPE_METRIC_VALUE) };
 #undef DAMSCOPE_METRIC_VALUE
-constexpr size_t kMetricCount = 19;
+constexpr size_t kMetricCount = 22;
 std::string_view toText(Metric metric);
 std::optional<Metric> metricFromText(std::string_view text);
 // The scorecard metric of an axis (data_stall_pct for Axis::kDataStall, ...).
@@ -204,6 +213,8 @@ struct FindingInputs {
   const GpuUtilizationReport& utilization;
   const ScorecardReport& scorecard;
   const DataLossReport& loss;
+  const MfuReport& mfu;
+  const std::optional<MemoryEstimate>& memory;
 };
 
 struct FindingsReport {

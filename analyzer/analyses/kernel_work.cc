@@ -23,6 +23,7 @@ struct RangeCounts {
   double flops = 0;
   std::optional<double> bytes;
   MetricSource source = MetricSource::kEstimated;
+  bool matrix_only = false;  // counted from a matrix op's shapes: its matrix kernels did it
 };
 
 std::optional<double> positive(double v) {
@@ -77,7 +78,7 @@ std::unordered_map<int64_t, RangeCounts> rangeCounts(const TraceTables& t) {
         // PyTorch's own FLOP count stands; the shapes add the bytes.
         if (!it->second.bytes) it->second.bytes = w->bytes;
       } else {
-        offer(static_cast<int64_t>(i), {w->flops, w->bytes, MetricSource::kEstimated});
+        offer(static_cast<int64_t>(i), {w->flops, w->bytes, MetricSource::kEstimated, true});
       }
     }
   }
@@ -159,9 +160,18 @@ KernelWorkReport computeKernelWork(const AnalysisInput& in) {
   const std::unordered_map<int64_t, RangeCounts> counts = rangeCounts(t);
   std::vector<char> has_kernels(t.ranges.size(), 0);
   for (MetricSource source : kByTrust) {
-    for (const auto& [range, ops] : launchesIn(in, counts, source, best_trust)) {
+    for (auto& [range, ops] : launchesIn(in, counts, source, best_trust)) {
       has_kernels[static_cast<size_t>(range)] = 1;
       const RangeCounts& c = counts.at(range);
+      // A matrix op's FLOPs are its GEMM's, not the bias or memset kernels'
+      // it launches beside it; without a matrix kernel, every kernel shares.
+      if (c.matrix_only) {
+        std::vector<size_t> matrix;
+        for (size_t g : ops) {
+          if (boundOf(in.gpu()[g].category) == KernelBound::kCompute) matrix.push_back(g);
+        }
+        if (!matrix.empty()) ops = std::move(matrix);
+      }
       double total = 0;
       for (size_t g : ops) total += static_cast<double>(in.gpu()[g].end - in.gpu()[g].ts);
       for (size_t g : ops) {

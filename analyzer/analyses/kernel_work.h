@@ -18,7 +18,9 @@
 // lies in the range's time on the range's thread, and the innermost such
 // range with counts of the best source wins, so an op and the op it calls
 // never count twice. Kernels of one range share its counts in proportion to
-// their durations (a range's launches do not say which kernel did what).
+// their durations (a range's launches do not say which kernel did what); the
+// counts of a matrix op's shapes go to its GEMM/convolution/attention kernels
+// only, not to the bias or memset kernels it launches beside them.
 #pragma once
 
 #include <cstdint>

@@ -42,6 +42,7 @@ bool parseInto(const json& j, ModelAnnotation& a) {
   a.vocab = positiveCount(j, "vocab");
   a.tokens_per_step = positiveNumber(j, "tokens_per_step");
   a.samples_per_step = positiveNumber(j, "samples_per_step");
+  a.batch = positiveCount(j, "batch");
   a.precision = text(j, "precision");
   auto device = j.find("device");
   if (device != j.end() && device->is_object()) {

@@ -2,7 +2,7 @@
 // whose message is a JSON object (DESIGN.md "Workload annotations";
 // docs/collector.md), e.g.
 //   {"model":"gpt2","params":124439808,"layers":12,"d_model":768,"heads":12,
-//    "seq_len":1024,"vocab":50257,"tokens_per_step":524288,"precision":"bf16",
+//    "seq_len":1024,"vocab":50257,"tokens_per_step":524288,"batch":8,"precision":"bf16",
 //    "device":{"kind":"cpu","peak_tflops":1.2,"bandwidth_gbs":40}}
 // Steps read the tokens and samples per step from it (throughput), MFU the
 // parameter count and shapes, the memory estimate the sizes, the roofline a
@@ -44,6 +44,7 @@ struct ModelAnnotation {
   std::optional<int64_t> vocab;
   std::optional<double> tokens_per_step;
   std::optional<double> samples_per_step;
+  std::optional<int64_t> batch;          // sequences per micro-batch on this rank
   std::optional<std::string> precision;  // "fp32", "tf32", "bf16", "fp16", "fp8"
   AnnotatedDevice device;
   std::vector<std::string> notes;  // what was ignored, and why

@@ -8,8 +8,25 @@ void addNotes(RankAnalysis& a, const char* analysis, const std::vector<std::stri
   for (const std::string& n : notes) a.notes.push_back({analysis, n});
 }
 
+// The device memory the estimate is compared with: the matched device's, else
+// what the trace says the primary device has.
+std::optional<double> deviceMemory(const RankAnalysis& a) {
+  if (a.peaks.spec && a.peaks.spec->memory_bytes > 0) {
+    return static_cast<double>(a.peaks.spec->memory_bytes);
+  }
+  const DeviceUtilization* primary = a.utilization.primaryDevice();
+  const TraceTables& t = *a.tables;
+  for (size_t d = 0; primary && d < t.devices.size(); ++d) {
+    if (t.devices.device[d] == primary->device && !isNull(t.devices.memory_bytes[d]) &&
+        t.devices.memory_bytes[d] > 0) {
+      return static_cast<double>(t.devices.memory_bytes[d]);
+    }
+  }
+  return std::nullopt;
+}
+
 // The analyses in order, for progress; cancellation is checked before each.
-constexpr int kStages = 11;
+constexpr int kStages = 13;
 
 }  // namespace
 
@@ -42,6 +59,24 @@ Result<RankAnalysis> analyzeRank(const TraceTables& tables, const AnalysisOption
   addNotes(a, "steps", a.steps.notes);
   a.window = computeWindow(in, a.steps, options.window);
   addNotes(a, "window", a.window.notes);
+  a.utilization = computeGpuUtilization(in, a.steps, options.utilization);
+  addNotes(a, "utilization", a.utilization.notes);
+  DAMSCOPE_RETURN_IF_ERROR(next());
+  a.work = computeKernelWork(in);
+  a.precision = runPrecision(in, a.window, options.precision);
+  const DeviceUtilization* primary = a.utilization.primaryDevice();
+  a.peaks = resolveDevicePeaks(in, primary ? primary->device : 0, options.device);
+  for (const AnalysisNote& n : a.peaks.notes) a.notes.push_back(n);
+  a.roofline =
+      computeRoofline(in, a.window, a.work, a.peaks, a.precision.precision, options.roofline);
+  // Kernels with a roofline point are compute- or memory-bound by it, from
+  // here on (the scorecard and the findings read GpuOp::work).
+  a.input->applyBoundOverrides(a.roofline.bound_overrides);
+  DAMSCOPE_RETURN_IF_ERROR(next());
+  a.mfu = computeMfu(in, a.steps, a.window, a.work, a.peaks, a.precision, options.mfu);
+  for (const AnalysisNote& n : a.mfu.notes) a.notes.push_back(n);
+  a.memory = estimateTrainingMemory(in, a.mfu.model, a.precision.precision, a.steps.tokens_per_step,
+                                    deviceMemory(a));
   DAMSCOPE_RETURN_IF_ERROR(next());
   a.breakdown = computeTemporalBreakdown(in, a.steps, a.window, options.breakdown);
   if (!a.breakdown.valid) {
@@ -54,16 +89,14 @@ Result<RankAnalysis> analyzeRank(const TraceTables& tables, const AnalysisOption
   DAMSCOPE_RETURN_IF_ERROR(next());
   a.launches = computeLaunchStatistics(in, a.window, options.launches);
   DAMSCOPE_RETURN_IF_ERROR(next());
-  a.utilization = computeGpuUtilization(in, a.steps, options.utilization);
-  addNotes(a, "utilization", a.utilization.notes);
-  DAMSCOPE_RETURN_IF_ERROR(next());
   a.overview = computeProfilerOverview(in, a.steps, options.overview);
   DAMSCOPE_RETURN_IF_ERROR(next());
   a.scorecard = computeScorecard(in, a.steps, a.window, a.gaps, options.scorecard);
   addNotes(a, "scorecard", a.scorecard.notes);
   DAMSCOPE_RETURN_IF_ERROR(next());
-  const FindingInputs inputs{in,         a.steps,       a.window,    a.gaps, a.kernels,
-                             a.launches, a.utilization, a.scorecard, a.loss};
+  const FindingInputs inputs{in,        a.steps,    a.window,      a.gaps,
+                             a.kernels, a.launches, a.utilization, a.scorecard,
+                             a.loss,    a.mfu,      a.memory};
   a.findings = computeFindings(inputs, options.findings);
   DAMSCOPE_RETURN_IF_ERROR(next());
   progress.report(1.0);

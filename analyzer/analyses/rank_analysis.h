@@ -1,8 +1,11 @@
 // Runs every analysis of one rank, in dependency order:
 //
 //   tables -> AnalysisInput (model annotation included) -> data loss, steps
-//   -> window -> temporal breakdown, gaps, kernel breakdown, launch
-//   statistics, GPU utilization, profiler overview -> scorecard -> findings
+//   -> window -> GPU utilization (which device is primary) -> kernel work,
+//   the run's precision, the device's peaks -> roofline (which re-reads the
+//   compute/memory side of kernels with a point) -> MFU, memory estimate ->
+//   temporal breakdown, gaps, kernel breakdown, launch statistics, profiler
+//   overview -> scorecard -> findings
 //
 // Each analysis is a pure function of its inputs (one per file); this file
 // only wires them, checks for cancellation between them, and gathers what
@@ -18,15 +21,20 @@
 #include <vector>
 
 #include "analyzer/analyses/analysis_input.h"
+#include "analyzer/analyses/analysis_note.h"
 #include "analyzer/analyses/analysis_window.h"
 #include "analyzer/analyses/cross_rank.h"
 #include "analyzer/analyses/data_loss.h"
+#include "analyzer/analyses/device_peaks.h"
 #include "analyzer/analyses/findings.h"
 #include "analyzer/analyses/gpu_utilization.h"
 #include "analyzer/analyses/idle_gaps.h"
 #include "analyzer/analyses/kernel_breakdown.h"
 #include "analyzer/analyses/launch_statistics.h"
+#include "analyzer/analyses/memory_estimate.h"
+#include "analyzer/analyses/mfu.h"
 #include "analyzer/analyses/profiler_overview.h"
+#include "analyzer/analyses/roofline.h"
 #include "analyzer/analyses/scorecard.h"
 #include "analyzer/analyses/steps.h"
 #include "analyzer/analyses/temporal_breakdown.h"
@@ -53,12 +61,10 @@ struct AnalysisOptions {
   FindingsOptions findings;
   CrossRankOptions cross_rank;
   DataLossOptions loss;
-};
-
-struct AnalysisNote {
-  std::string analysis;  // "steps", "window", ...
-  std::string message;
-  bool operator==(const AnalysisNote&) const = default;
+  DevicePeakOptions device;
+  std::optional<Precision> precision;  // the user's; empty: runPrecision decides
+  MfuOptions mfu;
+  RooflineOptions roofline;
 };
 
 // Everything damscope computes for one rank, as the analyses report it.
@@ -75,6 +81,12 @@ struct RankAnalysis {
   KernelBreakdownReport kernels;
   LaunchStatisticsReport launches;
   GpuUtilizationReport utilization;
+  KernelWorkReport work;
+  RunPrecision precision;
+  DevicePeaks peaks;
+  RooflineReport roofline;
+  MfuReport mfu;
+  std::optional<MemoryEstimate> memory;
   ProfilerOverviewReport overview;
   ScorecardReport scorecard;
   FindingsReport findings;

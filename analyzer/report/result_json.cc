@@ -45,6 +45,97 @@ json dataLossJson(const DataLossReport& loss) {
           {"counts", counts}};
 }
 
+json optional(const std::optional<double>& v) {
+  return v ? number(*v) : json(nullptr);
+}
+
+json mfuJson(const MfuResult& m) {
+  json model = nullptr;
+  if (m.model) {
+    model = {{"name", m.model->name},
+             {"params", m.model->params},
+             {"layers", m.model->layers ? json(*m.model->layers) : json(nullptr)},
+             {"d_model", m.model->d_model ? json(*m.model->d_model) : json(nullptr)},
+             {"heads", m.model->heads ? json(*m.model->heads) : json(nullptr)},
+             {"seq_len", m.model->seq_len ? json(*m.model->seq_len) : json(nullptr)},
+             {"vocab", m.model->vocab ? json(*m.model->vocab) : json(nullptr)}};
+  }
+  return {{"mfu_pct", pct(m.mfu_pct)},
+          {"hfu_pct", pct(m.hfu_pct)},
+          {"impossible_pct", pct(m.impossible_pct)},
+          {"likely_wrong", m.likely_wrong.empty() ? json(nullptr) : json(m.likely_wrong)},
+          {"flops_source", std::string(toText(m.flops_source))},
+          {"model", model},
+          {"flops_per_token", optional(m.flops_per_token)},
+          {"model_flops_per_step", optional(m.model_flops_per_step)},
+          {"hardware_flops_per_step", optional(m.hardware_flops_per_step)},
+          {"achieved_flops_per_s", optional(m.achieved_flops_per_s)},
+          {"precision", std::string(toText(m.precision.precision))},
+          {"precision_source", std::string(toText(m.precision.source))},
+          {"peak_flops_per_s", optional(m.peak_flops_per_s)},
+          {"peak_source", std::string(toText(m.peak_source))},
+          {"peak_device", m.peak_device.empty() ? json(nullptr) : json(m.peak_device)}};
+}
+
+json pointJson(const RooflinePoint& p) {
+  return {{"name", p.name},
+          {"category", std::string(toText(p.category))},
+          {"precision", p.precision ? json(std::string(toText(*p.precision))) : json(nullptr)},
+          {"source", std::string(toText(p.source))},
+          {"kernels", p.kernels},
+          {"time_ns", p.time_ns},
+          {"flops", number(p.flops)},
+          {"bytes", optional(p.bytes)},
+          {"intensity", optional(p.intensity)},
+          {"achieved_flops_per_s", number(p.achieved_flops_per_s)},
+          {"ceiling_flops_per_s", optional(p.ceiling_flops_per_s)},
+          {"pct_of_ceiling", pct(p.pct_of_ceiling)},
+          {"memory_bound", p.memory_bound ? json(*p.memory_bound) : json(nullptr)}};
+}
+
+json rooflineJson(const RooflineResult& r) {
+  json ceilings = json::array(), kernels = json::array(), classes = json::array();
+  json collectives = json::array();
+  for (const RooflineCeiling& c : r.ceilings) {
+    ceilings.push_back({{"precision", std::string(toText(c.precision))},
+                        {"peak_flops_per_s", number(c.peak_flops_per_s)},
+                        {"ridge_flops_per_byte", optional(c.ridge_flops_per_byte)}});
+  }
+  for (const RooflinePoint& p : r.kernels) kernels.push_back(pointJson(p));
+  for (const RooflinePoint& p : r.classes) classes.push_back(pointJson(p));
+  for (const CollectivePoint& c : r.collectives) {
+    collectives.push_back({{"name", c.name},
+                           {"kernels", c.kernels},
+                           {"time_ns", c.time_ns},
+                           {"bus_bytes", number(c.bus_bytes)},
+                           {"achieved_bytes_per_s", number(c.achieved_bytes_per_s)},
+                           {"link_bytes_per_s", optional(c.link_bytes_per_s)},
+                           {"pct_of_link", pct(c.pct_of_link)}});
+  }
+  return {{"bandwidth_bytes_per_s", optional(r.bandwidth_bytes_per_s)},
+          {"kernels_with_work", r.kernels_with_work},
+          {"time_with_work_pct", pct(r.time_with_work_pct)},
+          {"ceilings", ceilings},
+          {"classes", classes},
+          {"kernels", kernels},
+          {"collectives", collectives}};
+}
+
+json memoryJson(const std::optional<MemoryEstimate>& m) {
+  if (!m) return nullptr;
+  return {{"state_bytes", number(m->state_bytes)},
+          {"activation_bytes", optional(m->activation_bytes)},
+          {"total_bytes", number(m->total_bytes)},
+          {"device_bytes", optional(m->device_bytes)},
+          {"pct_of_device", pct(m->pct_of_device)},
+          {"micro_batch", m->micro_batch > 0 ? json(m->micro_batch) : json(nullptr)},
+          {"micro_batch_from_tokens", m->micro_batch_from_tokens},
+          {"ranks", m->ranks},
+          {"zero_state_bytes",
+           {number(m->zero_state_bytes[0]), number(m->zero_state_bytes[1]),
+            number(m->zero_state_bytes[2])}}};
+}
+
 }  // namespace
 
 json rankJson(const RankResult& a) {
@@ -113,6 +204,9 @@ json rankJson(const RankResult& a) {
   }
   r["findings"] = findings;
   r["data_loss"] = dataLossJson(a.data_loss);
+  r["mfu"] = mfuJson(a.mfu);
+  r["roofline"] = rooflineJson(a.roofline);
+  r["memory"] = memoryJson(a.memory);
 
   r["step_source"] = std::string(toText(a.step_source));
   json steps = json::array();
@@ -132,6 +226,7 @@ json rankJson(const RankResult& a) {
                           : json(nullptr);
     step["tokens_per_s"] = s.tokens_per_s ? json(*s.tokens_per_s) : json(nullptr);
     step["samples_per_s"] = s.samples_per_s ? json(*s.samples_per_s) : json(nullptr);
+    step["mfu_pct"] = i < a.mfu.steps.size() ? pct(a.mfu.steps[i].mfu_pct) : json(nullptr);
     steps.push_back(step);
   }
   r["steps"] = steps;
@@ -162,7 +257,9 @@ json rankJson(const RankResult& a) {
   }
   json notes = json::array();
   for (const AnalysisNote& n : a.notes) {
-    notes.push_back({{"analysis", n.analysis}, {"message", n.message}});
+    json note = {{"analysis", n.analysis}, {"message", n.message}};
+    if (n.remedy != Remedy::kNone) note["remedy"] = std::string(toText(n.remedy));
+    notes.push_back(note);
   }
   r["notes"] = notes;
   return r;

@@ -48,6 +48,12 @@ constexpr size_t vocabularySize() {
   if constexpr (std::is_same_v<E, LossKind>) return kLossKindCount;
   if constexpr (std::is_same_v<E, WindowMode>) return kWindowModeCount;
   if constexpr (std::is_same_v<E, StepSource>) return kStepSourceCount;
+  if constexpr (std::is_same_v<E, FlopsSource>) return kFlopsSourceCount;
+  if constexpr (std::is_same_v<E, PrecisionSource>) return kPrecisionSourceCount;
+  if constexpr (std::is_same_v<E, PeakSource>) return kPeakSourceCount;
+  if constexpr (std::is_same_v<E, Precision>) return kPrecisionCount;
+  if constexpr (std::is_same_v<E, MetricSource>) return 3;
+  if constexpr (std::is_same_v<E, Remedy>) return kRemedyCount;
 }
 
 // --- Writing -----------------------------------------------------------------
@@ -160,7 +166,70 @@ void writeSummary(const RankResult& r, AnalysisTables& t) {
   s.lost_events = r.data_loss.lost;
   s.repaired_events = r.data_loss.repaired;
   s.clipped_events = r.data_loss.clipped;
+  const MfuResult& m = r.mfu;
+  s.mfu_flops_source = std::string(toText(m.flops_source));
+  if (m.model) {
+    s.model = m.model->name;
+    s.model_params = m.model->params;
+    s.model_layers = orNull(m.model->layers), s.model_d_model = orNull(m.model->d_model);
+    s.model_heads = orNull(m.model->heads), s.model_seq_len = orNull(m.model->seq_len);
+    s.model_vocab = orNull(m.model->vocab);
+  }
+  s.flops_per_token = orNull(m.flops_per_token);
+  s.precision = std::string(toText(m.precision.precision));
+  s.precision_source = std::string(toText(m.precision.source));
+  s.precision_share_pct = orNull(m.precision.share_pct);
+  s.peak_source = std::string(toText(m.peak_source));
+  s.peak_device = m.peak_device;
+  s.peak_flops_per_s = orNull(m.peak_flops_per_s);
+  s.bandwidth_bytes_per_s = orNull(m.bandwidth_bytes_per_s);
+  s.model_flops_per_step = orNull(m.model_flops_per_step);
+  s.achieved_flops_per_s = orNull(m.achieved_flops_per_s);
+  s.mfu_pct = orNull(m.mfu_pct);
+  s.mfu_impossible_pct = orNull(m.impossible_pct);
+  s.mfu_likely_wrong = m.likely_wrong;
+  s.hardware_flops_per_step = orNull(m.hardware_flops_per_step);
+  s.hfu_pct = orNull(m.hfu_pct);
+  s.roofline_kernels = r.roofline.kernels_with_work;
+  s.roofline_time_pct = r.roofline.time_with_work_pct;
+  s.measured_kernels = r.roofline.kernels_by_source[0];
+  s.annotated_kernels = r.roofline.kernels_by_source[1];
+  s.estimated_kernels = r.roofline.kernels_by_source[2];
+  s.memory_estimated = r.memory ? 1 : 0;
+  if (const auto& e = r.memory) {
+    s.memory_state_bytes = e->state_bytes;
+    s.memory_activation_bytes = orNull(e->activation_bytes);
+    s.memory_total_bytes = e->total_bytes;
+    s.memory_device_bytes = orNull(e->device_bytes);
+    s.memory_pct = orNull(e->pct_of_device);
+    s.memory_micro_batch = e->micro_batch;
+    s.memory_micro_batch_from_tokens = e->micro_batch_from_tokens ? 1 : 0;
+    s.memory_ranks = e->ranks;
+    s.memory_zero1_bytes = e->zero_state_bytes[0];
+    s.memory_zero2_bytes = e->zero_state_bytes[1];
+    s.memory_zero3_bytes = e->zero_state_bytes[2];
+  }
   t.summary.append(s);
+}
+
+RooflineTable::Row rooflineRow(const char* kind, const RooflinePoint& p) {
+  RooflineTable::Row row;
+  row.kind = kind;
+  row.name = p.name;
+  row.category = std::string(toText(p.category));
+  row.precision = std::string(toText(p.precision.value_or(Precision::kFp32)));
+  row.source = std::string(toText(p.source));
+  row.kernels = p.kernels;
+  row.time_ns = p.time_ns;
+  row.flops = p.flops;
+  row.bytes = orNull(p.bytes);
+  row.intensity = orNull(p.intensity);
+  row.achieved_flops_per_s = p.achieved_flops_per_s;
+  row.ceiling_flops_per_s = orNull(p.ceiling_flops_per_s);
+  row.pct_of_ceiling = orNull(p.pct_of_ceiling);
+  row.memory_bound = p.memory_bound ? (*p.memory_bound ? 1 : 0) : kNullInt32;
+  row.example_kernel_id = orNull(p.example_kernel_id);
+  return row;
 }
 
 // --- Reading -------------------------------------------------------------------
@@ -271,6 +340,49 @@ void readSummary(const AnalysisTables& t, RowReader& in, RankResult& r) {
   r.data_loss.lost = s.lost_events;
   r.data_loss.repaired = s.repaired_events;
   r.data_loss.clipped = s.clipped_events;
+  MfuResult& m = r.mfu;
+  m.flops_source = in.word<FlopsSource>(table, 0, "mfu_flops_source", s.mfu_flops_source);
+  if (!std::isnan(s.model_params)) {
+    m.model = ModelShape{s.model,
+                         s.model_params,
+                         known(s.model_layers),
+                         known(s.model_d_model),
+                         known(s.model_heads),
+                         known(s.model_seq_len),
+                         known(s.model_vocab)};
+  }
+  m.flops_per_token = known(s.flops_per_token);
+  m.precision.precision = in.word<Precision>(table, 0, "precision", s.precision);
+  m.precision.source = in.word<PrecisionSource>(table, 0, "precision_source", s.precision_source);
+  m.precision.share_pct = known(s.precision_share_pct);
+  m.peak_source = in.word<PeakSource>(table, 0, "peak_source", s.peak_source);
+  m.peak_device = s.peak_device;
+  m.peak_flops_per_s = known(s.peak_flops_per_s);
+  m.bandwidth_bytes_per_s = known(s.bandwidth_bytes_per_s);
+  m.model_flops_per_step = known(s.model_flops_per_step);
+  m.achieved_flops_per_s = known(s.achieved_flops_per_s);
+  m.mfu_pct = known(s.mfu_pct);
+  m.impossible_pct = known(s.mfu_impossible_pct);
+  m.likely_wrong = s.mfu_likely_wrong;
+  m.hardware_flops_per_step = known(s.hardware_flops_per_step);
+  m.hfu_pct = known(s.hfu_pct);
+  r.roofline.kernels_with_work = s.roofline_kernels;
+  r.roofline.time_with_work_pct = s.roofline_time_pct;
+  r.roofline.kernels_by_source = {s.measured_kernels, s.annotated_kernels, s.estimated_kernels};
+  r.roofline.bandwidth_bytes_per_s = m.bandwidth_bytes_per_s;
+  if (s.memory_estimated != 0) {
+    MemoryEstimate e;
+    e.state_bytes = s.memory_state_bytes;
+    e.activation_bytes = known(s.memory_activation_bytes);
+    e.total_bytes = s.memory_total_bytes;
+    e.device_bytes = known(s.memory_device_bytes);
+    e.pct_of_device = known(s.memory_pct);
+    e.micro_batch = s.memory_micro_batch;
+    e.micro_batch_from_tokens = s.memory_micro_batch_from_tokens != 0;
+    e.ranks = s.memory_ranks;
+    e.zero_state_bytes = {s.memory_zero1_bytes, s.memory_zero2_bytes, s.memory_zero3_bytes};
+    r.memory = e;
+  }
 }
 
 void readSteps(const AnalysisTables& t, RankResult& r) {
@@ -503,6 +615,62 @@ void readDataLoss(const AnalysisTables& t, RowReader& in, RankResult& r) {
   }
 }
 
+void readMfuSteps(const AnalysisTables& t, RowReader& in, RankResult& r) {
+  r.mfu.steps.resize(r.steps.size());
+  for (size_t i = 0; i < t.mfu_steps.size(); ++i) {
+    const MfuStepTable::Row m = t.mfu_steps.row(i);
+    if (m.step_id != static_cast<int64_t>(i) || i >= r.steps.size()) {
+      in.fail("mfu_steps", i, "step_id " + std::to_string(m.step_id) + " out of order");
+      return;
+    }
+    r.mfu.steps[i] = {known(m.model_flops), known(m.mfu_pct), known(m.hardware_flops),
+                      known(m.hfu_pct)};
+  }
+  if (t.mfu_steps.size() != r.steps.size()) {
+    in.fail("mfu_steps", t.mfu_steps.size(), "one row per step expected");
+  }
+}
+
+void readRoofline(const AnalysisTables& t, RowReader& in, RankResult& r) {
+  for (size_t i = 0; i < t.roofline.size(); ++i) {
+    const RooflineTable::Row row = t.roofline.row(i);
+    RooflinePoint p;
+    p.name = row.name;
+    p.category = in.word<KernelCategory>("roofline", i, "category", row.category);
+    p.precision = in.word<Precision>("roofline", i, "precision", row.precision);
+    p.source = in.word<MetricSource>("roofline", i, "source", row.source);
+    p.kernels = row.kernels;
+    p.time_ns = row.time_ns;
+    p.flops = row.flops;
+    p.bytes = known(row.bytes);
+    p.intensity = known(row.intensity);
+    p.achieved_flops_per_s = row.achieved_flops_per_s;
+    p.ceiling_flops_per_s = known(row.ceiling_flops_per_s);
+    p.pct_of_ceiling = known(row.pct_of_ceiling);
+    if (!isNull(row.memory_bound)) p.memory_bound = row.memory_bound != 0;
+    p.example_kernel_id = known(row.example_kernel_id);
+    if (row.kind == "kernel") {
+      r.roofline.kernels.push_back(std::move(p));
+    } else if (row.kind == "class") {
+      r.roofline.classes.push_back(std::move(p));
+    } else {
+      in.fail("roofline", i, "kind \"" + row.kind + "\" is not a known value");
+    }
+  }
+  for (size_t i = 0; i < t.roofline_ceilings.size(); ++i) {
+    const RooflineCeilingTable::Row c = t.roofline_ceilings.row(i);
+    r.roofline.ceilings.push_back(
+        {in.word<Precision>("roofline_ceilings", i, "precision", c.precision), c.peak_flops_per_s,
+         known(c.ridge_flops_per_byte)});
+  }
+  for (size_t i = 0; i < t.collectives.size(); ++i) {
+    const CollectiveTable::Row c = t.collectives.row(i);
+    r.roofline.collectives.push_back({c.name, c.kernels, c.time_ns, c.bus_bytes,
+                                      c.achieved_bytes_per_s, known(c.link_bytes_per_s),
+                                      known(c.pct_of_link)});
+  }
+}
+
 void readCrossRank(const AnalysisTables& t, RowReader& in, StoredRank& out) {
   std::optional<size_t> self;
   for (size_t i = 0; i < t.rank_comparison.size(); ++i) {
@@ -614,7 +782,26 @@ AnalysisTables toAnalysisTables(const RankResult& r, const std::vector<RankCompa
   for (const LossCount& c : r.data_loss.counts) {
     t.data_loss.append({c.stats_row, c.stat, std::string(toText(c.kind)), c.events});
   }
-  for (const AnalysisNote& n : r.notes) t.notes.append({n.analysis, n.message});
+  for (const AnalysisNote& n : r.notes) {
+    t.notes.append({n.analysis, n.message, std::string(toText(n.remedy))});
+  }
+  for (size_t i = 0; i < r.mfu.steps.size(); ++i) {
+    const StepMfu& m = r.mfu.steps[i];
+    t.mfu_steps.append({static_cast<int64_t>(i), orNull(m.model_flops), orNull(m.mfu_pct),
+                        orNull(m.hardware_flops), orNull(m.hfu_pct)});
+  }
+  for (const auto& [kind, points] :
+       {std::pair{"kernel", &r.roofline.kernels}, std::pair{"class", &r.roofline.classes}}) {
+    for (const RooflinePoint& p : *points) t.roofline.append(rooflineRow(kind, p));
+  }
+  for (const RooflineCeiling& c : r.roofline.ceilings) {
+    t.roofline_ceilings.append(
+        {std::string(toText(c.precision)), c.peak_flops_per_s, orNull(c.ridge_flops_per_byte)});
+  }
+  for (const CollectivePoint& c : r.roofline.collectives) {
+    t.collectives.append({c.name, c.kernels, c.time_ns, c.bus_bytes, c.achieved_bytes_per_s,
+                          orNull(c.link_bytes_per_s), orNull(c.pct_of_link)});
+  }
   for (size_t i = 0; i < job.size(); ++i) {
     const RankComparison& c = job[i];
     t.rank_comparison.append({c.rank, c.source, c.steps, c.median_step_ns, c.slower_than_median_pct,
@@ -639,8 +826,12 @@ Result<StoredRank> toRankResult(const AnalysisTables& t, const std::string& stor
   if (!t.summary.empty()) readScorecard(t, in, r, t.summary.scorecard_device[0]);
   readFindings(t, in, r);
   readDataLoss(t, in, r);
-  for (size_t i = 0; i < t.notes.size(); ++i)
-    r.notes.push_back({t.notes.analysis[i], t.notes.message[i]});
+  for (size_t i = 0; i < t.notes.size(); ++i) {
+    r.notes.push_back({t.notes.analysis[i], t.notes.message[i],
+                       in.word<Remedy>("analysis_notes", i, "remedy", t.notes.remedy[i])});
+  }
+  readMfuSteps(t, in, r);
+  readRoofline(t, in, r);
   readCrossRank(t, in, out);
   if (in.failed()) return in.error();
   return out;

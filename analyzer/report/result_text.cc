@@ -192,6 +192,110 @@ std::string findingLines(const RankResult& a, const SummaryTextOptions& text) {
   return out;
 }
 
+std::string flopRate(double flops_per_s) {
+  if (flops_per_s >= 1e15) return fmt::format("{:.2f} PFLOP/s", flops_per_s / 1e15);
+  if (flops_per_s >= 1e12) return fmt::format("{:.1f} TFLOP/s", flops_per_s / 1e12);
+  return fmt::format("{:.1f} GFLOP/s", flops_per_s / 1e9);
+}
+
+std::string_view flopsSourceWords(FlopsSource s) {
+  switch (s) {
+    case FlopsSource::kUserModel:
+      return "the given model";
+    case FlopsSource::kAnnotation:
+      return "the model annotation";
+    case FlopsSource::kProfilerOps:
+      return "the profiler's per-op FLOPs";
+    case FlopsSource::kNone:
+      break;
+  }
+  return "";
+}
+
+std::string_view precisionSourceWords(PrecisionSource s) {
+  switch (s) {
+    case PrecisionSource::kUser:
+      return "as given";
+    case PrecisionSource::kAnnotation:
+      return "from the model annotation";
+    case PrecisionSource::kKernelNames:
+      return "from kernel names";
+    case PrecisionSource::kDefault:
+      return "no precision known";
+  }
+  return "";
+}
+
+// "MFU      41.3 % of the bf16 peak of A100 SXM4 40GB (312.0 TFLOP/s; ...)".
+std::string mfuLine(const MfuResult& m) {
+  if (!m.mfu_pct && !m.impossible_pct && !m.hfu_pct) return "";
+  std::string peak = fmt::format(
+      "the {} peak of {} ({}, precision {})", toText(m.precision.precision), m.peak_device,
+      flopRate(m.peak_flops_per_s.value_or(0)), precisionSourceWords(m.precision.source));
+  std::string line;
+  if (m.impossible_pct) {
+    line = fmt::format("MFU      impossible: the inputs imply {:.0f} % of {}; likely {}",
+                       *m.impossible_pct, peak, m.likely_wrong);
+  } else if (m.mfu_pct) {
+    line = fmt::format("MFU      {} of {}; model FLOPs from {}", percent(*m.mfu_pct), peak,
+                       flopsSourceWords(m.flops_source));
+    if (m.model && m.model->layers && m.model->d_model && m.model->seq_len) {
+      line += " (6N + attention)";
+    } else if (m.model) {
+      line += " (6N)";
+    }
+  } else {
+    line = fmt::format("HFU      {} of {}", percent(*m.hfu_pct), peak);
+  }
+  if (m.mfu_pct && m.hfu_pct) line += fmt::format("; HFU {}", percent(*m.hfu_pct));
+  return line + "\n";
+}
+
+std::string rooflineLine(const RooflineResult& r) {
+  if (r.kernels_with_work == 0) return "";
+  const std::array<const char*, 3> names = {"measured", "annotated", "estimated from shapes"};
+  std::string sources;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (r.kernels_by_source[i] == 0) continue;
+    sources += fmt::format("{}{} {}", sources.empty() ? "" : ", ",
+                           withThousands(r.kernels_by_source[i]), names[i]);
+  }
+  int64_t memory_ns = 0, placed_ns = 0;
+  for (const RooflinePoint& p : r.kernels) {
+    if (!p.memory_bound) continue;
+    placed_ns += p.time_ns;
+    if (*p.memory_bound) memory_ns += p.time_ns;
+  }
+  std::string line =
+      fmt::format("Roofline {} kernels placed ({} of kernel time; {})",
+                  withThousands(r.kernels_with_work), percent(r.time_with_work_pct), sources);
+  if (placed_ns > 0) {
+    line += fmt::format(
+        "; {} of their time below the ridge",
+        percent(100.0 * static_cast<double>(memory_ns) / static_cast<double>(placed_ns)));
+  }
+  return line + "\n";
+}
+
+std::string memoryLine(const std::optional<MemoryEstimate>& m) {
+  if (!m) return "";
+  std::string line = fmt::format("Memory   est. {}", humanBytes(m->total_bytes));
+  if (m->device_bytes && m->pct_of_device) {
+    line += fmt::format(" of {} ({:.0f} %)", humanBytes(*m->device_bytes), *m->pct_of_device);
+  }
+  line += fmt::format(": training state {}", humanBytes(m->state_bytes));
+  if (m->activation_bytes) {
+    line += fmt::format(", activations {} (micro-batch {}{})", humanBytes(*m->activation_bytes),
+                        m->micro_batch, m->micro_batch_from_tokens ? ", from tokens per step" : "");
+  }
+  if (m->ranks > 1) {
+    line += fmt::format("; state per GPU with ZeRO-1/2/3 over {} ranks: {} / {} / {}", m->ranks,
+                        humanBytes(m->zero_state_bytes[0]), humanBytes(m->zero_state_bytes[1]),
+                        humanBytes(m->zero_state_bytes[2]));
+  }
+  return line + "\n";
+}
+
 std::string figureLines(const RankResult& a) {
   std::string out;
   if (const DeviceUtilization* u = a.utilization.primaryDevice()) {
@@ -200,6 +304,7 @@ std::string figureLines(const RankResult& a) {
         "definitions)\n",
         percent(u->gpu_util_pct), percent(u->sm_efficiency_pct), percent(u->occupancy_pct));
   }
+  out += mfuLine(a.mfu);
   if (a.breakdown) {
     const BreakdownFigures& w = a.breakdown->window;
     out += fmt::format(
@@ -216,6 +321,8 @@ std::string figureLines(const RankResult& a) {
     }
     out += line + "\n";
   }
+  out += rooflineLine(a.roofline);
+  out += memoryLine(a.memory);
   if (a.comparison && a.comparison->steps > 0) {
     const RankComparison& c = *a.comparison;
     out += fmt::format("Ranks    median step {}, {:+.1f} % vs the median rank{}\n",
@@ -246,7 +353,10 @@ std::string formatRankSummary(const RankResult& a, const SummaryTextOptions& tex
   out += findingLines(a, text);
   out += "\n" + figureLines(a);
   for (const AnalysisNote& n : a.notes) {
-    out += wrap(fmt::format("note ({}): {}", n.analysis, n.message), 0);
+    std::string note = fmt::format("note ({}): {}", n.analysis, n.message);
+    const std::string& remedy = text.remedies[static_cast<size_t>(n.remedy)];
+    if (!remedy.empty()) note += " (give it with " + remedy + ")";
+    out += wrap(note, 0);
   }
   return out;
 }

@@ -6,6 +6,7 @@
 // a fresh one.
 #pragma once
 
+#include <array>
 #include <string>
 
 #include "analyzer/result/analysis_result.h"
@@ -17,6 +18,9 @@ struct SummaryTextOptions {
   // Where the findings left out are, after "(N more ": the front end names
   // its own way to show them.
   std::string more_findings = "in the JSON document and the findings table";
+  // How the front end asks for what a note lacks (Remedy order; "" for none):
+  // appended to the note as "(give it with ...)".
+  std::array<std::string, kRemedyCount> remedies{};
 };
 
 std::string formatRankSummary(const RankResult& rank, const SummaryTextOptions& text = {});

@@ -1,0 +1,83 @@
+// Model FLOPs utilization (MFU): how much of the hardware's peak a run turns
+// into model progress, per step and for the analysed steps together
+// (DESIGN.md "Analyses"; PaLM, Chowdhery et al. 2022, appendix B):
+//
+//   MFU = model FLOPs per step / (peak FLOP/s x step time)
+//   HFU = FLOPs the hardware measured per step / (peak FLOP/s x step time)
+//
+// Model FLOPs per step, from the first source that gives them:
+//   1. the user's model (a preset, or its parameter count and shape) and
+//      tokens per step: trainingFlopsPerToken x tokens (model_flops.h);
+//   2. the workload's model annotation, the same way;
+//   3. the profiler's per-op FLOPs (PyTorch with_flops=True: Kineto's `flops`
+//      argument, stored as estimated kernel_metrics of ranges), summed over
+//      the ops that start in the step, the outermost op of a nest only.
+// MFU counts the FLOPs the model needs, whatever the implementation runs
+// (activation recomputation is not counted); HFU counts what ran, and exists
+// only where hardware counters measured FLOPs (kernel_work.h, measured).
+//
+// The peak is the device's at the run's precision (device_peaks.h,
+// kernel_precision.h runPrecision: the user's, the annotation's, the matrix
+// kernels', else FP32) — the report says which, since a FP32 peak makes a
+// tensor-core run look 8-16x better than it is.
+//
+// An MFU above 100 % is impossible: some input is wrong (tokens counted over
+// every rank, parameters with the embeddings of a model that excludes them,
+// the wrong device or precision). It is never reported as a figure; the
+// report says it is impossible and which input is most likely wrong.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/analyses/analysis_input.h"
+#include "analyzer/analyses/analysis_note.h"
+#include "analyzer/analyses/analysis_window.h"
+#include "analyzer/analyses/device_peaks.h"
+#include "analyzer/analyses/kernel_precision.h"
+#include "analyzer/analyses/kernel_work.h"
+#include "analyzer/analyses/model_flops.h"
+#include "analyzer/analyses/steps.h"
+
+namespace damscope {
+
+enum class FlopsSource : uint8_t { kNone, kUserModel, kAnnotation, kProfilerOps };
+constexpr size_t kFlopsSourceCount = 4;
+std::string_view toText(FlopsSource source);
+
+struct MfuOptions {
+  std::optional<ModelShape> model;  // the user's; empty: the annotation's
+};
+
+struct StepMfu {
+  std::optional<double> model_flops;
+  std::optional<double> mfu_pct;
+  std::optional<double> hardware_flops;
+  std::optional<double> hfu_pct;
+  bool operator==(const StepMfu&) const = default;
+};
+
+struct MfuReport {
+  FlopsSource flops_source = FlopsSource::kNone;
+  std::optional<ModelShape> model;        // sources 1 and 2
+  std::optional<double> flops_per_token;  // sources 1 and 2
+  RunPrecision precision;
+  std::optional<double> peak_flops_per_s;
+  std::optional<double> model_flops_per_step;  // mean over the analysed steps
+  std::optional<double> achieved_flops_per_s;  // model FLOPs / analysed time
+  std::optional<double> mfu_pct;               // empty when unknown or impossible
+  std::optional<double> impossible_pct;        // the ratio, when above 100 %
+  std::string likely_wrong;                    // with impossible_pct: which input
+  std::optional<double> hardware_flops_per_step;
+  std::optional<double> hfu_pct;
+  std::vector<StepMfu> steps;       // one per StepReport step
+  std::vector<AnalysisNote> notes;  // what MFU lacks, and the remedy
+};
+
+MfuReport computeMfu(const AnalysisInput& input, const StepReport& steps,
+                     const WindowReport& window, const KernelWorkReport& work,
+                     const DevicePeaks& peaks, const RunPrecision& precision,
+                     const MfuOptions& options);
+
+}  // namespace damscope
