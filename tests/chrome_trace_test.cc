@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <cmath>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -19,6 +21,7 @@
 #include "analyzer/report/chrome_trace_tracks.h"
 #include "tests/test_support.h"
 #include "tests/trace_builder.h"
+#include "trace/pending_file.h"
 
 namespace damscope {
 namespace {
@@ -251,6 +254,70 @@ TEST(ChromeTrace, SmallTraceFieldByField) {
   EXPECT_EQ(stats.rows,
             tables.eventCount() + static_cast<int64_t>(result.steps.size() + result.gaps.size()));
   EXPECT_EQ(stats.skipped, 0);
+}
+
+// Counters: device memory on the GPU's process, host values on the host
+// process, per-thread values named with their thread; unknown values left out.
+TEST(ChromeTrace, CountersGoToTheirProcess) {
+  TraceTables tables = testing::goldenStepTrace();
+  auto counter = [&](double ts_us, const char* name, double value, int32_t device, int64_t thread) {
+    CounterTable::Row c;
+    c.ts = us(ts_us), c.name = tables.strings.intern(name), c.value = value;
+    c.device = device, c.thread_id = thread;
+    tables.counters.append(c);
+  };
+  counter(10, "memory_allocated_bytes", 1024, 0, kNullInt);
+  counter(20, "cpu_thread_utilization_pct", 97.5, kNullInt32, 0);
+  counter(30, "memory_rss_bytes", 4096, kNullInt32, kNullInt);
+  counter(40, "memory_rss_bytes", std::nan(""), kNullInt32, kNullInt);
+  const RankResult result = analyse(tables);
+  ChromeTraceStats stats;
+  const Events ev = parse(exportText(tables, result, &stats));
+  const std::vector<json> counters = ev.of("C");
+  ASSERT_EQ(counters.size(), 3u);
+  EXPECT_EQ(stats.skipped, 1) << "the NaN sample";
+  const int64_t gpu_pid = ev.track("GPU 0 stream 7").first;
+  EXPECT_EQ(counters[0]["name"], "memory_allocated_bytes");
+  EXPECT_EQ(counters[0]["pid"], gpu_pid);
+  EXPECT_DOUBLE_EQ(counters[0]["ts"].get<double>(), 10.0);
+  EXPECT_EQ(counters[0]["args"]["value"], 1024);
+  EXPECT_EQ(counters[1]["name"], "cpu_thread_utilization_pct (main 100)");
+  EXPECT_EQ(counters[1]["pid"], 100);
+  EXPECT_DOUBLE_EQ(counters[1]["args"]["value"].get<double>(), 97.5);
+  EXPECT_EQ(counters[2]["name"], "memory_rss_bytes");
+  EXPECT_EQ(counters[2]["pid"], 100);
+}
+
+// An export cancelled halfway, written as `damscope export` writes it (to a
+// PendingFile's temporary name), leaves no file.
+TEST(ChromeTrace, CancelledHalfwayLeavesNoFile) {
+  testing::TempDir dir;
+  TraceBuilder b;
+  b.device(0, 80);
+  for (int i = 0; i < 40'000; ++i)
+    b.kernel(10.0 * i + 5, 4, "volta_sgemm_128x64_nn", b.call(10.0 * i, 2));
+  const TraceTables tables = b.build();
+  const RankResult result = analyse(tables);
+  CancelToken cancel;
+  double reported = 0;
+  const Progress progress(
+      [&](const ProgressUpdate& u) {
+        reported = u.fraction;
+        cancel.cancel();  // at the first report: 65,536 rows written
+      },
+      &cancel);
+  {
+    auto file = PendingFile::create(dir.file("out.json"), false);
+    ASSERT_TRUE(file.ok());
+    auto sink = openFileSink(file->tempPath(), false);
+    ASSERT_TRUE(sink.ok());
+    auto written = writeChromeTrace(tables, result, *sink.value(), progress);
+    ASSERT_FALSE(written.ok());
+    EXPECT_EQ(written.error().code(), ErrorCode::kCancelled);
+    EXPECT_GT(reported, 0.0);
+    EXPECT_LT(reported, 1.0) << "cancelled halfway, not at the end";
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }
 
 // Times on the epoch clock are 19 digits: written as text from the integer
