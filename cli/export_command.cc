@@ -69,17 +69,24 @@ int runExport(const ExportArgs& args) {
     written = exportChrome(args, output.value(), line.progress(&interruptToken()));
   }
   if (!written.ok()) {
-    printError(output->userMessage(written.error().message()));
+    std::string message = output->userMessage(written.error().message());
+    // The output was checked above: this is the run.db an import would go to.
+    if (written.error().code() == ErrorCode::kOutputExists) {
+      message += " (pass --no-store to analyse in memory)";
+    }
+    printError(message);
     return exitCodeOf(written.error());
   }
   const ChromeTraceStats& s = written->stats;
-  fmt::print(
-      "{}: Chrome trace of {} ({} events, {} launch arrows); open it in ui.perfetto.dev or "
-      "chrome://tracing\n",
-      terminalSafe(args.chrome), terminalSafe(args.input), withThousands(s.rows),
-      withThousands(s.flows));
+  auto count = [](int64_t n, const char* one, const char* many) {
+    return withThousands(n) + " " + (n == 1 ? one : many);
+  };
+  fmt::print("{}: Chrome trace of {} ({}, {}); open it in ui.perfetto.dev or chrome://tracing\n",
+             terminalSafe(args.chrome), terminalSafe(args.input), count(s.rows, "event", "events"),
+             count(s.flows, "launch arrow", "launch arrows"));
   if (s.skipped > 0) {
-    fmt::print("{} rows without a time or a track were left out\n", withThousands(s.skipped));
+    fmt::print("{} rows without a time (or counter samples without a value) were left out\n",
+               withThousands(s.skipped));
   }
   if (!written->stored_in.empty()) {
     fmt::print("Analysis stored in {}\n", terminalSafe(written->stored_in));

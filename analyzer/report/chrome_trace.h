@@ -62,7 +62,7 @@ constexpr int kChromeTraceExportVersion = 1;
 
 struct ChromeTraceStats {
   int64_t rows = 0;          // trace rows exported (events, counters, steps, gaps)
-  int64_t skipped = 0;       // rows without a time, or a range without a thread or stream
+  int64_t skipped = 0;       // rows without a usable time, counter samples without a value
   int64_t flows = 0;         // launch -> GPU operation arrows
   int64_t json_events = 0;   // every entry of traceEvents, metadata and flows included
   int64_t base_time_ns = 0;  // "baseTimeNanoseconds"
