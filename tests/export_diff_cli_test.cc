@@ -165,6 +165,33 @@ TEST(DiffCli, GeneratedPairAsAUserSeesIt) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
+// A two-rank run before and after: compared rank by rank, in the order given.
+TEST(DiffCli, SeveralRanksAreComparedRankByRank) {
+  TempDir dir;
+  testing::writeFile(dir.file("b0.json"), testing::dataBoundKinetoTrace(0, 0));
+  testing::writeFile(dir.file("b1.json"), testing::dataBoundKinetoTrace(1, 200));
+  testing::writeFile(dir.file("a0.json"), testing::dataBoundKinetoTrace(0, 0));
+  testing::writeFile(dir.file("a1.json"), testing::dataBoundKinetoTrace(1, 0));
+  CommandResult r = damscopeIn(
+      dir, "diff --no-store --format json --before b0.json b1.json --after a0.json a1.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["ranks"].size(), 2u);
+  EXPECT_EQ(j["ranks"][1]["before"]["rank"], 1);
+  EXPECT_EQ(j["ranks"][1]["after"]["rank"], 1);
+  EXPECT_LT(j["ranks"][1]["step_time_us"]["delta"].get<double>(), 0) << "rank 1's loader sped up";
+  EXPECT_DOUBLE_EQ(j["ranks"][0]["step_time_us"]["delta"].get<double>(), 0);
+  bool straggler_gone = false;
+  for (const auto& f : j["ranks"][1]["findings"]) {
+    straggler_gone |= f["rule"] == "straggler" && f["state"] == "disappeared";
+  }
+  EXPECT_TRUE(straggler_gone) << j["ranks"][1]["findings"].dump(2);
+  EXPECT_TRUE(j["notes"].empty());
+  r = damscopeIn(dir, "diff --no-store --before b0.json b1.json --after a0.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("note: before has 2 rank(s), after 1"), std::string::npos) << r.out;
+}
+
 TEST(DiffCli, BadInputExitsTwoWithOneLine) {
   TempDir dir;
   testing::writeFile(dir.file("run.json"), kinetoRun(600));
