@@ -1,11 +1,11 @@
 // `damscope analyze RUN.db|TRACE.json.gz|NSYS.sqlite [more ranks...]`: checks
 // the flags, runs the analysis pipeline (analyzer/pipeline/pipeline.h) with a
-// progress line and Ctrl-C as its cancel button, and prints the diagnosis: a
-// human summary, or JSON with --format json (docs/analysis-json.md).
+// progress line and Ctrl-C as its cancel button (cli/interrupt.h), and prints
+// the diagnosis: a human summary, or JSON with --format json
+// (docs/analysis-json.md).
 #include <fmt/format.h>
 
 #include <cmath>
-#include <csignal>
 #include <tuple>
 
 #include "analyzer/pipeline/pipeline.h"
@@ -13,42 +13,11 @@
 #include "analyzer/report/result_text.h"
 #include "analyzer/report/text_format.h"
 #include "cli/commands.h"
+#include "cli/interrupt.h"
 #include "cli/progress_line.h"
 
 namespace damscope {
 namespace {
-
-// Ctrl-C (or SIGTERM) cancels the analysis, which then removes what it had
-// begun to write. Setting a lock-free atomic is async-signal-safe; the handler
-// is one-shot (SA_RESETHAND), so a second Ctrl-C kills as usual.
-CancelToken& interruptToken() {
-  static CancelToken token;
-  return token;
-}
-
-extern "C" void onInterrupt(int) {
-  interruptToken().cancel();
-}
-
-class CancelOnInterrupt {
- public:
-  CancelOnInterrupt() {
-    struct sigaction action = {};
-    action.sa_handler = onInterrupt;
-    action.sa_flags = SA_RESETHAND;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &old_int_);
-    sigaction(SIGTERM, &action, &old_term_);
-  }
-  ~CancelOnInterrupt() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-
- private:
-  struct sigaction old_int_ = {};
-  struct sigaction old_term_ = {};
-};
 
 bool given(double v) {
   return !std::isnan(v);
@@ -152,19 +121,6 @@ Result<PipelineOptions> pipelineOptions(const AnalyzeArgs& args) {
   options.output = args.output;
   options.replace = args.force;
   return options;
-}
-
-int exitCodeOf(const Error& error) {
-  switch (error.code()) {
-    case ErrorCode::kBadInput:
-    case ErrorCode::kOutputExists:
-      return kExitBadInput;
-    case ErrorCode::kCancelled:
-      return kExitCancelled;
-    case ErrorCode::kFailure:
-      return kExitFailure;
-  }
-  return kExitFailure;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "collector/attach_client.h"
 #include "collector/record_launcher.h"
+#include "trace/result.h"
 
 namespace damscope {
 
@@ -16,6 +17,20 @@ constexpr int kExitOk = 0;
 constexpr int kExitFailure = 1;
 constexpr int kExitBadInput = 2;
 constexpr int kExitCancelled = 130;  // 128 + SIGINT, as shells report Ctrl-C
+
+// The exit code for an error the libraries returned, by its code.
+inline int exitCodeOf(const Error& error) {
+  switch (error.code()) {
+    case ErrorCode::kBadInput:
+    case ErrorCode::kOutputExists:
+      return kExitBadInput;
+    case ErrorCode::kCancelled:
+      return kExitCancelled;
+    case ErrorCode::kFailure:
+      return kExitFailure;
+  }
+  return kExitFailure;
+}
 
 struct ImportArgs {
   std::string input;
@@ -51,6 +66,26 @@ struct AnalyzeArgs {
   bool force = false;     // re-import over an existing run.db
 };
 int runAnalyze(const AnalyzeArgs& args);
+
+// `damscope export RUN --chrome out.json[.gz]`: one rank's events and analysis
+// as a Chrome trace (analyzer/report/chrome_trace.h).
+struct ExportArgs {
+  std::string input;   // run.db or any trace analyze accepts
+  std::string chrome;  // the Chrome trace to write; .gz compresses
+  bool no_store = false;
+  bool force = false;  // replace an existing output
+};
+int runExport(const ExportArgs& args);
+
+// `damscope diff BEFORE AFTER`: two runs side by side (analyzer/result/run_diff.h).
+struct DiffArgs {
+  std::vector<std::string> runs;    // BEFORE AFTER, one file each
+  std::vector<std::string> before;  // or several ranks a side
+  std::vector<std::string> after;
+  std::string format = "text";  // text | json
+  bool no_store = false;
+};
+int runDiff(const DiffArgs& args);
 
 // `damscope record [options] -- CMD ARGS...`: runs CMD with the collector
 // injected; returns CMD's exit code (and dies of CMD's signal if one killed it).

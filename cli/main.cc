@@ -79,6 +79,43 @@ int main(int argc, char** argv) {
   analyze->add_flag("--no-store", analyze_args.no_store, "Analyse in memory; write nothing");
   analyze->add_flag("-f,--force", analyze_args.force, "Re-import over an existing run.db");
 
+  ExportArgs export_args;
+  CLI::App* export_cmd = app.add_subcommand(
+      "export",
+      "Write one rank's events and analysis as a Chrome trace (JSON, .gz compressed) that Perfetto "
+      "UI (ui.perfetto.dev) and chrome://tracing open: host threads, GPU streams, launch arrows, "
+      "counters, steps, and the idle gaps named by cause. Analyses the trace first if it holds no "
+      "stored analysis (storing it as analyze does).");
+  export_cmd
+      ->add_option("trace", export_args.input,
+                   "run.db, Kineto JSON (.json/.json.gz) or nsys SQLite (one rank)")
+      ->required();
+  export_cmd
+      ->add_option("--chrome", export_args.chrome,
+                   "Chrome trace to write (out.json, or out.json.gz to compress)")
+      ->required();
+  export_cmd->add_flag("--no-store", export_args.no_store,
+                       "Analyse in memory; write nothing but the export");
+  export_cmd->add_flag("-f,--force", export_args.force, "Replace the output if it exists");
+
+  DiffArgs diff_args;
+  CLI::App* diff = app.add_subcommand(
+      "diff",
+      "Compare two runs: did the fix work, and what leads now? Step time, the verdict, the "
+      "D·A·M scorecard, HTA breakdown, GPU utilization, kernel categories, the kernels that moved "
+      "most and the findings that appeared or disappeared. Each run is a run.db or a trace, "
+      "analysed first when it holds no stored analysis (stored as analyze does).");
+  diff->add_option("runs", diff_args.runs, "BEFORE AFTER: a run.db or trace each");
+  diff->add_option("--before", diff_args.before,
+                   "The rank files of the run before, for multi-rank runs (with --after)");
+  diff->add_option("--after", diff_args.after,
+                   "The rank files of the run after; ranks are paired in the order given");
+  diff->add_option("--format", diff_args.format, "Output: text (default) or json");
+  diff->add_flag("--no-store", diff_args.no_store, "Analyse in memory; write nothing");
+  diff->footer(
+      "Usage: damscope diff BEFORE AFTER\n"
+      "       damscope diff --before B_RANK0 B_RANK1... --after A_RANK0 A_RANK1...");
+
   RecordArgs record_args;
   CLI::App* record = app.add_subcommand(
       "record",
@@ -155,6 +192,8 @@ int main(int argc, char** argv) {
   if (*import) return runImport(import_args);
   if (*info) return runInfo(info_args);
   if (*analyze) return runAnalyze(analyze_args);
+  if (*export_cmd) return runExport(export_args);
+  if (*diff) return runDiff(diff_args);
   if (*record) {
     record_args.command =
         command_after_separator.empty() ? record->remaining() : command_after_separator;

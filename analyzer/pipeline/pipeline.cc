@@ -88,14 +88,12 @@ struct AnalysedRank {
   RankTimeline timeline;  // the cross-rank analysis's input
 };
 
-Result<AnalysedRank> analyseRank(const std::string& input, size_t index,
-                                 const PipelineOptions& options, CollectiveNames& names,
-                                 const Progress& progress) {
-  DAMSCOPE_ASSIGN_OR_RETURN(OpenedRank opened,
-                            openRank(input, options, progress.part(0, kOpenShare)));
-  DAMSCOPE_ASSIGN_OR_RETURN(
-      RankAnalysis analysis,
-      analyzeRank(opened.tables, options.analysis, progress.part(kOpenShare, 1, "analysing")));
+// Analyses an opened rank; its events stay with `opened`.
+Result<AnalysedRank> analyseOpened(OpenedRank& opened, const std::string& input, size_t index,
+                                   const PipelineOptions& options, CollectiveNames& names,
+                                   const Progress& progress) {
+  DAMSCOPE_ASSIGN_OR_RETURN(RankAnalysis analysis,
+                            analyzeRank(opened.tables, options.analysis, progress));
   AnalysedRank out;
   out.result = buildRankResult(analysis, input, options.analysis);
   out.result.store = opened.store;
@@ -108,6 +106,15 @@ Result<AnalysedRank> analyseRank(const std::string& input, size_t index,
   t.steps = analysedStepTimes(analysis);
   t.collectives = collectiveStarts(analysis, names);
   return out;
+}
+
+Result<AnalysedRank> analyseRank(const std::string& input, size_t index,
+                                 const PipelineOptions& options, CollectiveNames& names,
+                                 const Progress& progress) {
+  DAMSCOPE_ASSIGN_OR_RETURN(OpenedRank opened,
+                            openRank(input, options, progress.part(0, kOpenShare)));
+  return analyseOpened(opened, input, index, options, names,
+                       progress.part(kOpenShare, 1, "analysing"));
 }
 
 // What the inputs say of the job that cannot all be true: two of them claim
@@ -171,6 +178,32 @@ Status storeRank(AnalysedRank& rank, const std::vector<RankComparison>& job, siz
     return Error(file.userMessage(status.error().message()), ErrorCode::kFailure);
   }
   return file.commit();
+}
+
+bool holdsAnalysis(const std::string& path) {
+  auto db = Database::open(path, Database::Mode::kReadOnly);
+  return db.ok() && isTraceStore(db.value()) && hasAnalysis(db.value());
+}
+
+// The run.db whose stored results stand for `input`: the input itself when it
+// is an analysed run.db; for a trace, the run.db an earlier analysis imported
+// it into, where analyzeRun would look for it. Empty: `input` must be analysed.
+std::optional<std::string> storedResultsOf(const std::string& input,
+                                           const PipelineOptions& options) {
+  auto format = detectFormat(input);
+  if (!format.ok()) return std::nullopt;  // analysing it says what is wrong
+  if (format.value() == TraceFormat::kTraceStore) {
+    if (holdsAnalysis(input)) return input;
+    return std::nullopt;
+  }
+  if (!options.store || options.replace) return std::nullopt;
+  const std::string store = options.output.empty() ? defaultStoreName(input) : options.output;
+  std::error_code ec;
+  if (std::filesystem::exists(store, ec) && !samePath(store, input) && importedFrom(store, input) &&
+      holdsAnalysis(store)) {
+    return store;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -246,6 +279,44 @@ Result<RunResult> readStoredRun(const std::vector<std::string>& run_dbs) {
     run.ranks.push_back(std::move(stored.rank));
   }
   return run;
+}
+
+Result<AnalysedTrace> openAnalysedTrace(const std::string& input, const PipelineOptions& options,
+                                        const Progress& progress) {
+  AnalysedTrace out;
+  if (const std::optional<std::string> stored = storedResultsOf(input, options)) {
+    DAMSCOPE_ASSIGN_OR_RETURN(out.tables, readTrace(*stored, progress.part(0, 1, "reading")));
+    DAMSCOPE_ASSIGN_OR_RETURN(out.result, readStoredRank(*stored));
+    return out;
+  }
+  DAMSCOPE_ASSIGN_OR_RETURN(OpenedRank opened,
+                            openRank(input, options, progress.part(0, kOpenShare)));
+  CollectiveNames names;
+  DAMSCOPE_ASSIGN_OR_RETURN(
+      AnalysedRank rank,
+      analyseOpened(opened, input, 0, options, names, progress.part(kOpenShare, 1, "analysing")));
+  DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
+  if (!rank.result.store.empty()) {
+    if (Status status = storeRank(rank, {}, 0); !status.ok()) {
+      return Error(status.error().message(), ErrorCode::kFailure);
+    }
+  }
+  out.tables = std::move(opened.tables);
+  out.result = std::move(rank.result);
+  out.analysed = true;
+  return out;
+}
+
+Result<RunResult> resultsOfRun(const std::vector<std::string>& inputs,
+                               const PipelineOptions& options, const Progress& progress) {
+  std::vector<std::string> stores;
+  for (const std::string& input : inputs) {
+    std::optional<std::string> stored = storedResultsOf(input, options);
+    if (!stored) return analyzeRun(inputs, options, progress);
+    stores.push_back(std::move(*stored));
+  }
+  progress.part(0, 1, "reading").report(0);
+  return readStoredRun(stores);
 }
 
 }  // namespace damscope

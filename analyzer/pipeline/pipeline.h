@@ -17,6 +17,11 @@
 // and results go into an existing run.db in one transaction, after every rank
 // is analysed.
 //
+// Front ends that need a rank's events as well as its results (the Chrome
+// trace export) open it with openAnalysedTrace; those that only read results
+// (the diff) take resultsOfRun. Both read results stored earlier rather than
+// analyse again, and analyse (and store) what has none.
+//
 // The pipeline knows nothing of command-line flags: options are named for
 // what they do, and errors carry a code (trace/result.h) that front ends turn
 // into their own advice.
@@ -28,6 +33,7 @@
 #include "analyzer/result/analysis_result.h"
 #include "trace/progress.h"
 #include "trace/result.h"
+#include "trace/tables.h"
 
 namespace damscope {
 
@@ -42,6 +48,24 @@ struct PipelineOptions {
 // RankResult::store says where its results went.
 Result<RunResult> analyzeRun(const std::vector<std::string>& inputs, const PipelineOptions& options,
                              const Progress& progress = {});
+
+// One rank's events with its results: what an output that draws the events
+// needs (the Chrome trace export). Results stored earlier are read back (a
+// run.db analysed before, or a trace whose run.db from an earlier analysis
+// holds them); otherwise `input` is analysed as analyzeRun analyses a run of
+// one rank, and stored where analyzeRun stores.
+struct AnalysedTrace {
+  TraceTables tables;
+  RankResult result;
+  bool analysed = false;  // analysed now rather than read back
+};
+Result<AnalysedTrace> openAnalysedTrace(const std::string& input, const PipelineOptions& options,
+                                        const Progress& progress = {});
+
+// The results of a run: read back when every input has stored results (as
+// openAnalysedTrace finds them), else analyzeRun(inputs, ...).
+Result<RunResult> resultsOfRun(const std::vector<std::string>& inputs,
+                               const PipelineOptions& options, const Progress& progress = {});
 
 // The results an earlier analyzeRun stored, read back without analysing.
 Result<RankResult> readStoredRank(const std::string& run_db);

@@ -1,0 +1,31 @@
+// Ctrl-C (or SIGTERM) as the cancel button of a command's long work: while a
+// CancelOnInterrupt lives, the signal cancels interruptToken(), the work stops
+// at its next check (trace/progress.h) and removes what it had begun to
+// write, and the command exits with kExitCancelled.
+#pragma once
+
+#include <csignal>
+
+#include "trace/progress.h"
+
+namespace damscope {
+
+// The token the signal cancels; hand it to the work's Progress.
+CancelToken& interruptToken();
+
+// Installs the handler for its lifetime. Setting a lock-free atomic is
+// async-signal-safe; the handler is one-shot (SA_RESETHAND), so a second
+// Ctrl-C kills as usual.
+class CancelOnInterrupt {
+ public:
+  CancelOnInterrupt();
+  ~CancelOnInterrupt();
+  CancelOnInterrupt(const CancelOnInterrupt&) = delete;
+  CancelOnInterrupt& operator=(const CancelOnInterrupt&) = delete;
+
+ private:
+  struct sigaction old_int_ = {};
+  struct sigaction old_term_ = {};
+};
+
+}  // namespace damscope
