@@ -69,6 +69,7 @@ json rankDiffJson(const RankDiff& d) {
   r["utilization"] = {{"gpu_util_pct", pct(d.gpu_util_pct)},
                       {"sm_efficiency_pct", pct(d.sm_efficiency_pct)},
                       {"occupancy_pct", pct(d.occupancy_pct)}};
+  r["mfu"] = {{"mfu_pct", pct(d.mfu_pct)}, {"hfu_pct", pct(d.hfu_pct)}};
   r["kernel_us"] = micros(d.kernel_ns_per_step);
 
   json categories = json::array();

@@ -166,6 +166,11 @@ std::string figureLines(const RankDiff& d) {
     out += shareRow("est. SM efficiency", d.sm_efficiency_pct);
     out += shareRow("est. occupancy", d.occupancy_pct);
   }
+  if (anyKnown({&d.mfu_pct, &d.hfu_pct})) {
+    out += "\nModel FLOPs utilization (of the device's peak)\n" + heads();
+    if (anyKnown({&d.mfu_pct})) out += shareRow("MFU", d.mfu_pct);
+    if (anyKnown({&d.hfu_pct})) out += shareRow("HFU", d.hfu_pct);
+  }
   return out;
 }
 

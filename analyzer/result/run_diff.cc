@@ -244,6 +244,8 @@ RankDiff diffRanks(const RankResult& before, const RankResult& after, const Diff
   d.occupancy_pct =
       change(b, a, device([](const DeviceUtilization& u) { return u.occupancy_pct; }));
 
+  d.mfu_pct = {before.mfu.mfu_pct, after.mfu.mfu_pct};
+  d.hfu_pct = {before.mfu.hfu_pct, after.mfu.hfu_pct};
   d.kernel_ns_per_step = {b.perStep(before.kernels.total_ns), a.perStep(after.kernels.total_ns)};
   d.categories = categoryChanges(b, a);
   d.kernels = kernelChanges(b, a, options.top_kernels);

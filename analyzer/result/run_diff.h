@@ -13,6 +13,7 @@
 //                    each run's window
 //   GPU utilization  util, est. SM efficiency, est. occupancy (the PyTorch
 //                    profiler's definitions)
+//   MFU, HFU         where a run has them (mfu.h)
 //   kernels          each category's share of kernel time and time per step,
 //                    and the kernels whose time per step moved most
 //   findings         the rules that fired after but not before (appeared),
@@ -21,8 +22,7 @@
 // Times are per analysed step, so runs that analysed different numbers of
 // steps compare; when either run has no steps the times are totals over each
 // run's analysed span, and RankDiff::per_step says so. A figure one run lacks
-// is an empty optional, never zero. (Figures the result model gains later,
-// MFU among them, join as further Changes.)
+// is an empty optional, never zero.
 //
 // Multi-rank runs: ranks are paired in input order (rank i before with rank i
 // after); with unequal counts the extra ranks are left out and a note says so.
@@ -108,6 +108,7 @@ struct RankDiff {
   std::vector<AxisChange> axes;  // every axis in Axis order; empty when neither run has one
   Change idle_pct, compute_pct, non_compute_pct, overlap_pct;  // HTA, over each window
   Change gpu_util_pct, sm_efficiency_pct, occupancy_pct;       // primary device
+  Change mfu_pct, hfu_pct;
   Change kernel_ns_per_step;                                   // all kernel time
   std::vector<CategoryChange> categories;                      // largest share (either run) first
   std::vector<KernelChange> kernels;    // largest moved_ns first, DiffOptions::top_kernels at most
