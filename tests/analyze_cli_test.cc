@@ -118,7 +118,10 @@ TEST(AnalyzeCli, BadInputExitsTwoWithOneLine) {
        {"analyze " + dir.file("missing.json"), "analyze " + dir.file("not_a_trace.txt"),
         "analyze --window sideways " + trace, "analyze --threshold nope=3 " + trace,
         "analyze --format xml " + trace, "analyze -o x.db " + trace + " " + trace,
-        std::string("analyze")}) {
+        "analyze --model gpt5 " + trace, "analyze --gpu tpu-v9 " + trace,
+        "analyze --peak-tflops -1 " + trace, "analyze --peak-bw-gbs 1e300 " + trace,
+        "analyze --precision fp4 " + trace, "analyze --layers 12 " + trace,
+        "analyze --params 0 " + trace, std::string("analyze")}) {
     CommandResult r = damscope(args);
     EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.out << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
@@ -128,6 +131,27 @@ TEST(AnalyzeCli, BadInputExitsTwoWithOneLine) {
   CommandResult r = damscope("analyze -o " + dir.file("taken.db") + " " + trace);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(testing::readFile(dir.file("taken.db")), "precious");
+}
+
+TEST(AnalyzeCli, ModelAndDeviceFlagsGiveMfu) {
+  TempDir dir;
+  const std::string trace = dir.file("run0.json");
+  testing::writeFile(trace, testing::dataBoundKinetoTrace(0, 0));
+  // The trace's "Test GPU" is in no table: without a peak, the note names the flags.
+  CommandResult r = damscope("analyze --no-store " + trace);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("(give it with --gpu NAME or --peak-tflops X)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(give it with --model NAME or --params N)"), std::string::npos) << r.out;
+  r = damscope(
+      "analyze --no-store --format json --model gpt2-124m --tokens-per-step 4 "
+      "--gpu v100-sxm2-32gb " +
+      trace);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json mfu = nlohmann::json::parse(r.out)["ranks"][0]["mfu"];
+  EXPECT_EQ(mfu["flops_source"], "user_model");
+  EXPECT_EQ(mfu["peak_source"], "user_device");
+  EXPECT_EQ(mfu["model"]["params"], 124439808);
+  EXPECT_TRUE(mfu["mfu_pct"].is_number()) << mfu.dump();
 }
 
 TEST(AnalyzeCli, RealResnetPairAsAUserSeesIt) {
