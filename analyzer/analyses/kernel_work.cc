@@ -65,6 +65,9 @@ std::unordered_map<int64_t, RangeCounts> rangeCounts(const TraceTables& t) {
     if (c.flops > 0 || c.bytes) offer(km.range_id[i], c);
   }
   const StringId domain = t.strings.find("damscope");
+  // Whether an op name is one op_shapes.h can count: asked once per name.
+  std::unordered_map<int32_t, bool> countable;
+  OpWorkCounter shapes;
   for (size_t i = 0; i < t.ranges.size(); ++i) {
     if (isNull(t.ranges.thread_id[i])) continue;  // host ranges launch kernels
     const std::string_view name = t.strings.get(t.ranges.name[i]);
@@ -72,7 +75,10 @@ std::unordered_map<int64_t, RangeCounts> rangeCounts(const TraceTables& t) {
       if (auto c = opAnnotation(name)) offer(static_cast<int64_t>(i), *c);
       continue;
     }
-    if (auto w = estimateOpWork(name, t.ranges.args[i])) {
+    auto [known, inserted] = countable.try_emplace(t.ranges.name[i].value, false);
+    if (inserted) known->second = countsOpWork(name);
+    if (!known->second) continue;
+    if (auto w = shapes.count(name, t.ranges.args[i])) {
       auto it = out.find(static_cast<int64_t>(i));
       if (it != out.end() && it->second.source == MetricSource::kEstimated) {
         // PyTorch's own FLOP count stands; the shapes add the bytes.
@@ -95,7 +101,7 @@ struct Interval {
 // the innermost such range on the call's thread.
 std::unordered_map<int64_t, std::vector<size_t>> launchesIn(
     const AnalysisInput& in, const std::unordered_map<int64_t, RangeCounts>& counts,
-    MetricSource source, const std::vector<int>& best_trust) {
+    MetricSource source, const std::vector<int8_t>& best_trust) {
   const TraceTables& t = in.tables();
   std::unordered_map<int64_t, std::vector<Interval>> by_thread;
   for (const auto& [range, c] : counts) {
@@ -104,6 +110,7 @@ std::unordered_map<int64_t, std::vector<size_t>> launchesIn(
     by_thread[t.ranges.thread_id[r]].push_back(
         {t.ranges.ts[r], t.ranges.ts[r] + std::max<int64_t>(t.ranges.dur[r], 0), range});
   }
+  if (by_thread.empty()) return {};
   // Launch calls of kernels that still lack a source this good, by thread.
   struct Launch {
     int64_t ts;
@@ -144,8 +151,20 @@ std::unordered_map<int64_t, std::vector<size_t>> launchesIn(
 KernelWorkReport computeKernelWork(const AnalysisInput& in) {
   const TraceTables& t = in.tables();
   KernelWorkReport report;
-  std::vector<std::optional<KernelWork>> work(t.kernels.size());
-  std::vector<int> best_trust(t.kernels.size(), 3);  // 3: no source yet
+  // Few kernels have counts: a slot per kernel into a compact list, and the
+  // trust of what each has so far (3: nothing).
+  std::vector<int32_t> slot(t.kernels.size(), -1);
+  std::vector<int8_t> best_trust(t.kernels.size(), 3);
+  auto give = [&](const KernelWork& w) {
+    int32_t& s = slot[static_cast<size_t>(w.kernel)];
+    if (s < 0) {
+      s = static_cast<int32_t>(report.kernels.size());
+      report.kernels.push_back(w);
+    } else {
+      report.kernels[static_cast<size_t>(s)] = w;
+    }
+    best_trust[static_cast<size_t>(w.kernel)] = static_cast<int8_t>(trust(w.source));
+  };
 
   const KernelMetricTable& km = t.kernel_metrics;
   for (size_t i = 0; i < km.size(); ++i) {
@@ -153,8 +172,7 @@ KernelWorkReport computeKernelWork(const AnalysisInput& in) {
     if (isNull(k) || k < 0 || static_cast<size_t>(k) >= t.kernels.size()) continue;
     const std::optional<double> flops = positive(km.flops[i]), bytes = positive(km.dram_bytes[i]);
     if ((!flops && !bytes) || trust(km.source[i]) >= best_trust[static_cast<size_t>(k)]) continue;
-    work[static_cast<size_t>(k)] = KernelWork{k, flops.value_or(0), bytes, km.source[i], kNullInt};
-    best_trust[static_cast<size_t>(k)] = trust(km.source[i]);
+    give(KernelWork{k, flops.value_or(0), bytes, km.source[i], kNullInt});
   }
 
   const std::unordered_map<int64_t, RangeCounts> counts = rangeCounts(t);
@@ -180,18 +198,17 @@ KernelWorkReport computeKernelWork(const AnalysisInput& in) {
                                        : 1.0 / static_cast<double>(ops.size());
         KernelWork w{op.row, c.flops * share, std::nullopt, source, range};
         if (c.bytes) w.bytes = *c.bytes * share;
-        work[static_cast<size_t>(op.row)] = w;
-        best_trust[static_cast<size_t>(op.row)] = trust(source);
+        give(w);
       }
     }
   }
   for (const auto& [range, c] : counts) {
     if (!has_kernels[static_cast<size_t>(range)]) ++report.ranges_without_kernels;
   }
-  for (std::optional<KernelWork>& w : work) {
-    if (!w) continue;
-    ++report.kernels_by_source[static_cast<size_t>(w->source)];
-    report.kernels.push_back(*w);
+  std::sort(report.kernels.begin(), report.kernels.end(),
+            [](const KernelWork& a, const KernelWork& b) { return a.kernel < b.kernel; });
+  for (const KernelWork& w : report.kernels) {
+    ++report.kernels_by_source[static_cast<size_t>(w.source)];
   }
   return report;
 }

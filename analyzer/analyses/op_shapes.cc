@@ -45,27 +45,59 @@ double elements(const Dims& d) {
   return n;
 }
 
-}  // namespace
+bool isMatmul(std::string_view name) {
+  return name == "aten::mm" || name == "aten::addmm" || name == "aten::bmm" ||
+         name == "aten::baddbmm" || name == "aten::linear";
+}
 
-std::optional<OpWork> estimateOpWork(std::string_view name, std::string_view args_json) {
-  const bool matmul = name == "aten::mm" || name == "aten::addmm" || name == "aten::bmm" ||
-                      name == "aten::baddbmm" || name == "aten::linear";
-  const bool attention = name.starts_with("aten::scaled_dot_product_attention") ||
-                         name == "aten::_scaled_dot_product_flash_attention" ||
-                         name == "aten::_scaled_dot_product_efficient_attention" ||
-                         name == "aten::_scaled_dot_product_cudnn_attention";
-  if ((!matmul && !attention) || args_json.empty()) return std::nullopt;
-  const json args = json::parse(args_json, nullptr, /*allow_exceptions=*/false);
-  if (!args.is_object()) return std::nullopt;
-  const auto dims = args.find("Input Dims");
-  const auto types = args.find("Input type");
-  if (dims == args.end() || types == args.end() || !types->is_array() || types->empty()) {
-    return std::nullopt;
+bool isAttention(std::string_view name) {
+  return name.starts_with("aten::scaled_dot_product_attention") ||
+         name == "aten::_scaled_dot_product_flash_attention" ||
+         name == "aten::_scaled_dot_product_efficient_attention" ||
+         name == "aten::_scaled_dot_product_cudnn_attention";
+}
+
+// The text of the array that follows `"key":` in a flat JSON object, or ""
+// when there is none. Kineto's args objects are flat, and their other values
+// (ids, call stacks) are long and unique: reading just these two fields is
+// what lets a counter cache by shape.
+std::string_view arrayField(std::string_view object, std::string_view key) {
+  const std::string quoted = "\"" + std::string(key) + "\"";
+  const size_t at = object.find(quoted);
+  if (at == std::string_view::npos) return {};
+  size_t i = at + quoted.size();
+  while (i < object.size() && (object[i] == ' ' || object[i] == ':')) ++i;
+  if (i >= object.size() || object[i] != '[') return {};
+  const size_t start = i;
+  int depth = 0;
+  bool in_string = false;
+  for (; i < object.size(); ++i) {
+    const char c = object[i];
+    if (in_string) {
+      if (c == '\\') ++i;  // skip the escaped character
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[') {
+      ++depth;
+    } else if (c == ']' && --depth == 0) {
+      return object.substr(start, i - start + 1);
+    }
   }
+  return {};
+}
+
+std::optional<OpWork> countFromFields(std::string_view name, std::string_view dims_text,
+                                      std::string_view types_text) {
+  const bool matmul = isMatmul(name);
+  const json dims_json = json::parse(dims_text, nullptr, /*allow_exceptions=*/false);
+  const json types = json::parse(types_text, nullptr, /*allow_exceptions=*/false);
+  if (!dims_json.is_array() || !types.is_array() || types.empty()) return std::nullopt;
+  const json* dims = &dims_json;
   // The first typed input's element size for all of them: matrix operands of
   // one op share a type.
   std::optional<double> size;
-  for (const json& t : *types) {
+  for (const json& t : types) {
     if (t.is_string() && (size = elementBytes(t.get<std::string>()))) break;
   }
   if (!size) return std::nullopt;
@@ -110,6 +142,33 @@ std::optional<OpWork> estimateOpWork(std::string_view name, std::string_view arg
   }
   if (!(w.flops > 0) || !std::isfinite(w.flops) || !std::isfinite(w.bytes)) return std::nullopt;
   return w;
+}
+
+}  // namespace
+
+bool countsOpWork(std::string_view name) {
+  return isMatmul(name) || isAttention(name);
+}
+
+std::optional<OpWork> estimateOpWork(std::string_view name, std::string_view args_json) {
+  if (!countsOpWork(name)) return std::nullopt;
+  const std::string_view dims = arrayField(args_json, "Input Dims");
+  const std::string_view types = arrayField(args_json, "Input type");
+  if (dims.empty() || types.empty()) return std::nullopt;
+  return countFromFields(name, dims, types);
+}
+
+std::optional<OpWork> OpWorkCounter::count(std::string_view name, std::string_view args_json) {
+  if (!countsOpWork(name)) return std::nullopt;
+  const std::string_view dims = arrayField(args_json, "Input Dims");
+  const std::string_view types = arrayField(args_json, "Input type");
+  if (dims.empty() || types.empty()) return std::nullopt;
+  std::string key;
+  key.reserve(name.size() + dims.size() + types.size() + 2);
+  key.append(name).append(1, '\n').append(dims).append(1, '\n').append(types);
+  auto [it, inserted] = cache_.try_emplace(std::move(key));
+  if (inserted) it->second = countFromFields(name, dims, types);
+  return it->second;
 }
 
 }  // namespace damscope

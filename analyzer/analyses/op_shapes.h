@@ -20,7 +20,9 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
+#include <unordered_map>
 
 namespace damscope {
 
@@ -29,8 +31,22 @@ struct OpWork {
   double bytes = 0;
 };
 
+// True when `name` is one of the ops above (its shapes may still be missing).
+bool countsOpWork(std::string_view name);
+
 // The work of op `name` from its args JSON object, or nothing when the op is
 // not one of the above or its shapes are missing or malformed.
 std::optional<OpWork> estimateOpWork(std::string_view name, std::string_view args_json);
+
+// estimateOpWork with a memory: ops repeat the same few shapes thousands of
+// times (every layer, every step), so each distinct (op, shapes) is counted
+// once.
+class OpWorkCounter {
+ public:
+  std::optional<OpWork> count(std::string_view name, std::string_view args_json);
+
+ private:
+  std::unordered_map<std::string, std::optional<OpWork>> cache_;
+};
 
 }  // namespace damscope
