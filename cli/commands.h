@@ -77,6 +77,17 @@ struct ExportArgs {
 };
 int runExport(const ExportArgs& args);
 
+// `damscope report RUN... [-o FILE]`: the diagnosis as an HTML, Markdown or
+// JSON document (analyzer/report/report_html.h).
+struct ReportArgs {
+  std::vector<std::string> inputs;  // one per rank; the first is shown in full
+  std::string output;               // "" : NAME-report.html here; "-": stdout
+  std::string format;               // html | md | json; "": from the output's suffix
+  bool no_store = false;
+  bool force = false;  // replace an existing output
+};
+int runReport(const ReportArgs& args);
+
 // `damscope diff BEFORE AFTER`: two runs side by side (analyzer/result/run_diff.h).
 struct DiffArgs {
   std::vector<std::string> runs;    // BEFORE AFTER, one file each

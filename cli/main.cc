@@ -98,6 +98,27 @@ int main(int argc, char** argv) {
                        "Analyse in memory; write nothing but the export");
   export_cmd->add_flag("-f,--force", export_args.force, "Replace the output if it exists");
 
+  ReportArgs report_args;
+  CLI::App* report = app.add_subcommand(
+      "report",
+      "Write the diagnosis as a document: a self-contained HTML page (verdict, D·A·M scorecard, "
+      "MFU, findings with evidence, a representative step's timeline, roofline, top kernels), "
+      "Markdown for an issue or pull request, or the JSON analysis document. Reads the results "
+      "stored in a run.db; analyses (and stores) a trace that has none.");
+  report
+      ->add_option("traces", report_args.inputs,
+                   "run.db, Kineto JSON (.json/.json.gz) or nsys SQLite; one per rank, the first "
+                   "shown in full")
+      ->required();
+  report->add_option("-o,--output", report_args.output,
+                     "report.html, report.md or report.json (default: NAME-report.html here; "
+                     "- for stdout)");
+  report->add_option("--format", report_args.format,
+                     "html, md or json (default: from the output's suffix, else html)");
+  report->add_flag("--no-store", report_args.no_store,
+                   "Analyse in memory; write nothing but the report");
+  report->add_flag("-f,--force", report_args.force, "Replace the output if it exists");
+
   DiffArgs diff_args;
   CLI::App* diff = app.add_subcommand(
       "diff",
@@ -194,6 +215,7 @@ int main(int argc, char** argv) {
   if (*analyze) return runAnalyze(analyze_args);
   if (*export_cmd) return runExport(export_args);
   if (*diff) return runDiff(diff_args);
+  if (*report) return runReport(report_args);
   if (*record) {
     record_args.command =
         command_after_separator.empty() ? record->remaining() : command_after_separator;

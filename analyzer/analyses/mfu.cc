@@ -93,6 +93,30 @@ std::string_view toText(FlopsSource source) {
   return "none";
 }
 
+MfuBand mfuBand(double mfu_pct) {
+  if (mfu_pct < 30) return MfuBand::kAddressable;
+  if (mfu_pct < 40) return MfuBand::kRoomToGrow;
+  if (mfu_pct < 55) return MfuBand::kWellTuned;
+  if (mfu_pct <= 65) return MfuBand::kNearCeiling;
+  return MfuBand::kAboveCeiling;
+}
+
+std::string_view mfuBandLabel(MfuBand band) {
+  switch (band) {
+    case MfuBand::kAddressable:
+      return "under 30 %: an addressable bottleneck";
+    case MfuBand::kRoomToGrow:
+      return "30-40 %: below well-tuned training (40-55 %)";
+    case MfuBand::kWellTuned:
+      return "40-55 %: well-tuned large-model training";
+    case MfuBand::kNearCeiling:
+      return "55-65 %: the practical ceiling";
+    case MfuBand::kAboveCeiling:
+      return "above 65 %: beyond the usual ceiling; check the model and the peak";
+  }
+  return "";
+}
+
 MfuReport computeMfu(const AnalysisInput& in, const StepReport& steps, const WindowReport& window,
                      const KernelWorkReport& work, const DevicePeaks& peaks,
                      const RunPrecision& precision, const MfuOptions& options) {

@@ -75,6 +75,15 @@ struct MfuReport {
   std::vector<AnalysisNote> notes;  // what MFU lacks, and the remedy
 };
 
+// What an MFU figure means, in the bands the low-MFU finding explains
+// (finding_rules.cc: under 30 % an addressable bottleneck; well-tuned
+// large-model training at 40-55 %, PaLM 540B 46.2 %, Megatron-LM GPT-3 175B
+// 52 %; 55-65 % a practical ceiling). Above 65 % on a real model is rare
+// enough that the inputs deserve a second look.
+enum class MfuBand : uint8_t { kAddressable, kRoomToGrow, kWellTuned, kNearCeiling, kAboveCeiling };
+MfuBand mfuBand(double mfu_pct);
+std::string_view mfuBandLabel(MfuBand band);  // "an addressable bottleneck (under 30 %)"
+
 MfuReport computeMfu(const AnalysisInput& input, const StepReport& steps,
                      const WindowReport& window, const KernelWorkReport& work,
                      const DevicePeaks& peaks, const RunPrecision& precision,

@@ -6,17 +6,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analyzer/report/result_words.h"
 #include "analyzer/report/text_format.h"
 
 namespace damscope {
 namespace {
-
-std::string percent(double v) {
-  return std::isfinite(v) ? fmt::format("{:.1f} %", v) : "n/a";
-}
-std::string percent(const std::optional<double>& v) {
-  return v ? percent(*v) : "n/a";
-}
 
 std::string bar(double pct) {
   const int blocks =
@@ -30,27 +24,6 @@ std::string upper(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return out;
-}
-
-std::string stepsLine(const RankResult& a) {
-  if (a.steps.empty()) return "no steps found: the whole trace is one span";
-  std::string line = a.steps.size() == 1 ? fmt::format("1 step ({})", a.steps.front().name)
-                                         : fmt::format("{} steps ({} .. {})", a.steps.size(),
-                                                       a.steps.front().name, a.steps.back().name);
-  if (a.window.cut) {
-    line +=
-        fmt::format(", {} analysed (the last one is cut off, as HTA does)", a.window.step_count);
-  }
-  if (const std::optional<double> avg = a.window.avg_step_ns) {
-    line += fmt::format("; avg step {}", formatDuration(*avg));
-    if (a.tokens_per_step && *avg > 0) {
-      line += fmt::format(", {:.0f} tokens/s", *a.tokens_per_step / (*avg * 1e-9));
-    }
-    if (a.samples_per_step && *avg > 0) {
-      line += fmt::format(", {:.1f} samples/s", *a.samples_per_step / (*avg * 1e-9));
-    }
-  }
-  return line;
 }
 
 // The items of one source, in the order the finding lists them.
@@ -172,14 +145,7 @@ std::string findingLines(const RankResult& a, const SummaryTextOptions& text) {
   if (findings.empty()) out += "  nothing above the rule thresholds\n";
   for (size_t i = 0; i < std::min(text.max_findings, findings.size()); ++i) {
     const Finding& f = findings[i];
-    std::string gain;
-    if (f.kind == FindingKind::kTraceQuality) {
-      gain = "about the trace, not the run: no speed-up";
-    } else if (f.max_gain_pct) {
-      gain = fmt::format("saves at most {} of step time", percent(f.max_gain_pct));
-    } else {
-      gain = "gain cannot be bounded from the trace";
-    }
+    const std::string gain = gainWords(f);
     out += fmt::format("  {}. [{}] {}\n", i + 1, toText(f.severity), f.title);
     out += fmt::format("     {} ({})\n", gain, f.rule);
     out += wrap(f.recommendation, 5);
@@ -192,46 +158,10 @@ std::string findingLines(const RankResult& a, const SummaryTextOptions& text) {
   return out;
 }
 
-std::string flopRate(double flops_per_s) {
-  if (flops_per_s >= 1e15) return fmt::format("{:.2f} PFLOP/s", flops_per_s / 1e15);
-  if (flops_per_s >= 1e12) return fmt::format("{:.1f} TFLOP/s", flops_per_s / 1e12);
-  return fmt::format("{:.1f} GFLOP/s", flops_per_s / 1e9);
-}
-
-std::string_view flopsSourceWords(FlopsSource s) {
-  switch (s) {
-    case FlopsSource::kUserModel:
-      return "the given model";
-    case FlopsSource::kAnnotation:
-      return "the model annotation";
-    case FlopsSource::kProfilerOps:
-      return "the profiler's per-op FLOPs";
-    case FlopsSource::kNone:
-      break;
-  }
-  return "";
-}
-
-std::string_view precisionSourceWords(PrecisionSource s) {
-  switch (s) {
-    case PrecisionSource::kUser:
-      return "as given";
-    case PrecisionSource::kAnnotation:
-      return "from the model annotation";
-    case PrecisionSource::kKernelNames:
-      return "from kernel names";
-    case PrecisionSource::kDefault:
-      return "no precision known";
-  }
-  return "";
-}
-
 // "MFU      41.3 % of the bf16 peak of A100 SXM4 40GB (312.0 TFLOP/s; ...)".
 std::string mfuLine(const MfuResult& m) {
   if (!m.mfu_pct && !m.impossible_pct && !m.hfu_pct) return "";
-  std::string peak = fmt::format(
-      "the {} peak of {} ({}, precision {})", toText(m.precision.precision), m.peak_device,
-      flopRate(m.peak_flops_per_s.value_or(0)), precisionSourceWords(m.precision.source));
+  const std::string peak = peakWords(m);
   std::string line;
   if (m.impossible_pct) {
     line = fmt::format("MFU      impossible: the inputs imply {:.0f} % of {}; likely {}",
@@ -253,12 +183,12 @@ std::string mfuLine(const MfuResult& m) {
 
 std::string rooflineLine(const RooflineResult& r) {
   if (r.kernels_with_work == 0) return "";
-  const std::array<const char*, 3> names = {"measured", "annotated", "estimated from shapes"};
   std::string sources;
-  for (size_t i = 0; i < names.size(); ++i) {
+  for (size_t i = 0; i < r.kernels_by_source.size(); ++i) {
     if (r.kernels_by_source[i] == 0) continue;
     sources += fmt::format("{}{} {}", sources.empty() ? "" : ", ",
-                           withThousands(r.kernels_by_source[i]), names[i]);
+                           withThousands(r.kernels_by_source[i]),
+                           metricSourceWords(static_cast<MetricSource>(i)));
   }
   int64_t memory_ns = 0, placed_ns = 0;
   for (const RooflinePoint& p : r.kernels) {
@@ -353,10 +283,7 @@ std::string formatRankSummary(const RankResult& a, const SummaryTextOptions& tex
   out += findingLines(a, text);
   out += "\n" + figureLines(a);
   for (const AnalysisNote& n : a.notes) {
-    std::string note = fmt::format("note ({}): {}", n.analysis, n.message);
-    const std::string& remedy = text.remedies[static_cast<size_t>(n.remedy)];
-    if (!remedy.empty()) note += " (give it with " + remedy + ")";
-    out += wrap(note, 0);
+    out += wrap(fmt::format("note ({}): {}", n.analysis, noteText(n, text.remedies)), 0);
   }
   return out;
 }

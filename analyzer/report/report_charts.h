@@ -1,0 +1,36 @@
+// The HTML report's charts as inline SVG: plain vector drawings that need no
+// script or font from the network and scale with the page. Each is a
+// function of the result model (and, for the strip, of step_strip.h); every
+// name from the trace is escaped (markup.h). Colours are one palette per
+// kind — D·A·M axes, gap causes (the same hue as the axis the cause feeds),
+// kernel classes — so a colour means the same thing in every chart.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "analyzer/report/step_strip.h"
+#include "analyzer/result/analysis_result.h"
+
+namespace damscope {
+
+std::string_view axisColour(Axis axis);
+std::string_view causeColour(GapCause cause);
+std::string_view causeLabel(GapCause cause);  // "data loading"
+std::string_view categoryColour(KernelCategory category);
+
+// The run's scorecard as one stacked bar, 100 % wide.
+std::string scorecardBarSvg(const Scorecard& card);
+
+// One stacked bar per analysed step, the scorecard's axes in ns.
+std::string stepBarsSvg(const RankResult& rank);
+
+// The representative step: a lane per stream, bubbles beneath, a time ruler.
+std::string stepStripSvg(const StepStrip& strip);
+
+// Log-log roofline: FLOP/s against FLOP/byte, the bandwidth roof, a peak roof
+// per precision with its ridge point, kernels as circles sized by time and
+// coloured by class. Empty when no kernel has both FLOPs and bytes.
+std::string rooflineSvg(const RooflineResult& roofline);
+
+}  // namespace damscope

@@ -1,0 +1,135 @@
+// The Markdown report: see report_html.h. GitHub-flavoured: tables, and the
+// scorecard as a table rather than a picture, so it pastes into an issue.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "analyzer/report/markup.h"
+#include "analyzer/report/report_html.h"
+#include "analyzer/report/result_words.h"
+#include "analyzer/report/text_format.h"
+
+namespace damscope {
+namespace {
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// A kernel name in a table cell: escaped, and cut so the table stays readable.
+std::string cellName(std::string_view name) {
+  std::string s(name);
+  if (s.size() > 90) {
+    size_t cut = 87;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+    s = s.substr(0, cut) + "...";
+  }
+  return markdownEscape(s);
+}
+
+std::string verdictPart(const RankResult& a) {
+  if (!a.scorecard) return "**No verdict**: the trace has no GPU work to judge.\n\n";
+  const Scorecard& run = a.scorecard->run;
+  std::string out = fmt::format("**Verdict: {}** (D·A·M: {}) — {}.\n\n",
+                                upper(toText(run.verdict)), damTerm(run.verdict),
+                                verdictLabel(run.verdict));
+  if (a.verdict_may_be_off) {
+    out += fmt::format("> Caution: {} of the trace's events were lost; the verdict may be off.\n\n",
+                       percent(a.data_loss.lostPct()));
+  }
+  out += "| where the step time goes | share | time |\n|---|--:|--:|\n";
+  for (size_t x = 0; x < kAxisCount; ++x) {
+    const Axis axis = static_cast<Axis>(x);
+    out += fmt::format("| {}{}{} | {} | {} |\n", axis == run.deciding_axis ? "**" : "",
+                       axisLabel(axis), axis == run.deciding_axis ? "**" : "",
+                       percent(run.pct(axis)), formatDuration(static_cast<double>(run.ns[x])));
+  }
+  return out + "\n";
+}
+
+}  // namespace
+
+std::string renderMarkdownReport(const RunResult& run, const ReportOptions& o) {
+  if (run.ranks.empty()) return "# damscope report\n\nThe run has no ranks.\n";
+  const RankResult& a = run.ranks.front();
+  std::string out = fmt::format("# damscope report: `{}`\n\n", markdownEscape(a.source));
+  std::string sub;
+  if (a.rank) sub += fmt::format("rank {} · ", *a.rank);
+  if (a.device) {
+    sub += fmt::format("GPU {}{} · ", *a.device, a.device_name.empty() ? "" : " " + a.device_name);
+  }
+  out += markdownEscape(sub + stepsLine(a)) + "\n\n";
+  out += verdictPart(a);
+
+  for (const KeyFigure& f : keyFigures(a, o.remedies)) {
+    out += fmt::format("- **{}**: {} — {}\n", f.label, markdownEscape(f.value),
+                       markdownEscape(f.detail));
+  }
+  out += "\n## What to change first\n\n";
+  const std::vector<Finding>& findings = a.findings.findings;
+  if (findings.empty()) out += "Nothing crosses a rule's threshold.\n";
+  for (size_t i = 0; i < std::min(o.max_findings, findings.size()); ++i) {
+    const Finding& f = findings[i];
+    out += fmt::format("{}. **[{}] {}** — {} (`{}`)  \n   {}\n", i + 1, toText(f.severity),
+                       markdownEscape(f.title), gainWords(f), markdownEscape(f.rule),
+                       markdownEscape(f.recommendation));
+    for (size_t e = 0; e < std::min<size_t>(3, f.evidence.size()); ++e) {
+      const EvidenceItem& item = f.evidence[e];
+      out += fmt::format("   - evidence: {} #{}{}{}\n", toText(item.source), item.id,
+                         isNull(item.dur)
+                             ? ""
+                             : " (" + formatDuration(static_cast<double>(item.dur)) + ")",
+                         item.label.empty() ? "" : " " + cellName(item.label));
+    }
+    if (f.evidence.size() > 3) {
+      out += fmt::format("   - … {} more evidence items\n", f.evidence.size() - 3);
+    }
+  }
+
+  if (!a.kernels.top.empty()) {
+    out += "\n## Top kernels\n\n| kernel | class | calls | total | share |\n|---|---|--:|--:|--:|\n";
+    for (size_t i = 0; i < std::min(o.top_kernels, a.kernels.top.size()); ++i) {
+      const TopKernelResult& t = a.kernels.top[i];
+      out += fmt::format("| {} | {} | {} | {} | {} |\n", cellName(t.name), toText(t.category),
+                         withThousands(t.kernels), formatDuration(static_cast<double>(t.total_ns)),
+                         percent(t.pct));
+    }
+  }
+  if (a.roofline.kernels_with_work > 0) {
+    out += fmt::format(
+        "\n## Roofline\n\n{} kernels placed ({} of kernel time).\n\n| kernel | class | FLOP/byte | "
+        "achieved | of roof | time |\n|---|---|--:|--:|--:|--:|\n",
+        withThousands(a.roofline.kernels_with_work), percent(a.roofline.time_with_work_pct));
+    size_t shown = 0;
+    for (const RooflinePoint& p : a.roofline.kernels) {
+      if (!p.intensity || shown == o.roofline_rows) continue;
+      ++shown;
+      out += fmt::format("| {} | {} | {:.1f} | {} | {} | {} |\n", cellName(p.name),
+                         toText(p.category), *p.intensity, flopRate(p.achieved_flops_per_s),
+                         percent(p.pct_of_ceiling), formatDuration(static_cast<double>(p.time_ns)));
+    }
+  }
+  if (run.ranks.size() > 1) {
+    out += "\n## Ranks\n\n| rank | verdict | median step | vs median | straggler |\n"
+           "|--:|---|--:|--:|---|\n";
+    for (size_t i = 0; i < run.cross_rank.size(); ++i) {
+      const RankComparison& c = run.cross_rank[i];
+      out += fmt::format("| {} | {} | {} | {:+.1f} % | {} |\n", c.rank,
+                         i < run.ranks.size() ? toText(run.ranks[i].verdict()) : "",
+                         formatDuration(static_cast<double>(c.median_step_ns)),
+                         c.slower_than_median_pct, c.straggler ? "**yes**" : "no");
+    }
+  }
+  if (!a.notes.empty()) {
+    out += "\n## Notes\n\n";
+    for (const AnalysisNote& n : a.notes) {
+      out += fmt::format("- {}: {}\n", markdownEscape(n.analysis),
+                         markdownEscape(noteText(n, o.remedies)));
+    }
+  }
+  return out;
+}
+
+}  // namespace damscope

@@ -1,0 +1,159 @@
+// Shared wording: see result_words.h.
+#include "analyzer/report/result_words.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "analyzer/report/text_format.h"
+
+namespace damscope {
+
+std::string percent(double v) {
+  return std::isfinite(v) ? fmt::format("{:.1f} %", v) : "n/a";
+}
+
+std::string percent(const std::optional<double>& v) {
+  return v ? percent(*v) : "n/a";
+}
+
+std::string flopRate(double flops_per_s) {
+  if (!std::isfinite(flops_per_s)) return "n/a";
+  if (flops_per_s >= 1e15) return fmt::format("{:.2f} PFLOP/s", flops_per_s / 1e15);
+  if (flops_per_s >= 1e12) return fmt::format("{:.1f} TFLOP/s", flops_per_s / 1e12);
+  return fmt::format("{:.1f} GFLOP/s", flops_per_s / 1e9);
+}
+
+std::string_view flopsSourceWords(FlopsSource s) {
+  switch (s) {
+    case FlopsSource::kUserModel:
+      return "the given model";
+    case FlopsSource::kAnnotation:
+      return "the model annotation";
+    case FlopsSource::kProfilerOps:
+      return "the profiler's per-op FLOPs";
+    case FlopsSource::kNone:
+      break;
+  }
+  return "";
+}
+
+std::string_view precisionSourceWords(PrecisionSource s) {
+  switch (s) {
+    case PrecisionSource::kUser:
+      return "as given";
+    case PrecisionSource::kAnnotation:
+      return "from the model annotation";
+    case PrecisionSource::kKernelNames:
+      return "from kernel names";
+    case PrecisionSource::kDefault:
+      return "no precision known";
+  }
+  return "";
+}
+
+std::string_view metricSourceWords(MetricSource s) {
+  switch (s) {
+    case MetricSource::kMeasured:
+      return "measured";
+    case MetricSource::kAnnotated:
+      return "annotated";
+    case MetricSource::kEstimated:
+      return "estimated from shapes";
+  }
+  return "";
+}
+
+std::string gainWords(const Finding& f) {
+  if (f.kind == FindingKind::kTraceQuality) return "about the trace, not the run: no speed-up";
+  if (f.max_gain_pct) return fmt::format("saves at most {} of step time", percent(f.max_gain_pct));
+  return "gain cannot be bounded from the trace";
+}
+
+std::string stepsLine(const RankResult& a) {
+  if (a.steps.empty()) return "no steps found: the whole trace is one span";
+  std::string line = a.steps.size() == 1 ? fmt::format("1 step ({})", a.steps.front().name)
+                                         : fmt::format("{} steps ({} .. {})", a.steps.size(),
+                                                       a.steps.front().name, a.steps.back().name);
+  if (a.window.cut) {
+    line +=
+        fmt::format(", {} analysed (the last one is cut off, as HTA does)", a.window.step_count);
+  }
+  if (const std::optional<double> avg = a.window.avg_step_ns) {
+    line += fmt::format("; avg step {}", formatDuration(*avg));
+    if (a.tokens_per_step && *avg > 0) {
+      line += fmt::format(", {:.0f} tokens/s", *a.tokens_per_step / (*avg * 1e-9));
+    }
+    if (a.samples_per_step && *avg > 0) {
+      line += fmt::format(", {:.1f} samples/s", *a.samples_per_step / (*avg * 1e-9));
+    }
+  }
+  return line;
+}
+
+std::string peakWords(const MfuResult& m) {
+  return fmt::format("the {} peak of {} ({}, precision {})", toText(m.precision.precision),
+                     m.peak_device, flopRate(m.peak_flops_per_s.value_or(0)),
+                     precisionSourceWords(m.precision.source));
+}
+
+}  // namespace damscope
+
+namespace damscope {
+
+std::vector<KeyFigure> keyFigures(const RankResult& a,
+                                  const std::array<std::string, kRemedyCount>& remedies) {
+  std::vector<KeyFigure> out;
+  if (const std::optional<double> avg = a.window.avg_step_ns) {
+    out.push_back({"Step time", formatDuration(*avg),
+                   fmt::format("mean of {} analysed step{}", a.window.step_count,
+                               a.window.step_count == 1 ? "" : "s")});
+    if (*avg > 0 && a.tokens_per_step) {
+      out.push_back({"Throughput", fmt::format("{} tokens/s", withThousands(std::llround(
+                                                                  *a.tokens_per_step / (*avg * 1e-9)))),
+                     fmt::format("{} tokens per step ({})", withThousands(std::llround(*a.tokens_per_step)),
+                                 a.throughput_source)});
+    } else if (*avg > 0 && a.samples_per_step) {
+      out.push_back({"Throughput", fmt::format("{:.1f} samples/s", *a.samples_per_step / (*avg * 1e-9)),
+                     fmt::format("{:g} samples per step ({})", *a.samples_per_step,
+                                 a.throughput_source)});
+    }
+  }
+  const MfuResult& m = a.mfu;
+  if (m.impossible_pct) {
+    out.push_back({"MFU", "impossible",
+                   fmt::format("the inputs imply {:.0f} % of the peak; likely {}",
+                               *m.impossible_pct, m.likely_wrong)});
+  } else if (m.mfu_pct) {
+    out.push_back({"MFU", percent(*m.mfu_pct),
+                   fmt::format("{}; of {}", mfuBandLabel(mfuBand(*m.mfu_pct)), peakWords(m))});
+  } else {
+    std::string why = "needs the model (parameters, tokens per step) and the device's peak";
+    for (const AnalysisNote& n : a.notes) {
+      if (n.analysis == "mfu") {
+        why = noteText(n, remedies);
+        break;
+      }
+    }
+    out.push_back({"MFU", "not computed", why});
+  }
+  if (m.hfu_pct) out.push_back({"HFU", percent(*m.hfu_pct), "FLOPs the hardware counted"});
+  if (const DeviceUtilization* u = a.utilization.primaryDevice()) {
+    out.push_back({"GPU utilization", percent(u->gpu_util_pct),
+                   fmt::format("device {}: time with a kernel running (TensorBoard)", u->device)});
+  }
+  if (a.breakdown) {
+    out.push_back({"GPU idle", percent(a.breakdown->window.idlePct()),
+                   "of the analysed window (HTA temporal breakdown)"});
+  }
+  return out;
+}
+
+std::string noteText(const AnalysisNote& n, const std::array<std::string, kRemedyCount>& remedies) {
+  std::string out = n.message;
+  const std::string& remedy = remedies[static_cast<size_t>(n.remedy)];
+  if (!remedy.empty()) out += " (give it with " + remedy + ")";
+  return out;
+}
+
+}  // namespace damscope

@@ -1,0 +1,53 @@
+// The words and figures every human-facing rendering of a result shares (the
+// text summary, the HTML and Markdown reports): a percentage, a FLOP rate,
+// where MFU's inputs came from, what a finding can gain. One phrasing per
+// figure, so the terminal and the report say the same thing.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/result/analysis_result.h"
+
+namespace damscope {
+
+std::string percent(double v);  // "41.3 %"; "n/a" when not finite
+std::string percent(const std::optional<double>& v);
+std::string flopRate(double flops_per_s);  // "312.0 TFLOP/s"
+
+std::string_view flopsSourceWords(FlopsSource source);          // "the model annotation"
+std::string_view precisionSourceWords(PrecisionSource source);  // "from kernel names"
+std::string_view metricSourceWords(MetricSource source);        // "estimated from shapes"
+
+// "saves at most 12.3 % of step time", or why no bound is stated.
+std::string gainWords(const Finding& finding);
+
+// "12 steps (ProfilerStep#3 .. ProfilerStep#14); avg step 61.2 ms, 4,096 tokens/s".
+std::string stepsLine(const RankResult& rank);
+
+// "the bf16 peak of A100 SXM4 40GB (312.0 TFLOP/s, precision from kernel names)".
+std::string peakWords(const MfuResult& mfu);
+
+}  // namespace damscope
+
+namespace damscope {
+
+// The headline figures of a rank, in the order a reader wants them: step
+// time, throughput, MFU, GPU utilisation, GPU idle. Unknown ones are left out,
+// except MFU, which says why it is missing and how to supply it (`remedies`,
+// as noteText takes them).
+struct KeyFigure {
+  std::string label;   // "MFU"
+  std::string value;   // "41.3 %"
+  std::string detail;  // "40-55 %: well-tuned large-model training"
+};
+std::vector<KeyFigure> keyFigures(const RankResult& rank,
+                                  const std::array<std::string, kRemedyCount>& remedies);
+
+// A note with the front end's way to supply what it lacks appended.
+std::string noteText(const AnalysisNote& note, const std::array<std::string, kRemedyCount>& remedies);
+
+}  // namespace damscope

@@ -1,0 +1,167 @@
+// The reports (analyzer/report/report_html.h, step_strip.h): every string
+// from a trace is escaped in HTML and Markdown, no NaN or infinity reaches a
+// document however empty the trace, the timeline strip shows the median step
+// with its bubbles by cause and merges what it cannot draw apart, and the
+// HTML of a real data-bound trace carries its verdict and evidence.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "analyzer/pipeline/pipeline.h"
+#include "analyzer/report/markup.h"
+#include "analyzer/report/report_html.h"
+#include "analyzer/report/step_strip.h"
+#include "tests/test_support.h"
+#include "tests/trace_builder.h"
+
+namespace damscope {
+namespace {
+
+using testing::us;
+
+RunResult runOf(const TraceTables& tables) {
+  RunResult run;
+  run.ranks.push_back(buildRankResult(analyzeRank(tables, {}).value(), "t.json", {}));
+  return run;
+}
+
+// No figure may read "nan" or "inf" (as a word: "information" is fine).
+bool hasNonFinite(const std::string& document) {
+  static const std::regex word(R"((^|[^A-Za-z])(nan|inf|-nan|-inf)([^A-Za-z]|$))",
+                               std::regex::icase);
+  return std::regex_search(document, word);
+}
+
+TEST(Report, NamesFromTheTraceAreEscaped) {
+  const std::string evil = "<script>alert('x')</script>|*_`";
+  testing::TraceBuilder b;
+  b.device(0, 80);
+  for (int s = 0; s < 4; ++s) {
+    b.step(s * 1000, 1000, s + 1);
+    b.launchKernel(s * 1000 + 10, s * 1000 + 50, 800, evil);
+  }
+  const RunResult run = runOf(b.build());
+  const std::string html = renderHtmlReport(run, std::nullopt);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"), std::string::npos);
+
+  const std::string md = renderMarkdownReport(run);
+  for (size_t at = md.find('<'); at != std::string::npos; at = md.find('<', at + 1)) {
+    EXPECT_TRUE(at > 0 && md[at - 1] == '\\') << "a bare < in Markdown at " << at << ":\n" << md;
+  }
+  EXPECT_NE(md.find("\\<script\\>"), std::string::npos);
+  EXPECT_NE(md.find("\\|\\*\\_\\`"), std::string::npos);  // a table cell stays one cell
+}
+
+TEST(Report, EscapingCoversEveryMarkupCharacter) {
+  EXPECT_EQ(htmlEscape("a&b<c>d\"e'f\x1bg"), "a&amp;b&lt;c&gt;d&quot;e&#39;fg");
+  EXPECT_EQ(markdownEscape("x|y\nz#"), "x\\|y z\\#");
+}
+
+TEST(Report, AnEmptyTraceRendersWithoutNonFiniteFigures) {
+  testing::TraceBuilder b;
+  b.device(0, 80);
+  b.range(0, 100, "just a host range");
+  const RunResult run = runOf(b.build());
+  const std::string html = renderHtmlReport(run, std::nullopt);
+  const std::string md = renderMarkdownReport(run);
+  EXPECT_FALSE(hasNonFinite(html)) << html;
+  EXPECT_FALSE(hasNonFinite(md)) << md;
+  EXPECT_NE(html.find("NO VERDICT"), std::string::npos);
+  EXPECT_NE(html.find("not computed"), std::string::npos);  // MFU says it is missing
+}
+
+TEST(Report, ZeroDurationKernelsRenderWithoutNonFiniteFigures) {
+  testing::TraceBuilder b;
+  b.device(0, 80);
+  for (int s = 0; s < 3; ++s) {
+    b.step(s * 100, 100, s + 1);
+    b.launchKernel(s * 100 + 1, s * 100 + 5, 0, "zero_kernel");
+  }
+  const TraceTables t = b.build();
+  const RunResult run = runOf(t);
+  const std::optional<StepStrip> strip = buildStepStrip(t, run.ranks.front());
+  EXPECT_FALSE(hasNonFinite(renderHtmlReport(run, strip)));
+  EXPECT_FALSE(hasNonFinite(renderMarkdownReport(run)));
+}
+
+TEST(StepStrip, ShowsTheMedianStepWithItsBubbles) {
+  testing::TraceBuilder b;
+  b.device(0, 80);
+  // Steps of 1000, 3000 and 2000 µs (the median is step 3): each launches
+  // one kernel after an idle stretch on the device.
+  const double starts[] = {0, 1000, 4000, 6000};
+  for (int s = 0; s < 3; ++s) {
+    const double t0 = starts[s], dur = starts[s + 1] - starts[s];
+    b.step(t0, dur, s + 1);
+    b.launchKernel(t0 + 1, t0 + dur / 2, dur / 2 - 1, "volta_sgemm_128x64_nn");
+  }
+  b.step(6000, 1000, 4);  // cut off by the HTA window
+  b.launchKernel(6001, 6500, 499, "volta_sgemm_128x64_nn");
+  const TraceTables t = b.build();
+  const RunResult run = runOf(t);
+  const std::optional<StepStrip> strip = buildStepStrip(t, run.ranks.front());
+  ASSERT_TRUE(strip);
+  EXPECT_EQ(strip->step_number, 3);
+  EXPECT_EQ(strip->steps_considered, 3);
+  ASSERT_EQ(strip->rows.size(), 1u);
+  ASSERT_EQ(strip->rows[0].spans.size(), 1u);
+  EXPECT_EQ(strip->rows[0].spans[0].category, KernelCategory::kGemm);
+  int64_t idle = 0;
+  for (const StripBubble& bubble : strip->bubbles) {
+    EXPECT_GE(bubble.ts, 0);
+    EXPECT_LE(bubble.ts + bubble.dur, strip->dur);
+    idle += bubble.dur;
+  }
+  EXPECT_GT(idle, 0);
+  EXPECT_LT(idle, strip->dur);
+  const std::string html = renderHtmlReport(run, strip);
+  EXPECT_NE(html.find("A representative step"), std::string::npos);
+  EXPECT_NE(html.find("ProfilerStep#3"), std::string::npos);
+}
+
+TEST(StepStrip, MergesWhatItCannotDrawApart) {
+  testing::TraceBuilder b;
+  b.device(0, 80);
+  b.step(0, 10000, 1);
+  // 5000 kernels of 1 µs, 1 µs apart: far narrower than a 10-span strip.
+  for (int k = 0; k < 5000; ++k) b.launchKernel(0, k * 2, 1, "vectorized_elementwise_kernel");
+  b.step(10000, 100, 2);
+  b.launchKernel(10000, 10001, 10, "vectorized_elementwise_kernel");
+  const TraceTables t = b.build();
+  const RunResult run = runOf(t);
+  const std::optional<StepStrip> strip = buildStepStrip(t, run.ranks.front(), 10);
+  ASSERT_TRUE(strip);
+  ASSERT_EQ(strip->rows.size(), 1u);
+  int64_t events = 0;
+  for (const StripSpan& s : strip->rows[0].spans) events += s.events;
+  EXPECT_EQ(events, 5000);  // none lost from a merged span
+  EXPECT_LE(strip->rows[0].spans.size(), 10u);
+}
+
+TEST(Report, TheDataBoundResnetShowsItsVerdictAndEvidence) {
+  DAMSCOPE_REQUIRE_SHARED_TRACES();
+  PipelineOptions options;
+  options.store = false;
+  auto trace = openAnalysedTrace(testing::sharedTrace("kineto/resnet50_workers0.pt.trace.json.gz"), options);
+  ASSERT_TRUE(trace.ok()) << trace.error().message();
+  RunResult run;
+  run.ranks.push_back(trace->result);
+  const std::optional<StepStrip> strip = buildStepStrip(trace->tables, trace->result);
+  ASSERT_TRUE(strip);
+  const std::string html = renderHtmlReport(run, strip);
+  EXPECT_NE(html.find("DATA-BOUND"), std::string::npos);
+  ASSERT_FALSE(trace->result.findings.findings.empty());
+  const Finding& first = trace->result.findings.findings.front();
+  EXPECT_NE(html.find(htmlEscape(first.title)), std::string::npos);
+  EXPECT_NE(html.find("class=\"evidence\""), std::string::npos);
+  bool data_bubble = false;
+  for (const StripBubble& b : strip->bubbles) data_bubble |= b.cause == GapCause::kDataLoading;
+  EXPECT_TRUE(data_bubble);
+  EXPECT_FALSE(hasNonFinite(html));
+  EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // nothing fetched
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace damscope
