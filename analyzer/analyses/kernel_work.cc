@@ -116,14 +116,31 @@ std::unordered_map<int64_t, std::vector<size_t>> launchesIn(
     int64_t ts;
     size_t op;
   };
-  std::unordered_map<int64_t, std::vector<Launch>> launches;
+  // The kernel each call launched, then the calls in table order: the store
+  // keeps api_calls sorted by time, so each thread's list comes out sorted
+  // without a sort of a million launches (checked, and sorted if not).
+  std::vector<int32_t> op_of_call(t.api_calls.size(), -1);
   const std::vector<GpuOp>& gpu = in.gpu();
   for (size_t g = 0; g < gpu.size(); ++g) {
     if (gpu[g].kind != GpuOpKind::kKernel || gpu[g].launch < 0) continue;
     if (best_trust[static_cast<size_t>(gpu[g].row)] <= trust(source)) continue;
-    const size_t call = static_cast<size_t>(gpu[g].launch);
+    op_of_call[static_cast<size_t>(gpu[g].launch)] = static_cast<int32_t>(g);
+  }
+  // Consecutive calls mostly come from one thread and one range: the last
+  // lookup is kept, which spares a million hash lookups.
+  std::unordered_map<int64_t, std::vector<Launch>> launches;
+  int64_t last_thread = kNullInt;
+  std::vector<Launch>* last_launches = nullptr;  // null: the thread has no counted range
+  for (size_t call = 0; call < op_of_call.size(); ++call) {
+    if (op_of_call[call] < 0) continue;
     const int64_t thread = t.api_calls.thread_id[call];
-    if (by_thread.count(thread)) launches[thread].push_back({t.api_calls.ts[call], g});
+    if (thread != last_thread || call == 0) {
+      last_thread = thread;
+      last_launches = by_thread.count(thread) ? &launches[thread] : nullptr;
+    }
+    if (last_launches) {
+      last_launches->push_back({t.api_calls.ts[call], static_cast<size_t>(op_of_call[call])});
+    }
   }
   std::unordered_map<int64_t, std::vector<size_t>> out;  // range -> gpu op indexes
   for (auto& [thread, calls] : launches) {
@@ -131,16 +148,25 @@ std::unordered_map<int64_t, std::vector<size_t>> launchesIn(
     std::sort(ranges.begin(), ranges.end(), [](const Interval& a, const Interval& b) {
       return a.start != b.start ? a.start < b.start : a.end > b.end;
     });
-    std::sort(calls.begin(), calls.end(),
-              [](const Launch& a, const Launch& b) { return a.ts < b.ts; });
+    const auto by_time = [](const Launch& a, const Launch& b) { return a.ts < b.ts; };
+    if (!std::is_sorted(calls.begin(), calls.end(), by_time)) {
+      std::sort(calls.begin(), calls.end(), by_time);
+    }
     // A sweep with the ranges open at the call: ranges on one thread nest, so
     // the last opened that is still open is the innermost.
     std::vector<const Interval*> open;
     size_t next = 0;
+    const Interval* last_range = nullptr;
+    std::vector<size_t>* last_ops = nullptr;
     for (const Launch& call : calls) {
       while (next < ranges.size() && ranges[next].start <= call.ts) open.push_back(&ranges[next++]);
       while (!open.empty() && open.back()->end <= call.ts) open.pop_back();
-      if (!open.empty()) out[open.back()->range].push_back(call.op);
+      if (open.empty()) continue;
+      if (open.back() != last_range) {
+        last_range = open.back();
+        last_ops = &out[last_range->range];
+      }
+      last_ops->push_back(call.op);
     }
   }
   return out;
@@ -184,11 +210,10 @@ KernelWorkReport computeKernelWork(const AnalysisInput& in) {
       // A matrix op's FLOPs are its GEMM's, not the bias or memset kernels'
       // it launches beside it; without a matrix kernel, every kernel shares.
       if (c.matrix_only) {
-        std::vector<size_t> matrix;
-        for (size_t g : ops) {
-          if (boundOf(in.gpu()[g].category) == KernelBound::kCompute) matrix.push_back(g);
-        }
-        if (!matrix.empty()) ops = std::move(matrix);
+        const auto not_matrix = [&](size_t g) {
+          return boundOf(in.gpu()[g].category) != KernelBound::kCompute;
+        };
+        if (!std::all_of(ops.begin(), ops.end(), not_matrix)) std::erase_if(ops, not_matrix);
       }
       double total = 0;
       for (size_t g : ops) total += static_cast<double>(in.gpu()[g].end - in.gpu()[g].ts);

@@ -134,7 +134,18 @@ RooflineReport computeRoofline(const AnalysisInput& in, const WindowReport& wind
   for (const KernelWork& w : work.kernels) by_kernel[static_cast<size_t>(w.kernel)] = &w;
 
   std::unordered_map<int32_t, Sum> by_name;
-  std::unordered_map<int32_t, std::optional<Precision>> precision_of;
+  // The precision a kernel name implies, read once per name (by string id).
+  std::vector<std::optional<Precision>> precision_of(t.strings.size());
+  std::vector<char> precision_read(t.strings.size(), 0);
+  auto precisionOf = [&](StringId name) -> std::optional<Precision> {
+    if (!name.valid()) return std::nullopt;
+    const size_t id = static_cast<size_t>(name.value);
+    if (!precision_read[id]) {
+      precision_read[id] = 1;
+      precision_of[id] = precisionOfKernelName(t.strings.get(name));
+    }
+    return precision_of[id];
+  };
   std::array<Sum, kKernelCategoryCount> by_class;
   std::map<std::string, CollectivePoint> collectives;
   int64_t kernel_time = 0, work_time = 0;
@@ -145,12 +156,11 @@ RooflineReport computeRoofline(const AnalysisInput& in, const WindowReport& wind
     const size_t row = static_cast<size_t>(op.row);
     const KernelWork* w = by_kernel[row];
     const StringId name = t.kernels.name[row];
-    auto [p, inserted] = precision_of.try_emplace(name.value);
-    if (inserted) p->second = precisionOfKernelName(t.strings.get(name));
     // Every kernel with a point is placed by it, in the window or not.
     if (w && w->bytes && *w->bytes > 0 && w->flops > 0 && peaks.bandwidth_bytes_per_s &&
         boundOf(op.category) != KernelBound::kCommunication) {
-      const std::optional<double> peak = peaks.peakFlopsPerS(p->second.value_or(run_precision));
+      const std::optional<double> peak =
+          peaks.peakFlopsPerS(precisionOf(name).value_or(run_precision));
       if (peak) {
         const bool memory = w->flops / *w->bytes < *peak / *peaks.bandwidth_bytes_per_s;
         const GpuWork side = memory ? GpuWork::kMemoryBound : GpuWork::kComputeBound;
@@ -176,12 +186,14 @@ RooflineReport computeRoofline(const AnalysisInput& in, const WindowReport& wind
     if (s.kernels == 0) {
       s.name = std::string(t.strings.get(name));
       s.category = op.category;
-      s.precision = p->second;
+      s.precision = precisionOf(name);
     }
     s.add(op, *w);
     Sum& c = by_class[static_cast<size_t>(op.category)];
-    c.category = op.category;
-    c.name = std::string(toText(op.category));
+    if (c.kernels == 0) {
+      c.category = op.category;
+      c.name = std::string(toText(op.category));
+    }
     c.add(op, *w);
   }
   if (kernel_time > 0) {

@@ -170,9 +170,11 @@ std::string scorecardBarSvg(const Scorecard& card) {
     out += rect(x, 0, w, kHeight, axisColour(axis),
                 fmt::format("{}: {} ({})", axisLabel(axis), percent(card.pct(axis)),
                             formatDuration(static_cast<double>(card.ns[a]))));
-    if (w > 120) {
-      out += text(x + w / 2, kHeight / 2 + 5, "middle",
-                  fmt::format("{} {}", axisLabel(axis), percent(card.pct(axis))), "on-bar");
+    // About 7 units a character at the chart's 12 px: a label goes inside
+    // its segment only where it fits, else just the share, else nothing.
+    const std::string label = fmt::format("{} {}", axisLabel(axis), percent(card.pct(axis)));
+    if (w > 7.0 * static_cast<double>(label.size()) + 12) {
+      out += text(x + w / 2, kHeight / 2 + 5, "middle", label, "on-bar");
     } else if (w > 44) {
       out += text(x + w / 2, kHeight / 2 + 5, "middle", fmt::format("{:.0f} %", card.pct(axis)),
                   "on-bar");
@@ -237,7 +239,7 @@ std::string stepStripSvg(const StepStrip& strip) {
     out += text(kLeft - 8, y + kLane - 5, "end", fmt::format("stream {}", row.stream), "tick");
     out += rect(kLeft, y, plot_w, kLane, "#f3f4f6", "");
     for (const StripSpan& s : row.spans) {
-      std::string title = fmt::format("{}  {}  at +{}", shortName(s.name, 120),
+      std::string title = fmt::format("{}  {}  at +{}", shortName(s.name, 80),
                                       formatDuration(static_cast<double>(s.dur)),
                                       formatDuration(static_cast<double>(s.ts)));
       if (s.events > 1) title += fmt::format("  ({} events merged)", s.events);

@@ -27,7 +27,7 @@ h2 { font-size: 18px; margin: 36px 0 10px; padding-bottom: 4px; border-bottom: 1
 h3 { font-size: 15px; margin: 0 0 4px; }
 p { margin: 6px 0; }
 code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; }
-.sub { color: var(--muted); margin: 0; word-break: break-all; }
+.sub { color: var(--muted); margin: 0; overflow-wrap: anywhere; }
 .verdict { margin: 20px 0 12px; padding: 16px 20px; border-radius: 8px; background: var(--panel);
   border-left: 8px solid var(--verdict); }
 .verdict .name { font-size: 26px; font-weight: 700; letter-spacing: .02em; color: var(--verdict); }
@@ -168,6 +168,18 @@ std::string clipped(const std::string& label, size_t max = 110) {
   return label.substr(0, cut) + "...";
 }
 
+// What an evidence item is: its label, or for a gap, its cause and where.
+std::string evidenceWhat(const RankResult& a, const EvidenceItem& e) {
+  if (e.source != EvidenceSource::kGaps || !e.label.empty() || e.id < 0 ||
+      static_cast<size_t>(e.id) >= a.gaps.size()) {
+    return e.label;
+  }
+  const GapResult& g = a.gaps[static_cast<size_t>(e.id)];
+  return fmt::format("GPU {} idle: {}", g.device,
+                     g.stream ? fmt::format("stream {}, {}", *g.stream, causeLabel(g.cause))
+                              : std::string(causeLabel(g.cause)));
+}
+
 std::string atTime(const RankResult& a, int64_t ts) {
   if (isNull(ts)) return "";
   const int64_t origin = a.window.start_ns.value_or(0);
@@ -186,7 +198,8 @@ std::string evidenceTable(const RankResult& a, const Finding& f, size_t max) {
         "<tr><td>{}</td><td class=\"num\">#{}</td><td class=\"num\">{}</td><td "
         "class=\"num\">{}</td><td class=\"name\">{}</td></tr>",
         htmlEscape(toText(e.source)), e.id, atTime(a, e.ts),
-        isNull(e.dur) ? "" : formatDuration(static_cast<double>(e.dur)), htmlEscape(clipped(e.label)));
+        isNull(e.dur) ? "" : formatDuration(static_cast<double>(e.dur)),
+        htmlEscape(clipped(evidenceWhat(a, e))));
   }
   if (f.evidence.size() > max) {
     out += fmt::format("<tr><td colspan=\"5\">… {} more (findings table of the run.db)</td></tr>",

@@ -51,6 +51,6 @@ struct StepStrip {
 // Empty when the rank has no analysed step with GPU work on its primary
 // device. `resolution` is how many spans fit across the strip.
 std::optional<StepStrip> buildStepStrip(const TraceTables& tables, const RankResult& result,
-                                        int resolution = 2000);
+                                        int resolution = 800);
 
 }  // namespace damscope
