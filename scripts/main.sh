@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job, from a fresh Debian 12 machine: install what damscope needs,
 # build it, then diagnose traces: import, analyse, print the D·A·M verdict and
-# what to change first, and keep the results in out/*.db.
+# what to change first, keep the results in out/*.db and write each
+# diagnosis as an HTML report, out/*-report.html.
 #   scripts/main.sh [TRACE...]
 # Without arguments it diagnoses the real GPU traces in ../shared/traces when
 # they are present (they are not part of the repository).
@@ -29,5 +30,6 @@ mkdir -p out
 for t in "${traces[@]}"; do
   name=$(basename "$t"); name=${name%%.*}
   build/cli/damscope analyze --force -o "out/$name.db" "$t"
+  build/cli/damscope report --force -o "out/$name-report.html" "out/$name.db"
   echo
 done
