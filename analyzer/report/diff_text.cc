@@ -13,12 +13,6 @@ namespace {
 
 constexpr size_t kWidth = 100;
 
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
 std::string pct(const std::optional<double>& v) {
   return v && std::isfinite(*v) ? fmt::format("{:.1f} %", *v) : "n/a";
 }
@@ -90,8 +84,8 @@ std::string shareRow(std::string_view label, const Change& share) {
 
 std::string verdictLines(const RankDiff& d) {
   std::string out;
-  const std::string before = upper(toText(d.before_verdict));
-  const std::string after = upper(toText(d.after_verdict));
+  const std::string before = upperCase(toText(d.before_verdict));
+  const std::string after = upperCase(toText(d.after_verdict));
   if (d.verdictChanged()) {
     out += fmt::format("VERDICT  {} -> {}  (D\u00b7A\u00b7M: {} -> {})\n", before, after,
                        damTerm(d.before_verdict), damTerm(d.after_verdict));

@@ -15,13 +15,6 @@ namespace {
 
 constexpr double kWidth = 1000;  // every chart's viewBox width; the page scales it
 
-std::string shortName(std::string_view name, size_t max = 60) {
-  if (name.size() <= max) return std::string(name);
-  size_t cut = max - 3;
-  while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;  // UTF-8
-  return std::string(name.substr(0, cut)) + "...";
-}
-
 std::string rect(double x, double y, double w, double h, std::string_view fill,
                  const std::string& title) {
   return fmt::format(
@@ -239,7 +232,7 @@ std::string stepStripSvg(const StepStrip& strip) {
     out += text(kLeft - 8, y + kLane - 5, "end", fmt::format("stream {}", row.stream), "tick");
     out += rect(kLeft, y, plot_w, kLane, "#f3f4f6", "");
     for (const StripSpan& s : row.spans) {
-      std::string title = fmt::format("{}  {}  at +{}", shortName(s.name, 80),
+      std::string title = fmt::format("{}  {}  at +{}", clipText(s.name, 80),
                                       formatDuration(static_cast<double>(s.dur)),
                                       formatDuration(static_cast<double>(s.ts)));
       if (s.events > 1) title += fmt::format("  ({} events merged)", s.events);
@@ -358,7 +351,7 @@ std::string rooflineSvg(const RooflineResult& roofline) {
         "<title>{}</title></circle>",
         px(*p.intensity), py(p.achieved_flops_per_s), r, categoryColour(p.category),
         htmlEscape(fmt::format("#{} {}: {:.1f} FLOP/byte, {}, {} of kernel time ({}), {}", i + 1,
-                               shortName(p.name, 120), *p.intensity,
+                               clipText(p.name, 120), *p.intensity,
                                flopRate(p.achieved_flops_per_s),
                                formatDuration(static_cast<double>(p.time_ns)),
                                toText(p.category), metricSourceWords(p.source))));

@@ -93,12 +93,6 @@ std::string_view verdictColour(Verdict v) {
   }
 }
 
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
 std::string legendItem(std::string_view colour, const std::string& label) {
   return fmt::format("<li><i style=\"background:{}\"></i>{}</li>", colour, htmlEscape(label));
 }
@@ -126,7 +120,7 @@ std::string verdictSection(const RankResult& a) {
   std::string out = fmt::format(
       "<section class=\"verdict\" style=\"--verdict:{}\"><div><span class=\"name\">{}</span>"
       "<span class=\"term\">D·A·M: {}</span></div><p>{}.</p>",
-      verdictColour(run.verdict), htmlEscape(upper(toText(run.verdict))),
+      verdictColour(run.verdict), htmlEscape(upperCase(toText(run.verdict))),
       htmlEscape(damTerm(run.verdict)), htmlEscape(verdictLabel(run.verdict)));
   const bool starved = run.stallPct() >= a.starved_threshold_pct;
   out += fmt::format(
@@ -160,14 +154,6 @@ std::string figuresSection(const RankResult& a, const ReportOptions& o) {
   return out + "</section>";
 }
 
-// Evidence labels are often C++ kernel signatures: the start says which.
-std::string clipped(const std::string& label, size_t max = 110) {
-  if (label.size() <= max) return label;
-  size_t cut = max - 3;
-  while (cut > 0 && (static_cast<unsigned char>(label[cut]) & 0xC0) == 0x80) --cut;  // UTF-8
-  return label.substr(0, cut) + "...";
-}
-
 // What an evidence item is: its label, or for a gap, its cause and where.
 std::string evidenceWhat(const RankResult& a, const EvidenceItem& e) {
   if (e.source != EvidenceSource::kGaps || !e.label.empty() || e.id < 0 ||
@@ -199,7 +185,7 @@ std::string evidenceTable(const RankResult& a, const Finding& f, size_t max) {
         "class=\"num\">{}</td><td class=\"name\">{}</td></tr>",
         htmlEscape(toText(e.source)), e.id, atTime(a, e.ts),
         isNull(e.dur) ? "" : formatDuration(static_cast<double>(e.dur)),
-        htmlEscape(clipped(evidenceWhat(a, e))));
+        htmlEscape(clipText(evidenceWhat(a, e), 110)));
   }
   if (f.evidence.size() > max) {
     out += fmt::format("<tr><td colspan=\"5\">… {} more (findings table of the run.db)</td></tr>",

@@ -12,28 +12,16 @@
 namespace damscope {
 namespace {
 
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
-// A kernel name in a table cell: escaped, and cut so the table stays readable.
+// A kernel name in a table cell: cut so the table stays readable, escaped.
 std::string cellName(std::string_view name) {
-  std::string s(name);
-  if (s.size() > 90) {
-    size_t cut = 87;
-    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-    s = s.substr(0, cut) + "...";
-  }
-  return markdownEscape(s);
+  return markdownEscape(clipText(name, 90));
 }
 
 std::string verdictPart(const RankResult& a) {
   if (!a.scorecard) return "**No verdict**: the trace has no GPU work to judge.\n\n";
   const Scorecard& run = a.scorecard->run;
   std::string out = fmt::format("**Verdict: {}** (D·A·M: {}) — {}.\n\n",
-                                upper(toText(run.verdict)), damTerm(run.verdict),
+                                upperCase(toText(run.verdict)), damTerm(run.verdict),
                                 verdictLabel(run.verdict));
   if (a.verdict_may_be_off) {
     out += fmt::format("> Caution: {} of the trace's events were lost; the verdict may be off.\n\n",

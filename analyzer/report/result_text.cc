@@ -20,12 +20,6 @@ std::string bar(double pct) {
   return out;
 }
 
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // The items of one source, in the order the finding lists them.
 std::vector<const EvidenceItem*> itemsOf(const Finding& f, EvidenceSource source) {
   std::vector<const EvidenceItem*> out;
@@ -103,7 +97,7 @@ std::string verdictLines(const RankResult& a) {
   if (!a.scorecard) return "VERDICT  none: the trace has no GPU work to judge\n";
   const Scorecard& run = a.scorecard->run;
   std::string out =
-      fmt::format("VERDICT  {}  (D\u00b7A\u00b7M: {}) {}\n", upper(toText(run.verdict)),
+      fmt::format("VERDICT  {}  (D\u00b7A\u00b7M: {}) {}\n", upperCase(toText(run.verdict)),
                   damTerm(run.verdict), verdictLabel(run.verdict));
   if (run.stallPct() >= a.starved_threshold_pct) {
     out += fmt::format(

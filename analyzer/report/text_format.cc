@@ -1,12 +1,13 @@
 // Human-readable formatting: see text_format.h.
 #include "analyzer/report/text_format.h"
 
-#include "trace/utf8.h"
-
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cmath>
 #include <ctime>
+
+#include "trace/utf8.h"
 
 namespace damscope {
 
@@ -46,6 +47,19 @@ std::string utcTimestamp(int64_t ns) {
   char buffer[32];
   std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M:%S", &tm);
   return fmt::format("{}.{:03d} UTC", buffer, static_cast<int>((ns / 1000000) % 1000));
+}
+
+std::string upperCase(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string clipText(std::string_view text, size_t max) {
+  if (text.size() <= max) return std::string(text);
+  size_t cut = max > 3 ? max - 3 : 0;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(text.substr(0, cut)) + "...";
 }
 
 std::string terminalSafe(std::string_view text) {

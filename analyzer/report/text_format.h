@@ -15,6 +15,12 @@ std::string humanBytes(double bytes);      // 34359738368 -> "32.0 GiB"
 std::string formatDuration(double ns);
 std::string utcTimestamp(int64_t ns_since_epoch);  // "2022-11-30 04:48:07.389 UTC"
 
+std::string upperCase(std::string_view text);  // ASCII letters only: "data-bound" -> "DATA-BOUND"
+
+// `text` cut to at most `max` bytes, ending in "..." when cut, never inside a
+// UTF-8 character: for kernel signatures where the start says which kernel.
+std::string clipText(std::string_view text, size_t max);
+
 // Text safe to write to a terminal: names from a trace can hold escape
 // sequences that would recolour, retitle or rewrite the user's terminal. Every
 // control character but newline and tab (C0, DEL, and C1 in UTF-8) is shown as
