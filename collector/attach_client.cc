@@ -36,15 +36,14 @@ bool runAttach(const AttachOptions& options,
                AttachError* error) {
   const std::string who = std::to_string(options.pid);
   if (options.pid <= 0) return fail(error, AttachError::kBadInput, who + ": not a process id");
-  if (!(options.duration_s >= 0) || !std::isfinite(options.duration_s)) {
-    return fail(error, AttachError::kBadInput, "--duration: must be a number of seconds >= 0");
-  }
+  Result<int64_t> duration_ns = windowSecondsToNs("--duration", options.duration_s);
+  if (!duration_ns.ok()) return fail(error, AttachError::kBadInput, duration_ns.error().message());
   if (options.steps < 0) return fail(error, AttachError::kBadInput, "--steps: must be >= 0");
   if (::kill(static_cast<pid_t>(options.pid), 0) != 0 && errno == ESRCH) {
     return fail(error, AttachError::kBadInput, who + ": no such process");
   }
   CaptureRequest request;
-  request.duration_ns = static_cast<int64_t>(std::llround(options.duration_s * 1e9));
+  request.duration_ns = duration_ns.value();
   request.steps = options.steps;
   if (!options.output.empty()) {
     std::error_code ec;

@@ -41,6 +41,18 @@ struct CollectorConfig {
   std::string cupti_path;   // DAMSCOPE_CUPTI_PATH; empty: search (cupti_session.h)
 };
 
+// The longest delay or window: 10^7 s, about 115 days. Nothing longer is a
+// recording, and the bound keeps start + delay + duration (CLOCK_REALTIME ns,
+// about 1.8e18 today) far from int64 overflow at 9.2e18.
+constexpr double kMaxWindowSeconds = 1e7;
+constexpr int64_t kMaxWindowNs = 10'000'000'000'000'000;
+
+// Seconds given for `option` (--duration, --delay, DAMSCOPE_DURATION_S, ...)
+// as whole nanoseconds. An error names the option and what is wrong: not a
+// finite number, negative, beyond kMaxWindowSeconds, or positive but under
+// half a nanosecond (which would round to 0, "no limit").
+Result<int64_t> windowSecondsToNs(const std::string& option, double seconds);
+
 using GetEnv = std::function<const char*(const char*)>;
 
 // Reads the DAMSCOPE_* variables; unset ones keep their defaults. A value

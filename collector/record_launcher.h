@@ -52,8 +52,9 @@ Result<PreparedRecord> prepareRecord(const RecordOptions& options);
 
 // How the command ended.
 struct ChildStatus {
-  int exit_code = 0;  // when it exited
-  int signal = 0;     // when a signal killed it (then exit_code is 128 + signal)
+  int exit_code = 0;   // when it exited
+  int signal = 0;      // when a signal killed it (then exit_code is 128 + signal)
+  int64_t end_ns = 0;  // when record saw it end (CLOCK_REALTIME)
 };
 
 // Runs the prepared command and waits for it. An Error only when it could

@@ -70,6 +70,19 @@ class Attach : public ::testing::Test {
   std::string pid_;
 };
 
+TEST(AttachOptions, WindowsBeyondTheirRangeAreOneLineNamingTheOption) {
+  // --duration 1e10 once sent INT64_MIN; 1e-12 rounded to "until Ctrl-C".
+  TempDir dir;
+  const std::string self = std::to_string(getpid());
+  for (const char* value : {"1e10", "1e-12", "nan", "-3"}) {
+    const ProcessResult r =
+        runProcess({damscopeBinary(), "attach", self, "--duration", value}, {}, dir.path());
+    EXPECT_EQ(r.exit_code, 2) << value << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("damscope: --duration: ", 0), 0u) << r.err;
+    EXPECT_EQ(countOccurrences(r.err, "\n"), 1u) << r.err;
+  }
+}
+
 TEST_F(Attach, WindowsOfADurationAndOfStepsEachInTheirOwnFile) {
   startWorkload();
   ASSERT_TRUE(waitFor([&] { return socketReady(); })) << workload_->errSoFar();

@@ -424,6 +424,31 @@ TEST_F(Record, BadInputIsOneLineAndRunsNothing) {
   EXPECT_NE(r.err.find("no command given"), std::string::npos) << r.err;
 }
 
+TEST_F(Record, OptionValuesBeyondTheirRangeAreOneLineNamingTheOptionAndStartNothing) {
+  // Each of these once ran the program unrecorded (an overflowed window made
+  // the library refuse its environment) or recorded until Ctrl-C (a window
+  // that rounded to 0 ns, "no limit").
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"--duration", "1e10"},  {"--delay", "1e300"},   {"--duration", "1e-12"},
+      {"--duration", "nan"},   {"--delay", "inf"},     {"--duration", "-1"},
+      {"--sample-hz", "1e-5"}, {"--sample-hz", "nan"}, {"--max-size", "1099511627776"},
+  };
+  for (const auto& [option, value] : bad) {
+    const ProcessResult r = record({"-o", out("run.db"), option, value},
+                                   {"--steps", "1", "--pid-file", out("started")});
+    EXPECT_EQ(r.exit_code, 2) << option << " " << value << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("damscope: " + option + ": ", 0), 0u) << r.err;
+    EXPECT_EQ(countOccurrences(r.err, "\n"), 1u) << r.err;
+    EXPECT_FALSE(fs::exists(out("started"))) << option << " " << value << " started the program";
+    EXPECT_TRUE(collector::listRunOutputs(out("run.db")).empty());
+  }
+  // The bounds themselves are accepted.
+  const ProcessResult r =
+      record({"-o", out("run.db"), "--duration", "1e7", "--delay", "1e-9"}, {"--steps", "1"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(rangesNamed(load("run.db"), "step").size(), 1u);
+}
+
 TEST_F(Record, ACommandThatNeverUsesCudaOrNvtxLeavesNoFileAndSaysWhy) {
   const ProcessResult r =
       runProcess({damscopeBinary(), "record", "-o", out("run.db"), "--", "/bin/sh", "-c", "exit 9"},
