@@ -33,13 +33,18 @@ int runRecord(const RecordArgs& args) {
   } else {
     for (const std::string& file : files) {
       // The command has exited (or was killed): put its files in time order.
-      Status finalized = okStatus();
+      Result<collector::FinalizeReport> finalized = Error("");
       {
         ProgressLine line("finalizing " + file);
         line.progress().part(0, 1, "sorting and indexing").report(0);
-        finalized = collector::finalizeTraceFile(file);
+        finalized = collector::finalizeTraceFile(file, {status->end_ns});
       }
-      if (!finalized.ok()) printError(finalized.error().message());
+      if (!finalized.ok()) {
+        printError(finalized.error().message());
+      } else if (const std::string note = collector::abruptEndNote(file, finalized.value());
+                 !note.empty()) {
+        printError(note);
+      }
       fmt::print(stderr, "damscope: wrote {}\n", file);
     }
   }

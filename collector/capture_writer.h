@@ -120,6 +120,8 @@ class CaptureWriter {
   // earlier batches surface here (a batch late). After a failure the writer
   // is dead: every later call returns the first error.
   Status commit();
+  // Waits until every commit so far is in the file (the file stays open).
+  Status waitUntilWritten() { return store_->flush(); }
   // Commits, waits for everything to be written and closes the file.
   Status finish();
 

@@ -67,6 +67,10 @@ int64_t nowNs(clockid_t clock = CLOCK_REALTIME);
 void say(const std::string& message);
 const char* envOrNull(const char* name);
 
+// Whether a window is open, for the fatal-signal handler (collector.cc),
+// which can read only an atomic.
+void setWindowOpenForSignals(bool open);
+
 // A window request from the control thread, served by the writer.
 struct AttachJob {
   CaptureRequest request;
@@ -107,6 +111,10 @@ class CollectorImpl {
   bool openWindow(AttachJob* job, std::string* error);
   void closeWindow(const char* reason);
   void commitWindow();
+  // A thread of the program took a fatal signal: commit everything buffered
+  // and wait until it is written, with `reason` as the provisional end
+  // reason (the window goes on if the program survives its signal).
+  void saveBeforeFatalSignal(const char* reason);
   void updateStats();
   std::string summary() const;
 

@@ -94,6 +94,7 @@ bool CollectorImpl::openWindow(AttachJob* job, std::string* error) {
     sampler_->start();
   }
   setNvtxRecording(true);
+  setWindowOpenForSignals(true);
   // The status keeps this reason only until CUDA initializes, so tracing
   // cannot be on.
   if (const std::string status = gpuStatus(); status.rfind("no NVIDIA driver", 0) == 0) {
@@ -214,11 +215,29 @@ void CollectorImpl::commitWindow() {
   Window& w = *window_;
   w.gpu->resolvePending();
   updateStats();
+  // Everything that ended before this moment is in this commit (the rings
+  // were drained within the last millisecond). If the process is killed, the
+  // finalizer measures what is missing from here (trace_finalizer.h).
+  w.capture->setMeta("collector.last_commit_ns", std::to_string(nowNs()));
   w.last_commit_mono = nowNs(CLOCK_MONOTONIC);
   if (Status s = w.capture->commit(); !s.ok()) {
     sayWriteFailure(s);
     closeWindow("write error");
   }
+}
+
+void CollectorImpl::saveBeforeFatalSignal(const char* reason) {
+  if (!window_) return;
+  // No CUPTI call here: the crashed thread may be inside the driver, holding
+  // its locks. GPU buffers CUPTI has already completed are written.
+  drainNvtx();
+  drainGpu();
+  drainSampler();
+  window_->capture->setMeta("collector.end_reason", reason);
+  window_->capture->setMeta("collector.window_end_ns", std::to_string(nowNs()));
+  commitWindow();
+  if (!window_) return;  // the commit failed and closed the window
+  if (Status s = window_->capture->waitUntilWritten(); !s.ok()) sayWriteFailure(s);
 }
 
 std::string CollectorImpl::summary() const {
@@ -235,6 +254,7 @@ std::string CollectorImpl::summary() const {
 void CollectorImpl::closeWindow(const char* reason) {
   if (!window_) return;
   Window& win = *window_;
+  setWindowOpenForSignals(false);
   setNvtxRecording(false);
   closeGpuWindow();  // forced flush: every buffer is now in the pool
   if (sampler_) sampler_->stop();
