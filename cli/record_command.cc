@@ -29,7 +29,13 @@ int runRecord(const RecordArgs& args) {
     if (!collector::nvidiaDriverPresent()) {
       why += " (there is no NVIDIA driver on this machine, so CUDA cannot initialize)";
     }
-    printError(args.on_demand ? "no capture window was recorded" : why);
+    // A full disk, not the command, is then why (the collector said so too).
+    if (Status space = collector::checkOutputSpace(prepared->output); !space.ok()) {
+      why = "no trace was written: " + space.error().message();
+    }
+    // With --on-demand, windows are written only when attach asks, and
+    // `attach -o` puts them elsewhere: no file here is no news.
+    if (!args.on_demand) printError(why);
   } else {
     for (const std::string& file : files) {
       // The command has exited (or was killed): put its files in time order.

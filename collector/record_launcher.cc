@@ -2,6 +2,7 @@
 #include "collector/record_launcher.h"
 
 #include <signal.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -85,6 +86,19 @@ std::vector<std::string> listRunOutputs(const std::string& output) {
   return files;
 }
 
+Status checkOutputSpace(const std::string& output) {
+  const fs::path dir = fs::path(output).has_parent_path() ? fs::path(output).parent_path() : ".";
+  struct statvfs st;
+  if (::statvfs(dir.c_str(), &st) != 0) return okStatus();  // the other checks say why
+  // f_bavail: what an unprivileged writer may still use (statvfs(3)).
+  const auto free_bytes = static_cast<int64_t>(st.f_bavail) * static_cast<int64_t>(st.f_frsize);
+  if (free_bytes < kMinFreeBytes) {
+    return Error(dir.string() + ": the disk is full (" + std::to_string(free_bytes >> 10) +
+                 " KiB free): the trace cannot be written");
+  }
+  return okStatus();
+}
+
 Result<PreparedRecord> prepareRecord(const RecordOptions& options) {
   if (options.command.empty())
     return Error("record: no command given (damscope record -- CMD ARGS...)");
@@ -118,6 +132,7 @@ Result<PreparedRecord> prepareRecord(const RecordOptions& options) {
   if (::access(dir.c_str(), W_OK | X_OK) != 0) {
     return Error(dir.string() + ": cannot write the trace here: " + std::strerror(errno));
   }
+  DAMSCOPE_RETURN_IF_ERROR(checkOutputSpace(record.output));
   // Earlier runs' files would make this run's names move to .pid<PID>
   // variants; refuse, or with --force remove them.
   const std::vector<std::string> existing = listRunOutputs(record.output);

@@ -50,6 +50,11 @@ Result<std::string> findInjectLibrary();
 // `environ`. With --force, removes the earlier run's files.
 Result<PreparedRecord> prepareRecord(const RecordOptions& options);
 
+// An error when the file system of `output` (a trace name) has less than
+// kMinFreeBytes available: the disk is full, and no trace can be written.
+constexpr int64_t kMinFreeBytes = int64_t{1} << 20;
+Status checkOutputSpace(const std::string& output);
+
 // How the command ended.
 struct ChildStatus {
   int exit_code = 0;   // when it exited

@@ -504,6 +504,24 @@ TEST_F(Record, FullDiskStopsRecordingNotTheProgram) {
   EXPECT_LT(fs::file_size(out("run.db")), 2u << 20);
 }
 
+TEST_F(Record, AnAlreadyFullDiskIsBlamedNotTheCommand) {
+  // A real full file system: a small tmpfs, filled (needs mount rights).
+  const std::string full = out("full");
+  fs::create_directory(full);
+  if (std::system(("mount -t tmpfs -o size=2m tmpfs " + full + " 2>/dev/null").c_str()) != 0) {
+    GTEST_SKIP() << "cannot mount a tmpfs here";
+  }
+  std::system(("dd if=/dev/zero of=" + full + "/filler bs=64k 2>/dev/null").c_str());
+  const ProcessResult r =
+      record({"-o", full + "/run.db"}, {"--steps", "1", "--pid-file", out("started")});
+  std::system(("umount " + full).c_str());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("damscope: " + full + ": the disk is full (", 0), 0u) << r.err;
+  EXPECT_EQ(countOccurrences(r.err, "\n"), 1u) << r.err;
+  EXPECT_EQ(r.err.find("the command made neither"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out("started")));
+}
+
 TEST_F(Record, MissingCuptiIsSaidOnceAndNvtxStillRecorded) {
   // --call-cuda-injection does what the CUDA driver does in cuInit.
   const ProcessResult r = injected({"--steps", "1", "--call-cuda-injection"},
