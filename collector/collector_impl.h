@@ -141,7 +141,9 @@ class CollectorImpl {
   void writerMain();
   void writerLoop();
   void controlMain(int listen_fd);
-  void serveAttach(int fd);
+  // Serves one attach whose request line has arrived (checked peer); `pending`
+  // holds what the connection sent after it.
+  void serveAttach(int fd, const std::string& request_line, std::string pending);
   void setupControlSocket();
   std::string threadName(int64_t tid);
   void sayOnce(const std::string& key, const std::string& message);

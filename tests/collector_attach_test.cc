@@ -5,10 +5,13 @@
 // directory) it refuses with one line; a vanished attach closes its window.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -183,6 +186,31 @@ TEST_F(Attach, OneWindowAtATime) {
             "damscope: " + pid_ + ": a capture window is already open in this process\n");
   EXPECT_FALSE(fs::exists(dir_.file("b.db")));
   EXPECT_EQ(first.wait().exit_code, 0);
+  EXPECT_EQ(stopWorkload().exit_code, 0);
+}
+
+TEST_F(Attach, IdleConnectionsDoNotKeepARealAttachWaiting) {
+  // Connections that never send a request (a stuck client, a port scanner
+  // of the same user) once took every serving slot for 5 s each.
+  startWorkload();
+  ASSERT_TRUE(waitFor([&] { return socketReady(); }));
+  std::vector<int> idle;
+  for (int i = 0; i < 8; ++i) {
+    const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    const std::string path = dir_.file("ctl/" + pid_ + ".sock");
+    std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+    ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+    idle.push_back(fd);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // all accepted
+  const auto before = std::chrono::steady_clock::now();
+  const ProcessResult r = attach({"--duration", "0.2", "-o", dir_.file("real.db")});
+  const auto took = std::chrono::steady_clock::now() - before;
+  for (int fd : idle) close(fd);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_LT(took, std::chrono::milliseconds(2500));
   EXPECT_EQ(stopWorkload().exit_code, 0);
 }
 
