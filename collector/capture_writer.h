@@ -115,6 +115,12 @@ class CaptureWriter {
     return nextId(table);
   }
 
+  // Drops the rows and updates waiting in the batch, unwritten; returns how
+  // many rows. Meta and stats stay. For a file past its size limit.
+  int64_t discardPendingRows();
+  // The bytes of the file and its write-ahead log on disk now.
+  int64_t fileBytes() const;
+
   // Hands the batch and the pending updates to the store thread, which
   // writes them in one transaction, and empties the event tables. Errors of
   // earlier batches surface here (a batch late). After a failure the writer

@@ -104,6 +104,9 @@ class CollectorImpl {
     int64_t last_commit_mono = 0;
     int64_t nvtx_dropped_at_open = 0, pool_exhausted_at_open = 0, sampler_late_at_open = 0;
     int64_t cupti_dropped = 0, unreadable_buffers = 0;
+    // Past the size limit (config_.max_file_bytes): rows are counted, not written.
+    bool over_size = false;
+    int64_t dropped_after_max_size = 0;
     StringId thread_pct, process_pct, rss;
   };
 
@@ -111,6 +114,8 @@ class CollectorImpl {
   bool openWindow(AttachJob* job, std::string* error);
   void closeWindow(const char* reason);
   void commitWindow();
+  // Stops writing rows once the file nears its size limit (commitWindow).
+  void checkSizeLimit();
   // A thread of the program took a fatal signal: commit everything buffered
   // and wait until it is written, with `reason` as the provisional end
   // reason (the window goes on if the program survives its signal).

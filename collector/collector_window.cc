@@ -1,6 +1,7 @@
 // Capture windows of the collector: opening one (its file, its row
 // builders, the sampler, NVTX and GPU tracing), draining rings, buffers and
 // samples into it, committing, and closing it (collector_impl.h).
+#include <algorithm>
 #include <string_view>
 
 #include "collector/collector_impl.h"
@@ -201,6 +202,8 @@ void CollectorImpl::updateStats() {
       "(raise --buffers or --buffer-size)");
   set("collector.nvtx_ring_overflow", nvtx_dropped,
       "NVTX events dropped because a thread's ring was full (the writer fell behind)");
+  set("collector.dropped_after_max_size", w.dropped_after_max_size,
+      "events not written because the file reached its size limit (--max-size)");
   set("collector.unreadable_buffers", w.unreadable_buffers,
       "CUPTI buffers whose walk stopped at an invalid or incomplete record");
   set("collector.dropped_records", w.cupti_dropped + nvtx_dropped,
@@ -211,9 +214,36 @@ void CollectorImpl::updateStats() {
   }
 }
 
+void CollectorImpl::checkSizeLimit() {
+  Window& w = *window_;
+  if (config_.max_file_bytes <= 0) return;
+  if (w.over_size) {
+    w.dropped_after_max_size += w.capture->discardPendingRows();
+    return;
+  }
+  // SQLite refuses pages past the limit itself (capture_writer.cc), and then
+  // the file could not take even its last stats. So writing stops earlier,
+  // with an eighth of the limit (64 KiB to 64 MiB) left for meta and stats
+  // and for the batch under way.
+  // The batch counts at 128 bytes a row, above what rows of the event
+  // tables take in SQLite without indexes (about 40-100 bytes), so that a
+  // burst cannot carry the file past the limit in one commit.
+  const int64_t reserve = std::clamp<int64_t>(config_.max_file_bytes / 8, 64 << 10, 64 << 20);
+  const int64_t projected =
+      w.capture->fileBytes() + 128 * static_cast<int64_t>(w.capture->pendingRows());
+  if (projected < config_.max_file_bytes - reserve) return;
+  w.over_size = true;
+  w.dropped_after_max_size += w.capture->discardPendingRows();
+  say(w.capture->path() + ": reached the size limit of " +
+      std::to_string(config_.max_file_bytes >> 20) +
+      " MB (--max-size); events from now on are not written, only counted (stats "
+      "collector.dropped_after_max_size); the program runs on; --max-size 0 lifts the limit");
+}
+
 void CollectorImpl::commitWindow() {
   Window& w = *window_;
   w.gpu->resolvePending();
+  checkSizeLimit();
   updateStats();
   // Everything that ended before this moment is in this commit (the rings
   // were drained within the last millisecond). If the process is killed, the
@@ -266,6 +296,7 @@ void CollectorImpl::closeWindow(const char* reason) {
     const int64_t end = nowNs();
     win.nvtx->closeAll(end);
     win.gpu->resolvePending(/*final_commit=*/true);
+    checkSizeLimit();  // the last batch too
     updateStats();
     win.capture->setMeta("collector.window_end_ns", std::to_string(end));
     win.capture->setMeta("collector.end_reason", reason);

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "collector/collector_config.h"
 #include "trace/result.h"
 
 namespace damscope::collector {
@@ -29,7 +30,7 @@ struct RecordOptions {
   double sample_hz = 100;
   int64_t buffer_mb = 8;
   int64_t buffers = 16;
-  int64_t max_size_mb = 0;
+  int64_t max_size_mb = kDefaultMaxFileMb;  // 0: no limit
   std::vector<std::string> command;
   std::string inject_library;  // empty: findInjectLibrary()
 };

@@ -177,8 +177,10 @@ std::string abruptEndNote(const std::string& path, const FinalizeReport& report)
   char seconds[32];
   std::snprintf(seconds, sizeof(seconds), "%.2f",
                 static_cast<double>(report.unrecorded_tail_ns) / 1e9);
-  return path + ": the recording ended abruptly (the process was killed): the last " + seconds +
-         " s, about " + std::to_string(report.estimated_lost_events) +
+  return path +
+         ": the recording ended abruptly (its window was never closed: the process was killed, "
+         "or the file stopped taking writes): the last " +
+         seconds + " s, about " + std::to_string(report.estimated_lost_events) +
          " events, are missing (stats collector.estimated_lost_events)";
 }
 
