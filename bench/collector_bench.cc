@@ -249,7 +249,7 @@ void BM_FinalizeFile(benchmark::State& state) {
       rows = 8 * t.records;
     }
     state.ResumeTiming();
-    if (Status s = finalizeTraceFile(tempPath("bench-finalize") + ".copy"); !s.ok()) {
+    if (auto s = finalizeTraceFile(tempPath("bench-finalize") + ".copy"); !s.ok()) {
       state.SkipWithError(s.error().message().c_str());
     }
     state.PauseTiming();

@@ -131,6 +131,7 @@ int runAnalyze(const AnalyzeArgs& args) {
     printError(options.error().message());
     return kExitBadInput;
   }
+  finalizeUnfinishedRecordings(args.inputs);
   Result<RunResult> run = Error("");
   {
     CancelOnInterrupt interrupt;

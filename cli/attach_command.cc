@@ -43,7 +43,7 @@ int runAttach(const AttachArgs& args) {
     return error.kind == collector::AttachError::kBadInput ? kExitBadInput : kExitFailure;
   }
   // The window's file is complete; put it in time order.
-  Status finalized = okStatus();
+  Result<collector::FinalizeReport> finalized = Error("");
   {
     ProgressLine line("finalizing " + outcome.path);
     line.progress().part(0, 1, "sorting and indexing").report(0);

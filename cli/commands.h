@@ -107,6 +107,12 @@ int runRecord(const RecordArgs& args);
 using AttachArgs = collector::AttachOptions;
 int runAttach(const AttachArgs& args);
 
+// Finalizes each of `paths` that is a collector trace its recorder did not
+// finalize (killed, or stopped while finalizing), saying so on stderr; a
+// file that cannot be finalized is left as it is, with the reason
+// (cli/unfinished_recordings.cc).
+void finalizeUnfinishedRecordings(const std::vector<std::string>& paths);
+
 // Prints "damscope: <message>" on stderr.
 void printError(const std::string& message);
 

@@ -187,6 +187,7 @@ int runInfo(const InfoArgs& args) {
     printError(format.error().message());
     return kExitBadInput;
   }
+  if (format.value() == TraceFormat::kTraceStore) finalizeUnfinishedRecordings({args.input});
   auto db = openAsStore(args.input, format.value());
   if (!db.ok()) {
     printError(db.error().message());

@@ -154,8 +154,11 @@ int main(int argc, char** argv) {
                      "CPU and memory samples per second (default 100; 0: off)");
   record->add_option("--buffer-size", record_args.buffer_mb, "CUPTI buffer size in MB (default 8)");
   record->add_option("--buffers", record_args.buffers, "CUPTI buffers in the pool (default 16)");
-  record->add_option("--max-size", record_args.max_size_mb,
-                     "Stop recording when a trace file reaches this many MB (default: no limit)");
+  record
+      ->add_option("--max-size", record_args.max_size_mb,
+                   "Stop recording when a trace file reaches this many MB (default 4096; 0 or "
+                   "'unlimited': no limit)")
+      ->transform([](std::string value) { return value == "unlimited" ? "0" : value; });
   // The command is everything after "--" (split off before parsing, below),
   // or everything from the first argument that is not a record option.
   record->prefix_command();

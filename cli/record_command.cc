@@ -29,17 +29,28 @@ int runRecord(const RecordArgs& args) {
     if (!collector::nvidiaDriverPresent()) {
       why += " (there is no NVIDIA driver on this machine, so CUDA cannot initialize)";
     }
-    printError(args.on_demand ? "no capture window was recorded" : why);
+    // A full disk, not the command, is then why (the collector said so too).
+    if (Status space = collector::checkOutputSpace(prepared->output); !space.ok()) {
+      why = "no trace was written: " + space.error().message();
+    }
+    // With --on-demand, windows are written only when attach asks, and
+    // `attach -o` puts them elsewhere: no file here is no news.
+    if (!args.on_demand) printError(why);
   } else {
     for (const std::string& file : files) {
       // The command has exited (or was killed): put its files in time order.
-      Status finalized = okStatus();
+      Result<collector::FinalizeReport> finalized = Error("");
       {
         ProgressLine line("finalizing " + file);
         line.progress().part(0, 1, "sorting and indexing").report(0);
-        finalized = collector::finalizeTraceFile(file);
+        finalized = collector::finalizeTraceFile(file, {status->end_ns});
       }
-      if (!finalized.ok()) printError(finalized.error().message());
+      if (!finalized.ok()) {
+        printError(finalized.error().message());
+      } else if (const std::string note = collector::abruptEndNote(file, finalized.value());
+                 !note.empty()) {
+        printError(note);
+      }
       fmt::print(stderr, "damscope: wrote {}\n", file);
     }
   }

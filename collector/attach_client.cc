@@ -36,15 +36,24 @@ bool runAttach(const AttachOptions& options,
                AttachError* error) {
   const std::string who = std::to_string(options.pid);
   if (options.pid <= 0) return fail(error, AttachError::kBadInput, who + ": not a process id");
-  if (!(options.duration_s >= 0) || !std::isfinite(options.duration_s)) {
-    return fail(error, AttachError::kBadInput, "--duration: must be a number of seconds >= 0");
-  }
+  Result<int64_t> duration_ns = windowSecondsToNs("--duration", options.duration_s);
+  if (!duration_ns.ok()) return fail(error, AttachError::kBadInput, duration_ns.error().message());
   if (options.steps < 0) return fail(error, AttachError::kBadInput, "--steps: must be >= 0");
   if (::kill(static_cast<pid_t>(options.pid), 0) != 0 && errno == ESRCH) {
     return fail(error, AttachError::kBadInput, who + ": no such process");
   }
+  // Another user's process keeps its socket in that user's private directory,
+  // where our search would find nothing; and its collector answers only its
+  // own user (root included). Say so, rather than "no control socket".
+  const uid_t uid = getuid();
+  struct stat process_stat;
+  if (::stat(("/proc/" + who).c_str(), &process_stat) == 0 && process_stat.st_uid != uid) {
+    return fail(error, AttachError::kBadInput,
+                who + ": permission denied: the process belongs to uid " +
+                    std::to_string(process_stat.st_uid) + ", and only its own user may attach");
+  }
   CaptureRequest request;
-  request.duration_ns = static_cast<int64_t>(std::llround(options.duration_s * 1e9));
+  request.duration_ns = duration_ns.value();
   request.steps = options.steps;
   if (!options.output.empty()) {
     std::error_code ec;
@@ -59,7 +68,6 @@ bool runAttach(const AttachOptions& options,
 
   // The socket may sit in any of the places the target could have chosen
   // (its environment may differ from ours): try them in order.
-  const uid_t uid = getuid();
   std::vector<std::string> dirs;
   if (const char* d = envOrNull("DAMSCOPE_CONTROL_DIR"); d && *d) dirs.push_back(d);
   if (const char* r = envOrNull("XDG_RUNTIME_DIR"); r && *r)
@@ -69,7 +77,13 @@ bool runAttach(const AttachOptions& options,
   for (const std::string& dir : dirs) {
     const std::string candidate = controlSocketPath(dir, options.pid);
     struct stat st;
-    if (::lstat(candidate.c_str(), &st) != 0 || !S_ISSOCK(st.st_mode)) continue;
+    if (::lstat(candidate.c_str(), &st) != 0) {
+      if (errno == EACCES || errno == EPERM) {
+        dir_problem = candidate + ": permission denied";
+      }
+      continue;
+    }
+    if (!S_ISSOCK(st.st_mode)) continue;
     // Only talk through a directory nobody else controls.
     struct stat dir_stat;
     if (::lstat(dir.c_str(), &dir_stat) != 0 || !S_ISDIR(dir_stat.st_mode) ||
@@ -97,11 +111,13 @@ bool runAttach(const AttachOptions& options,
   address.sun_family = AF_UNIX;
   std::memcpy(address.sun_path, socket_path.c_str(), socket_path.size() + 1);
   if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) {
-    const std::string reason = std::strerror(errno);
+    const int connect_errno = errno;
     ::close(fd);
-    return fail(error, AttachError::kBadInput,
-                who + ": cannot connect to " + socket_path + ": " + reason +
-                    " (the process may have exited)");
+    return fail(
+        error, AttachError::kBadInput,
+        who + ": cannot connect to " + socket_path + ": " + std::strerror(connect_errno) +
+            (connect_errno == EACCES || connect_errno == EPERM ? ""
+                                                               : " (the process may have exited)"));
   }
   auto finish = [&](bool ok) {
     ::close(fd);

@@ -2,6 +2,7 @@
 #include "collector/capture_writer.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -110,6 +111,23 @@ size_t CaptureWriter::pendingRows() const {
   return batch_.kernels.size() + batch_.memcpys.size() + batch_.memsets.size() +
          batch_.api_calls.size() + batch_.ranges.size() + batch_.syncs.size() +
          batch_.counters.size() + batch_.threads.size() + batch_.devices.size();
+}
+
+int64_t CaptureWriter::discardPendingRows() {
+  const auto rows = static_cast<int64_t>(pendingRows());
+  TraceTables dropped;
+  moveBatchTables(batch_, dropped);
+  updates_.clear();
+  return rows;
+}
+
+int64_t CaptureWriter::fileBytes() const {
+  int64_t bytes = 0;
+  for (const char* suffix : {"", "-wal"}) {
+    struct stat st;
+    if (::stat((path_ + suffix).c_str(), &st) == 0) bytes += st.st_size;
+  }
+  return bytes;
 }
 
 Status CaptureWriter::commit() {

@@ -115,11 +115,19 @@ class CaptureWriter {
     return nextId(table);
   }
 
+  // Drops the rows and updates waiting in the batch, unwritten; returns how
+  // many rows. Meta and stats stay. For a file past its size limit.
+  int64_t discardPendingRows();
+  // The bytes of the file and its write-ahead log on disk now.
+  int64_t fileBytes() const;
+
   // Hands the batch and the pending updates to the store thread, which
   // writes them in one transaction, and empties the event tables. Errors of
   // earlier batches surface here (a batch late). After a failure the writer
   // is dead: every later call returns the first error.
   Status commit();
+  // Waits until every commit so far is in the file (the file stays open).
+  Status waitUntilWritten() { return store_->flush(); }
   // Commits, waits for everything to be written and closes the file.
   Status finish();
 

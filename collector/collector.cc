@@ -7,8 +7,10 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -38,9 +40,16 @@ const char* envOrNull(const char* name) {
 
 namespace {
 
-constexpr int64_t kCommitIntervalNs = 1'000'000'000;  // the issue's "about once a second"
-constexpr size_t kCommitRows = 256 * 1024;            // or sooner, to bound the batch's memory
-constexpr int64_t kExitWaitMs = 10'000;               // exit() waits this long for the last commit
+// Half a second: a process killed outright (SIGKILL, the OOM killer) loses
+// the batch being filled and, when the kill lands during a write, the batch
+// being written; at most about one second of events (issue 8 asks for that).
+constexpr int64_t kCommitIntervalNs = 500'000'000;
+constexpr size_t kCommitRows = 256 * 1024;  // or sooner, to bound the batch's memory
+constexpr int64_t kExitWaitMs = 10'000;     // exit() waits this long for the last commit
+// A crashing thread waits this long for the writer to save what is buffered,
+// then lets the signal proceed whatever happened (the writer may itself need
+// a lock the crashed thread holds, malloc's for one).
+constexpr int64_t kFatalSignalWaitNs = 2'000'000'000;
 
 std::string readFileText(const char* path) {
   std::string text;
@@ -91,6 +100,100 @@ const char* signalName(int sig) {
 
 std::atomic<int> g_signal{0};
 
+// --- Fatal signals ------------------------------------------------------------------
+// On SIGSEGV, SIGBUS, SIGABRT or SIGFPE of the program, the thread that took
+// it asks the writer to commit what is buffered and waits for that, bounded,
+// then hands the signal on as if damscope were not there: to the handler the
+// program had installed before damscope started, or to the default action.
+// The handler is async-signal-safe: atomics, sigaction, clock_gettime,
+// nanosleep, getpid, gettid and tgkill (signal-safety(7)); no allocation, no
+// lock. It runs once per process: on entry the signal's previous disposition
+// is restored (SA_RESETHAND, but back to the program's own handler), so a
+// second fault, on any thread, goes straight there.
+
+constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE};
+struct sigaction g_previous_action[NSIG];
+std::atomic<bool> g_fatal_claimed{false};
+std::atomic<int> g_fatal_signal{0};      // the handler's request to the writer
+std::atomic<bool> g_fatal_saved{false};  // the writer's answer: committed
+std::atomic<pid_t> g_owner_pid{0};
+std::atomic<pid_t> g_writer_tid{0};
+std::atomic<bool> g_window_open{false};
+
+int64_t monotonicNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+void passSignalOn(int sig, siginfo_t* info, void* context) {
+  const struct sigaction& previous = g_previous_action[sig];
+  if (previous.sa_handler == SIG_IGN) return;
+  if (previous.sa_handler != SIG_DFL) {
+    if (previous.sa_flags & SA_SIGINFO) {
+      previous.sa_sigaction(sig, info, context);
+    } else {
+      previous.sa_handler(sig);
+    }
+    return;
+  }
+  // The default action, restored on entry. A fault (si_code > 0) recurs when
+  // the faulting instruction runs again after this returns, and the kernel
+  // then applies the default action. A signal a process sent (kill, raise,
+  // abort: si_code <= 0) does not recur, so it is sent again to this thread;
+  // blocked while the handler runs, it is delivered, to the default action,
+  // as the handler returns. Google Breakpad does the same
+  // (src/client/linux/handler/exception_handler.cc, SignalHandler).
+  if (info == nullptr || info->si_code <= 0) {
+    syscall(SYS_tgkill, getpid(), static_cast<pid_t>(syscall(SYS_gettid)), sig);
+  }
+}
+
+void onFatalSignal(int sig, siginfo_t* info, void* context) {
+  const int saved_errno = errno;
+  sigaction(sig, &g_previous_action[sig], nullptr);
+  const pid_t tid = static_cast<pid_t>(syscall(SYS_gettid));
+  // Not in a forked child (no writer there), not on the writer itself (it
+  // cannot wait for itself), once, and only while something is recorded.
+  if (getpid() == g_owner_pid.load() && tid != g_writer_tid.load() && g_window_open.load() &&
+      !g_fatal_claimed.exchange(true)) {
+    g_fatal_signal.store(sig);
+    const int64_t deadline = monotonicNs() + kFatalSignalWaitNs;
+    const timespec pause{0, 1'000'000};
+    while (!g_fatal_saved.load() && monotonicNs() < deadline) nanosleep(&pause, nullptr);
+  }
+  errno = saved_errno;
+  passSignalOn(sig, info, context);
+}
+
+void installFatalSignalHandlers() {
+  g_owner_pid.store(getpid());
+  for (int sig : kFatalSignals) {
+    struct sigaction handler {};
+    handler.sa_sigaction = &onFatalSignal;
+    sigemptyset(&handler.sa_mask);
+    // SA_ONSTACK: a thread that has an alternate stack (set up by the program
+    // for stack overflows) keeps using it.
+    handler.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    sigaction(sig, &handler, &g_previous_action[sig]);
+  }
+}
+
+const char* fatalSignalName(int sig) {
+  switch (sig) {
+    case SIGSEGV:
+      return "signal SIGSEGV";
+    case SIGBUS:
+      return "signal SIGBUS";
+    case SIGABRT:
+      return "signal SIGABRT";
+    case SIGFPE:
+      return "signal SIGFPE";
+    default:
+      return "signal";
+  }
+}
+
 void onTerminatingSignal(int sig) {
   // Async-signal-safe only: note the signal and restore the default action,
   // so a second signal ends the process at once. The writer finishes the
@@ -102,6 +205,10 @@ void onTerminatingSignal(int sig) {
 }
 
 }  // namespace
+
+void setWindowOpenForSignals(bool open) {
+  g_window_open.store(open);
+}
 
 CollectorImpl::CollectorImpl(CollectorConfig config, RankInfo rank)
     : config_(std::move(config)), rank_(rank), process_(currentProcess(rank_)) {}
@@ -146,6 +253,7 @@ bool CollectorImpl::start() {
       sigaction(sig, &handler, nullptr);
     }
   }
+  installFatalSignalHandlers();
   // The first window opens here, before the program continues, so that a
   // CUDA program's first calls are recorded.
   if (!config_.on_demand) {
@@ -275,6 +383,7 @@ void CollectorImpl::closeGpuWindow() {
 
 void CollectorImpl::writerMain() {
   pthread_setname_np(pthread_self(), "damscope-writer");
+  g_writer_tid.store(static_cast<pid_t>(syscall(SYS_gettid)));
   try {
     writerLoop();
   } catch (const std::exception& e) {
@@ -298,6 +407,10 @@ void CollectorImpl::writerLoop() {
       std::lock_guard<std::mutex> lock(mutex_);
       stopping = stopping_;
       job = job_;
+    }
+    if (const int sig = g_fatal_signal.load(); sig != 0 && !g_fatal_saved.load()) {
+      saveBeforeFatalSignal(fatalSignalName(sig));
+      g_fatal_saved.store(true);
     }
     if (const int sig = g_signal.load(std::memory_order_relaxed); sig != 0) {
       closeWindow((std::string("signal ") + signalName(sig)).c_str());

@@ -32,8 +32,10 @@ Status readDouble(const GetEnv& getenv, const char* name, double min, double max
 
 Status readSeconds(const GetEnv& getenv, const char* name, int64_t* out_ns) {
   double seconds = static_cast<double>(*out_ns) / 1e9;
-  DAMSCOPE_RETURN_IF_ERROR(readDouble(getenv, name, 0, 1e7, &seconds));
-  *out_ns = static_cast<int64_t>(std::llround(seconds * 1e9));
+  DAMSCOPE_RETURN_IF_ERROR(readDouble(getenv, name, 0, kMaxWindowSeconds, &seconds));
+  Result<int64_t> ns = windowSecondsToNs(name, seconds);
+  if (!ns.ok()) return ns.error();
+  *out_ns = ns.value();
   return okStatus();
 }
 
@@ -60,6 +62,20 @@ std::string formatSeconds(int64_t ns) {
 
 }  // namespace
 
+Result<int64_t> windowSecondsToNs(const std::string& option, double seconds) {
+  if (!std::isfinite(seconds)) return Error(option + ": must be a finite number of seconds");
+  if (seconds < 0) return Error(option + ": must be a number of seconds >= 0");
+  if (seconds > kMaxWindowSeconds) {
+    return Error(option + ": at most 10000000 seconds (about 115 days)");
+  }
+  // In range, so the product is below 1e16 and llround cannot overflow.
+  const int64_t ns = std::llround(seconds * 1e9);
+  if (seconds > 0 && ns == 0) {
+    return Error(option + ": too small: 0 (no limit) or at least 1 ns (1e-9 s)");
+  }
+  return ns;
+}
+
 Result<CollectorConfig> configFromEnvironment(const GetEnv& getenv) {
   CollectorConfig c;
   if (const char* v = getenv("DAMSCOPE_OUTPUT"); v && *v) c.output = v;
@@ -68,7 +84,7 @@ Result<CollectorConfig> configFromEnvironment(const GetEnv& getenv) {
     if (s != "0" && s != "1") return badValue("DAMSCOPE_ON_DEMAND", v, "0 or 1");
     c.on_demand = s == "1";
   }
-  DAMSCOPE_RETURN_IF_ERROR(readInt(getenv, "DAMSCOPE_START_NS", 0, INT64_MAX, &c.start_ns));
+  DAMSCOPE_RETURN_IF_ERROR(readInt(getenv, "DAMSCOPE_START_NS", 0, int64_t{1} << 62, &c.start_ns));
   DAMSCOPE_RETURN_IF_ERROR(readSeconds(getenv, "DAMSCOPE_DELAY_S", &c.delay_ns));
   DAMSCOPE_RETURN_IF_ERROR(readSeconds(getenv, "DAMSCOPE_DURATION_S", &c.duration_ns));
   DAMSCOPE_RETURN_IF_ERROR(readDouble(getenv, "DAMSCOPE_SAMPLE_HZ", 0, 10000, &c.sample_hz));

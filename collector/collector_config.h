@@ -19,6 +19,9 @@
 
 namespace damscope::collector {
 
+constexpr int64_t kDefaultMaxFileMb = 4096;
+constexpr int64_t kDefaultMaxFileBytes = kDefaultMaxFileMb << 20;
+
 struct CollectorConfig {
   // DAMSCOPE_OUTPUT: the base name of the trace files, an absolute path ending
   // in .db (output_naming.h derives each process's file from it).
@@ -36,10 +39,25 @@ struct CollectorConfig {
   size_t buffer_bytes = size_t{8} << 20;       // DAMSCOPE_BUFFER_MB: one CUPTI buffer
   size_t buffer_count = 16;                    // DAMSCOPE_BUFFERS: the pool's buffers
   size_t nvtx_ring_bytes = size_t{256} << 10;  // DAMSCOPE_NVTX_RING_KB: per thread
-  int64_t max_file_bytes = 0;                  // DAMSCOPE_MAX_SIZE_MB; 0: unlimited
+  // DAMSCOPE_MAX_SIZE_MB; 0: unlimited. 4 GiB by default: a 10-minute NVTX
+  // loop once wrote 16.8 GB unbounded (issue 8), and 4 GiB holds tens of
+  // millions of events, minutes of a busy training run.
+  int64_t max_file_bytes = kDefaultMaxFileBytes;
   std::string control_dir;  // DAMSCOPE_CONTROL_DIR; empty: control_socket.h's default
   std::string cupti_path;   // DAMSCOPE_CUPTI_PATH; empty: search (cupti_session.h)
 };
+
+// The longest delay or window: 10^7 s, about 115 days. Nothing longer is a
+// recording, and the bound keeps start + delay + duration (CLOCK_REALTIME ns,
+// about 1.8e18 today) far from int64 overflow at 9.2e18.
+constexpr double kMaxWindowSeconds = 1e7;
+constexpr int64_t kMaxWindowNs = 10'000'000'000'000'000;
+
+// Seconds given for `option` (--duration, --delay, DAMSCOPE_DURATION_S, ...)
+// as whole nanoseconds. An error names the option and what is wrong: not a
+// finite number, negative, beyond kMaxWindowSeconds, or positive but under
+// half a nanosecond (which would round to 0, "no limit").
+Result<int64_t> windowSecondsToNs(const std::string& option, double seconds);
 
 using GetEnv = std::function<const char*(const char*)>;
 

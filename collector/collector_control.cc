@@ -1,6 +1,7 @@
 // The attach control socket of a process recorded --on-demand: listening,
-// one thread per connection, the peer check, and serving one window request
-// (control_channel.h has the protocol; collector_impl.h the class).
+// the peer check, waiting for requests on all connections at once, and
+// serving each window request on its own thread (control_channel.h has the
+// protocol; collector_impl.h the class).
 #include <poll.h>
 #include <pthread.h>
 #include <sys/socket.h>
@@ -11,7 +12,9 @@
 #include <chrono>
 #include <cstring>
 #include <optional>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "collector/collector_impl.h"
 
@@ -42,7 +45,7 @@ void CollectorImpl::setupControlSocket() {
   std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
   ::unlink(path.c_str());  // left by an earlier process with this pid
   if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0 ||
-      ::listen(fd, 4) != 0) {
+      ::listen(fd, 16) != 0) {
     say(path + ": cannot listen for attach: " + std::strerror(errno));
     ::close(fd);
     return;
@@ -56,54 +59,107 @@ void CollectorImpl::setupControlSocket() {
   }
 }
 
+namespace {
+
+// A connection accepted but whose request line has not arrived yet.
+struct PendingConnection {
+  int fd = -1;
+  std::string received;
+  int64_t deadline_mono = 0;
+};
+
+// A connection has this long to send its request; an idle one is closed.
+constexpr int64_t kRequestTimeoutNs = 5'000'000'000;
+// Connections waiting for their request at once; beyond it the oldest is
+// closed, so idle connections can never keep a real attach out.
+constexpr size_t kMaxPendingConnections = 64;
+
+}  // namespace
+
 void CollectorImpl::controlMain(int listen_fd) {
   pthread_setname_np(pthread_self(), "damscope-ctl");
+  // One thread waits for requests on every connection at once (poll), so an
+  // idle connection holds nothing but its slot here; each request that
+  // arrives is served on its own thread (an attach waits for its whole
+  // window, and meanwhile another must still get its answer).
+  std::vector<PendingConnection> pending;
+  std::vector<pollfd> fds;
+  auto drop = [&](size_t i) {
+    ::close(pending[i].fd);
+    pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(i));
+  };
   for (;;) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (stopping_ || writer_done_) break;
     }
-    pollfd p{listen_fd, POLLIN, 0};
-    if (::poll(&p, 1, 200) <= 0) continue;
-    const int fd = ::accept4(listen_fd, nullptr, nullptr, SOCK_CLOEXEC);
-    if (fd < 0) continue;
-    // Each connection on its own thread: an attach waits for its whole
-    // window, and meanwhile another must still get its answer.
-    if (connections_.fetch_add(1) >= kMaxConnections) {
-      writeAll(fd, "error too many attach connections\n");
-      ::close(fd);
-      connections_.fetch_sub(1);
-      continue;
-    }
-    try {
-      std::thread([this, fd] {
-        try {
-          serveAttach(fd);
-        } catch (...) {
-          // A failed attach must not take the process down.
-        }
+    fds.assign(1, pollfd{listen_fd, POLLIN, 0});
+    for (const PendingConnection& c : pending) fds.push_back({c.fd, POLLIN, 0});
+    if (::poll(fds.data(), fds.size(), 200) < 0 && errno != EINTR) break;
+    const int64_t now = nowNs(CLOCK_MONOTONIC);
+    // Requests first (from the back, so erasing keeps the indexes of fds).
+    for (size_t i = pending.size(); i-- > 0;) {
+      PendingConnection& c = pending[i];
+      if (fds[i + 1].revents == 0) {
+        if (now >= c.deadline_mono) drop(i);
+        continue;
+      }
+      char buffer[512];
+      const ssize_t n = ::recv(c.fd, buffer, sizeof(buffer), MSG_DONTWAIT);
+      if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
+      if (n <= 0 || c.received.size() + static_cast<size_t>(n) > 64 * 1024) {
+        drop(i);  // gone, or more than a request line: not attach
+        continue;
+      }
+      c.received.append(buffer, static_cast<size_t>(n));
+      const size_t newline = c.received.find('\n');
+      if (newline == std::string::npos) continue;
+      const int fd = c.fd;
+      std::string line = c.received.substr(0, newline);
+      std::string rest = c.received.substr(newline + 1);
+      pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(i));
+      if (connections_.fetch_add(1) >= kMaxConnections) {
+        writeAll(fd, "error too many attach connections\n");
         ::close(fd);
         connections_.fetch_sub(1);
-      }).detach();
-    } catch (...) {
-      ::close(fd);
-      connections_.fetch_sub(1);
+        continue;
+      }
+      try {
+        std::thread([this, fd, line = std::move(line), rest = std::move(rest)]() mutable {
+          try {
+            serveAttach(fd, line, rest);
+          } catch (...) {
+            // A failed attach must not take the process down.
+          }
+          ::close(fd);
+          connections_.fetch_sub(1);
+        }).detach();
+      } catch (...) {
+        ::close(fd);
+        connections_.fetch_sub(1);
+      }
+    }
+    if (fds[0].revents & POLLIN) {
+      const int fd = ::accept4(listen_fd, nullptr, nullptr, SOCK_CLOEXEC);
+      if (fd < 0) continue;
+      if (!peerAllowed(peerUid(fd), getuid())) {
+        writeAll(fd, "error permission denied: only uid " + std::to_string(getuid()) +
+                         " may attach to this process\n");
+        ::close(fd);
+        continue;
+      }
+      if (pending.size() >= kMaxPendingConnections) drop(0);  // the oldest
+      pending.push_back({fd, {}, now + kRequestTimeoutNs});
     }
   }
+  for (const PendingConnection& c : pending) ::close(c.fd);
   ::close(listen_fd);
 }
 
-void CollectorImpl::serveAttach(int fd) {
-  if (!peerAllowed(peerUid(fd), getuid())) {
-    writeAll(fd, "error permission denied: only uid " + std::to_string(getuid()) +
-                     " may attach to this process\n");
-    return;
-  }
-  std::string pending;
+void CollectorImpl::serveAttach(int fd, const std::string& request_line, std::string pending) {
   bool closed = false;
-  std::optional<std::string> line = readLine(fd, pending, 5000, &closed);
-  if (!line) return;
-  Result<CaptureRequest> request = parseCaptureRequest(*line);
+  std::optional<std::string> line;
+  Result<CaptureRequest> request = parseCaptureRequest(request_line);
   if (!request.ok()) {
     writeAll(fd, "error " + request.error().message() + "\n");
     return;

@@ -67,6 +67,10 @@ int64_t nowNs(clockid_t clock = CLOCK_REALTIME);
 void say(const std::string& message);
 const char* envOrNull(const char* name);
 
+// Whether a window is open, for the fatal-signal handler (collector.cc),
+// which can read only an atomic.
+void setWindowOpenForSignals(bool open);
+
 // A window request from the control thread, served by the writer.
 struct AttachJob {
   CaptureRequest request;
@@ -100,6 +104,9 @@ class CollectorImpl {
     int64_t last_commit_mono = 0;
     int64_t nvtx_dropped_at_open = 0, pool_exhausted_at_open = 0, sampler_late_at_open = 0;
     int64_t cupti_dropped = 0, unreadable_buffers = 0;
+    // Past the size limit (config_.max_file_bytes): rows are counted, not written.
+    bool over_size = false;
+    int64_t dropped_after_max_size = 0;
     StringId thread_pct, process_pct, rss;
   };
 
@@ -107,6 +114,12 @@ class CollectorImpl {
   bool openWindow(AttachJob* job, std::string* error);
   void closeWindow(const char* reason);
   void commitWindow();
+  // Stops writing rows once the file nears its size limit (commitWindow).
+  void checkSizeLimit();
+  // A thread of the program took a fatal signal: commit everything buffered
+  // and wait until it is written, with `reason` as the provisional end
+  // reason (the window goes on if the program survives its signal).
+  void saveBeforeFatalSignal(const char* reason);
   void updateStats();
   std::string summary() const;
 
@@ -133,7 +146,9 @@ class CollectorImpl {
   void writerMain();
   void writerLoop();
   void controlMain(int listen_fd);
-  void serveAttach(int fd);
+  // Serves one attach whose request line has arrived (checked peer); `pending`
+  // holds what the connection sent after it.
+  void serveAttach(int fd, const std::string& request_line, std::string pending);
   void setupControlSocket();
   std::string threadName(int64_t tid);
   void sayOnce(const std::string& key, const std::string& message);

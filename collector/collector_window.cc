@@ -1,6 +1,7 @@
 // Capture windows of the collector: opening one (its file, its row
 // builders, the sampler, NVTX and GPU tracing), draining rings, buffers and
 // samples into it, committing, and closing it (collector_impl.h).
+#include <algorithm>
 #include <string_view>
 
 #include "collector/collector_impl.h"
@@ -94,6 +95,7 @@ bool CollectorImpl::openWindow(AttachJob* job, std::string* error) {
     sampler_->start();
   }
   setNvtxRecording(true);
+  setWindowOpenForSignals(true);
   // The status keeps this reason only until CUDA initializes, so tracing
   // cannot be on.
   if (const std::string status = gpuStatus(); status.rfind("no NVIDIA driver", 0) == 0) {
@@ -200,6 +202,8 @@ void CollectorImpl::updateStats() {
       "(raise --buffers or --buffer-size)");
   set("collector.nvtx_ring_overflow", nvtx_dropped,
       "NVTX events dropped because a thread's ring was full (the writer fell behind)");
+  set("collector.dropped_after_max_size", w.dropped_after_max_size,
+      "events not written because the file reached its size limit (--max-size)");
   set("collector.unreadable_buffers", w.unreadable_buffers,
       "CUPTI buffers whose walk stopped at an invalid or incomplete record");
   set("collector.dropped_records", w.cupti_dropped + nvtx_dropped,
@@ -210,15 +214,60 @@ void CollectorImpl::updateStats() {
   }
 }
 
+void CollectorImpl::checkSizeLimit() {
+  Window& w = *window_;
+  if (config_.max_file_bytes <= 0) return;
+  if (w.over_size) {
+    w.dropped_after_max_size += w.capture->discardPendingRows();
+    return;
+  }
+  // SQLite refuses pages past the limit itself (capture_writer.cc), and then
+  // the file could not take even its last stats. So writing stops earlier,
+  // with an eighth of the limit (64 KiB to 64 MiB) left for meta and stats
+  // and for the batch under way.
+  // The batch counts at 128 bytes a row, above what rows of the event
+  // tables take in SQLite without indexes (about 40-100 bytes), so that a
+  // burst cannot carry the file past the limit in one commit.
+  const int64_t reserve = std::clamp<int64_t>(config_.max_file_bytes / 8, 64 << 10, 64 << 20);
+  const int64_t projected =
+      w.capture->fileBytes() + 128 * static_cast<int64_t>(w.capture->pendingRows());
+  if (projected < config_.max_file_bytes - reserve) return;
+  w.over_size = true;
+  w.dropped_after_max_size += w.capture->discardPendingRows();
+  say(w.capture->path() + ": reached the size limit of " +
+      std::to_string(config_.max_file_bytes >> 20) +
+      " MB (--max-size); events from now on are not written, only counted (stats "
+      "collector.dropped_after_max_size); the program runs on; --max-size 0 lifts the limit");
+}
+
 void CollectorImpl::commitWindow() {
   Window& w = *window_;
   w.gpu->resolvePending();
+  checkSizeLimit();
   updateStats();
+  // Everything that ended before this moment is in this commit (the rings
+  // were drained within the last millisecond). If the process is killed, the
+  // finalizer measures what is missing from here (trace_finalizer.h).
+  w.capture->setMeta("collector.last_commit_ns", std::to_string(nowNs()));
   w.last_commit_mono = nowNs(CLOCK_MONOTONIC);
   if (Status s = w.capture->commit(); !s.ok()) {
     sayWriteFailure(s);
     closeWindow("write error");
   }
+}
+
+void CollectorImpl::saveBeforeFatalSignal(const char* reason) {
+  if (!window_) return;
+  // No CUPTI call here: the crashed thread may be inside the driver, holding
+  // its locks. GPU buffers CUPTI has already completed are written.
+  drainNvtx();
+  drainGpu();
+  drainSampler();
+  window_->capture->setMeta("collector.end_reason", reason);
+  window_->capture->setMeta("collector.window_end_ns", std::to_string(nowNs()));
+  commitWindow();
+  if (!window_) return;  // the commit failed and closed the window
+  if (Status s = window_->capture->waitUntilWritten(); !s.ok()) sayWriteFailure(s);
 }
 
 std::string CollectorImpl::summary() const {
@@ -235,6 +284,7 @@ std::string CollectorImpl::summary() const {
 void CollectorImpl::closeWindow(const char* reason) {
   if (!window_) return;
   Window& win = *window_;
+  setWindowOpenForSignals(false);
   setNvtxRecording(false);
   closeGpuWindow();  // forced flush: every buffer is now in the pool
   if (sampler_) sampler_->stop();
@@ -246,6 +296,7 @@ void CollectorImpl::closeWindow(const char* reason) {
     const int64_t end = nowNs();
     win.nvtx->closeAll(end);
     win.gpu->resolvePending(/*final_commit=*/true);
+    checkSizeLimit();  // the last batch too
     updateStats();
     win.capture->setMeta("collector.window_end_ns", std::to_string(end));
     win.capture->setMeta("collector.end_reason", reason);

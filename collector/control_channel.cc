@@ -93,6 +93,12 @@ Result<CaptureRequest> parseCaptureRequest(const std::string& line) {
       return Error("capture request: bad value in \"" + field + "\"");
     }
     if (key == "duration_ns") {
+      // The window's end is its start plus this: bounded like every window
+      // (collector_config.h), so the sum cannot overflow.
+      if (number > kMaxWindowNs) {
+        return Error("capture request: duration_ns=" + value + " is beyond the limit of " +
+                     std::to_string(kMaxWindowNs) + " ns");
+      }
       request.duration_ns = number, have_duration = true;
     } else if (key == "steps") {
       request.steps = number, have_steps = true;

@@ -2,6 +2,7 @@
 #include "collector/record_launcher.h"
 
 #include <signal.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -85,26 +86,42 @@ std::vector<std::string> listRunOutputs(const std::string& output) {
   return files;
 }
 
+Status checkOutputSpace(const std::string& output) {
+  const fs::path dir = fs::path(output).has_parent_path() ? fs::path(output).parent_path() : ".";
+  struct statvfs st;
+  if (::statvfs(dir.c_str(), &st) != 0) return okStatus();  // the other checks say why
+  // f_bavail: what an unprivileged writer may still use (statvfs(3)).
+  const auto free_bytes = static_cast<int64_t>(st.f_bavail) * static_cast<int64_t>(st.f_frsize);
+  if (free_bytes < kMinFreeBytes) {
+    return Error(dir.string() + ": the disk is full (" + std::to_string(free_bytes >> 10) +
+                 " KiB free): the trace cannot be written");
+  }
+  return okStatus();
+}
+
 Result<PreparedRecord> prepareRecord(const RecordOptions& options) {
   if (options.command.empty())
     return Error("record: no command given (damscope record -- CMD ARGS...)");
-  if (!(options.duration_s >= 0) || !std::isfinite(options.duration_s)) {
-    return Error("--duration: must be a number of seconds >= 0");
-  }
-  if (!(options.delay_s >= 0) || !std::isfinite(options.delay_s)) {
-    return Error("--delay: must be a number of seconds >= 0");
-  }
+  DAMSCOPE_ASSIGN_OR_RETURN(const int64_t duration_ns,
+                            windowSecondsToNs("--duration", options.duration_s));
+  DAMSCOPE_ASSIGN_OR_RETURN(const int64_t delay_ns, windowSecondsToNs("--delay", options.delay_s));
   if (options.on_demand && (options.duration_s > 0 || options.delay_s > 0)) {
     return Error(
         "--on-demand: windows come from `damscope attach`; --duration and --delay do not apply");
   }
-  if (!(options.sample_hz >= 0 && options.sample_hz <= 10000)) {
-    return Error("--sample-hz: must be between 0 (off) and 10000");
+  // The sampler's period is 1e9 / hz ns; below 0.1 Hz it would be clamped
+  // (cpu_sampler.cc), so such a value is refused rather than changed.
+  if (!(options.sample_hz == 0 || (options.sample_hz >= 0.1 && options.sample_hz <= 10000))) {
+    return Error("--sample-hz: must be 0 (off) or from 0.1 to 10000");
   }
   if (options.buffer_mb < 1 || options.buffer_mb > 1024)
     return Error("--buffer-size: must be 1 to 1024 MB");
   if (options.buffers < 2 || options.buffers > 4096) return Error("--buffers: must be 2 to 4096");
-  if (options.max_size_mb < 0) return Error("--max-size: must be >= 0 MB");
+  // The environment carries MB up to 2^30 (collector_config.cc), whose bytes
+  // (2^50) fit int64 with room.
+  if (options.max_size_mb < 0 || options.max_size_mb > (int64_t{1} << 30)) {
+    return Error("--max-size: must be from 0 (no limit) to 1073741824 MB");
+  }
 
   std::error_code ec;
   PreparedRecord record;
@@ -115,6 +132,7 @@ Result<PreparedRecord> prepareRecord(const RecordOptions& options) {
   if (::access(dir.c_str(), W_OK | X_OK) != 0) {
     return Error(dir.string() + ": cannot write the trace here: " + std::strerror(errno));
   }
+  DAMSCOPE_RETURN_IF_ERROR(checkOutputSpace(record.output));
   // Earlier runs' files would make this run's names move to .pid<PID>
   // variants; refuse, or with --force remove them.
   const std::vector<std::string> existing = listRunOutputs(record.output);
@@ -136,8 +154,8 @@ Result<PreparedRecord> prepareRecord(const RecordOptions& options) {
   config.output = record.output;
   config.on_demand = options.on_demand;
   config.start_ns = realtimeNs();
-  config.delay_ns = static_cast<int64_t>(std::llround(options.delay_s * 1e9));
-  config.duration_ns = static_cast<int64_t>(std::llround(options.duration_s * 1e9));
+  config.delay_ns = delay_ns;
+  config.duration_ns = duration_ns;
   config.sample_hz = options.sample_hz;
   config.buffer_bytes = static_cast<size_t>(options.buffer_mb) << 20;
   config.buffer_count = static_cast<size_t>(options.buffers);
@@ -206,6 +224,7 @@ Result<ChildStatus> runRecorded(const PreparedRecord& record) {
   restore();
 
   ChildStatus result;
+  result.end_ns = realtimeNs();
   if (WIFEXITED(status)) {
     result.exit_code = WEXITSTATUS(status);
   } else if (WIFSIGNALED(status)) {

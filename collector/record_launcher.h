@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "collector/collector_config.h"
 #include "trace/result.h"
 
 namespace damscope::collector {
@@ -29,7 +30,7 @@ struct RecordOptions {
   double sample_hz = 100;
   int64_t buffer_mb = 8;
   int64_t buffers = 16;
-  int64_t max_size_mb = 0;
+  int64_t max_size_mb = kDefaultMaxFileMb;  // 0: no limit
   std::vector<std::string> command;
   std::string inject_library;  // empty: findInjectLibrary()
 };
@@ -50,10 +51,16 @@ Result<std::string> findInjectLibrary();
 // `environ`. With --force, removes the earlier run's files.
 Result<PreparedRecord> prepareRecord(const RecordOptions& options);
 
+// An error when the file system of `output` (a trace name) has less than
+// kMinFreeBytes available: the disk is full, and no trace can be written.
+constexpr int64_t kMinFreeBytes = int64_t{1} << 20;
+Status checkOutputSpace(const std::string& output);
+
 // How the command ended.
 struct ChildStatus {
-  int exit_code = 0;  // when it exited
-  int signal = 0;     // when a signal killed it (then exit_code is 128 + signal)
+  int exit_code = 0;   // when it exited
+  int signal = 0;      // when a signal killed it (then exit_code is 128 + signal)
+  int64_t end_ns = 0;  // when record saw it end (CLOCK_REALTIME)
 };
 
 // Runs the prepared command and waits for it. An Error only when it could

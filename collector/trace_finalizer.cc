@@ -1,6 +1,9 @@
 // Sorting a collector trace into the store's order: see trace_finalizer.h.
 #include "collector/trace_finalizer.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include "trace/sqlite_db.h"
@@ -107,7 +110,79 @@ int64_t processWriting(const std::string& path) {
   return 0;
 }
 
+Result<int64_t> metaInt(Database& db, const std::string& key) {
+  DAMSCOPE_ASSIGN_OR_RETURN(std::string text, metaValue(db, key));
+  if (text.empty()) return int64_t{0};
+  char* end = nullptr;
+  const long long value = std::strtoll(text.c_str(), &end, 10);
+  return *end == '\0' ? static_cast<int64_t>(value) : int64_t{0};
+}
+
+Status setStat(Database& db, const std::string& name, int64_t value,
+               const std::string& description) {
+  DAMSCOPE_ASSIGN_OR_RETURN(
+      Statement stmt, db.prepare("INSERT INTO stats(name, value, description) VALUES(?, ?, ?) "
+                                 "ON CONFLICT(name) DO UPDATE SET value=excluded.value"));
+  stmt.bindText(1, name);
+  stmt.bindInt(2, value);
+  stmt.bindText(3, description);
+  DAMSCOPE_ASSIGN_OR_RETURN(bool row, stmt.step());
+  (void)row;
+  return okStatus();
+}
+
+// See trace_finalizer.h: a window the collector never closed.
+Status recordAbruptEnd(Database& db, const FinalizeOptions& options, FinalizeReport* report) {
+  DAMSCOPE_ASSIGN_OR_RETURN(std::string end_reason, metaValue(db, "collector.end_reason"));
+  if (!end_reason.empty()) return okStatus();
+  report->ended_abruptly = true;
+  DAMSCOPE_ASSIGN_OR_RETURN(int64_t last_commit, metaInt(db, "collector.last_commit_ns"));
+  DAMSCOPE_ASSIGN_OR_RETURN(int64_t window_start, metaInt(db, "collector.window_start_ns"));
+  int64_t tail = kMaxUnsavedNs;
+  if (options.process_end_ns > 0 && last_commit > 0) {
+    tail = std::clamp<int64_t>(options.process_end_ns - last_commit, 0, INT64_MAX);
+  }
+  int64_t events = 0;
+  for (const char* table :
+       {"kernels", "memcpys", "memsets", "api_calls", "ranges", "syncs", "counters"}) {
+    DAMSCOPE_ASSIGN_OR_RETURN(int64_t n, count(db, std::string("SELECT COUNT(*) FROM ") + table));
+    events += n;
+  }
+  // The rate over the recorded part of the window, in double: a tail of
+  // seconds times millions of events per second.
+  const int64_t recorded_ns = last_commit - window_start;
+  const double lost = recorded_ns > 0 && window_start > 0
+                          ? static_cast<double>(events) / static_cast<double>(recorded_ns) *
+                                static_cast<double>(tail)
+                          : 0.0;
+  report->unrecorded_tail_ns = tail;
+  report->estimated_lost_events = static_cast<int64_t>(std::min(lost, 1e18));
+  DAMSCOPE_RETURN_IF_ERROR(setStat(
+      db, "collector.ended_abruptly", 1,
+      "the process ended without closing the window (killed, or its crash could not be saved in "
+      "time): events after the last commit are missing"));
+  DAMSCOPE_RETURN_IF_ERROR(setStat(
+      db, "collector.unrecorded_tail_ns", tail,
+      "ns from the last commit to the end of the process (when damscope record saw the end; "
+      "else the bound of two commit intervals): events in it are missing"));
+  return setStat(db, "collector.estimated_lost_events", report->estimated_lost_events,
+                 "events estimated missing after the last commit: the window's event rate times "
+                 "collector.unrecorded_tail_ns");
+}
+
 }  // namespace
+
+std::string abruptEndNote(const std::string& path, const FinalizeReport& report) {
+  if (!report.ended_abruptly) return {};
+  char seconds[32];
+  std::snprintf(seconds, sizeof(seconds), "%.2f",
+                static_cast<double>(report.unrecorded_tail_ns) / 1e9);
+  return path +
+         ": the recording ended abruptly (its window was never closed: the process was killed, "
+         "or the file stopped taking writes): the last " +
+         seconds + " s, about " + std::to_string(report.estimated_lost_events) +
+         " events, are missing (stats collector.estimated_lost_events)";
+}
 
 Result<bool> needsFinalize(const std::string& path) {
   DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadOnly));
@@ -117,9 +192,10 @@ Result<bool> needsFinalize(const std::string& path) {
   return finalized.value() == "0";
 }
 
-Status finalizeTraceFile(const std::string& path) {
+Result<FinalizeReport> finalizeTraceFile(const std::string& path, const FinalizeOptions& options) {
+  FinalizeReport report;
   DAMSCOPE_ASSIGN_OR_RETURN(bool needed, needsFinalize(path));
-  if (!needed) return okStatus();
+  if (!needed) return report;
   // A process of the command may outlive it (started in the background) and
   // still be writing: rewriting its tables now would pull them from under it.
   if (const int64_t pid = processWriting(path); pid > 0) {
@@ -141,6 +217,7 @@ Status finalizeTraceFile(const std::string& path) {
         count(db,
               "SELECT COUNT(*) FROM sqlite_master WHERE type='index' AND name='kernels_by_ts'"));
     if (indexed == 0) DAMSCOPE_RETURN_IF_ERROR(db.exec(schemaIndexesSql()));
+    DAMSCOPE_RETURN_IF_ERROR(recordAbruptEnd(db, options, &report));
     DAMSCOPE_RETURN_IF_ERROR(db.exec("UPDATE meta SET value='1' WHERE key='collector.finalized';"));
     return db.exec("COMMIT;");
   };
@@ -148,7 +225,9 @@ Status finalizeTraceFile(const std::string& path) {
     (void)db.exec("ROLLBACK;");
     return Error(path + ": cannot finalize the trace: " + status.error().message());
   }
-  return db.close();
+  DAMSCOPE_RETURN_IF_ERROR(db.close());
+  report.finalized_now = true;
+  return report;
 }
 
 }  // namespace damscope::collector

@@ -424,6 +424,31 @@ TEST_F(Record, BadInputIsOneLineAndRunsNothing) {
   EXPECT_NE(r.err.find("no command given"), std::string::npos) << r.err;
 }
 
+TEST_F(Record, OptionValuesBeyondTheirRangeAreOneLineNamingTheOptionAndStartNothing) {
+  // Each of these once ran the program unrecorded (an overflowed window made
+  // the library refuse its environment) or recorded until Ctrl-C (a window
+  // that rounded to 0 ns, "no limit").
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"--duration", "1e10"},  {"--delay", "1e300"},   {"--duration", "1e-12"},
+      {"--duration", "nan"},   {"--delay", "inf"},     {"--duration", "-1"},
+      {"--sample-hz", "1e-5"}, {"--sample-hz", "nan"}, {"--max-size", "1099511627776"},
+  };
+  for (const auto& [option, value] : bad) {
+    const ProcessResult r = record({"-o", out("run.db"), option, value},
+                                   {"--steps", "1", "--pid-file", out("started")});
+    EXPECT_EQ(r.exit_code, 2) << option << " " << value << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("damscope: " + option + ": ", 0), 0u) << r.err;
+    EXPECT_EQ(countOccurrences(r.err, "\n"), 1u) << r.err;
+    EXPECT_FALSE(fs::exists(out("started"))) << option << " " << value << " started the program";
+    EXPECT_TRUE(collector::listRunOutputs(out("run.db")).empty());
+  }
+  // The bounds themselves are accepted.
+  const ProcessResult r =
+      record({"-o", out("run.db"), "--duration", "1e7", "--delay", "1e-9"}, {"--steps", "1"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(rangesNamed(load("run.db"), "step").size(), 1u);
+}
+
 TEST_F(Record, ACommandThatNeverUsesCudaOrNvtxLeavesNoFileAndSaysWhy) {
   const ProcessResult r =
       runProcess({damscopeBinary(), "record", "-o", out("run.db"), "--", "/bin/sh", "-c", "exit 9"},
@@ -460,23 +485,61 @@ TEST_F(Record, UnwritableOutputLeavesTheProgramRunningWithItsExitCode) {
   EXPECT_NE(r.err.find("not recording this process"), std::string::npos);
 }
 
-TEST_F(Record, FullDiskStopsRecordingNotTheProgram) {
-  // --max-size makes SQLite fail with SQLITE_FULL at 1 MB, exactly as a full
-  // disk would; 200,000 ranges, paced so the writer keeps up, need far more.
-  // The steps take 1.5 s, so a periodic commit holds some of them before the
-  // burst fills the file.
+TEST_F(Record, SizeLimitStopsWritingCountsWhatFollowsAndTheProgramRunsOn) {
+  // 1 MB; 200,000 ranges, paced so the writer keeps up, need far more. The
+  // steps take 1.5 s, so periodic commits hold some of them before the burst
+  // reaches the limit.
   const ProcessResult r =
       record({"-o", out("run.db"), "--max-size", "1"},
              {"--steps", "3", "--step-ms", "500", "--paced-burst", "200000", "--exit-code", "4"});
   EXPECT_EQ(r.exit_code, 4) << r.err;
   EXPECT_NE(r.out.find("workload done"), std::string::npos);
-  EXPECT_NE(r.err.find("database or disk is full"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("recording stopped"), std::string::npos);
-  const TraceTables t = load("run.db");  // still a valid trace
+  EXPECT_EQ(countOccurrences(r.err, "reached the size limit of 1 MB (--max-size)"), 1u) << r.err;
+  const TraceTables t = load("run.db");  // a complete trace, closed as usual
+  EXPECT_EQ(t.getMeta("collector.end_reason"), "exit");
   const size_t steps = rangesNamed(t, "step").size();
   EXPECT_GE(steps, 1u);
   EXPECT_LE(steps, 3u);
-  EXPECT_LT(fs::file_size(out("run.db")), 2u << 20);
+  EXPECT_LT(fs::file_size(out("run.db")), 1u << 20);
+  // What was not written is counted: every paced range is in the file, was
+  // dropped by its ring, or was counted after the limit (with CPU samples).
+  const int64_t after = t.getStat("collector.dropped_after_max_size");
+  EXPECT_GT(after, 0);
+  EXPECT_GE(static_cast<int64_t>(rangesNamed(t, "paced").size()) + after +
+                t.getStat("collector.nvtx_ring_overflow"),
+            200000);
+}
+
+TEST_F(Record, SizeLimitIs4GiBByDefaultAndCanBeLifted) {
+  collector::RecordOptions options;
+  options.output = out("run.db");
+  options.command = {"true"};
+  auto prepared = collector::prepareRecord(options);
+  ASSERT_TRUE(prepared.ok()) << prepared.error().message();
+  const auto& env = prepared->environment;
+  EXPECT_NE(std::find(env.begin(), env.end(), "DAMSCOPE_MAX_SIZE_MB=4096"), env.end());
+  const ProcessResult r =
+      record({"-o", out("run.db"), "--max-size", "unlimited"}, {"--steps", "1"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(rangesNamed(load("run.db"), "step").size(), 1u);
+}
+
+TEST_F(Record, AnAlreadyFullDiskIsBlamedNotTheCommand) {
+  // A real full file system: a small tmpfs, filled (needs mount rights).
+  const std::string full = out("full");
+  fs::create_directory(full);
+  if (std::system(("mount -t tmpfs -o size=2m tmpfs " + full + " 2>/dev/null").c_str()) != 0) {
+    GTEST_SKIP() << "cannot mount a tmpfs here";
+  }
+  std::system(("dd if=/dev/zero of=" + full + "/filler bs=64k 2>/dev/null").c_str());
+  const ProcessResult r =
+      record({"-o", full + "/run.db"}, {"--steps", "1", "--pid-file", out("started")});
+  std::system(("umount " + full).c_str());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("damscope: " + full + ": the disk is full (", 0), 0u) << r.err;
+  EXPECT_EQ(countOccurrences(r.err, "\n"), 1u) << r.err;
+  EXPECT_EQ(r.err.find("the command made neither"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out("started")));
 }
 
 TEST_F(Record, MissingCuptiIsSaidOnceAndNvtxStillRecorded) {

@@ -398,6 +398,49 @@ TEST(ControlChannel, RequestsRoundTripAndBadOnesSayWhy) {
   }
 }
 
+TEST(ControlChannel, DurationsThatWouldOverflowTheWindowEndAreRefused) {
+  // INT64_MAX once closed the window at once (start + duration wrapped).
+  for (const std::string& bad : {std::to_string(INT64_MAX), std::to_string(kMaxWindowNs + 1),
+                                 std::string("99999999999999999999")}) {
+    auto parsed = parseCaptureRequest("capture duration_ns=" + bad + " steps=0 output=");
+    ASSERT_FALSE(parsed.ok()) << bad;
+    EXPECT_NE(parsed.error().message().find("duration_ns"), std::string::npos);
+  }
+  auto longest = parseCaptureRequest("capture duration_ns=" + std::to_string(kMaxWindowNs) +
+                                     " steps=0 output=");
+  ASSERT_TRUE(longest.ok());
+  EXPECT_EQ(longest->duration_ns, kMaxWindowNs);
+}
+
+TEST(CollectorConfig, WindowSecondsBecomeNanosecondsOrSayWhatIsWrong) {
+  EXPECT_EQ(windowSecondsToNs("--duration", 0).value(), 0);
+  EXPECT_EQ(windowSecondsToNs("--duration", 1e-9).value(), 1);
+  EXPECT_EQ(windowSecondsToNs("--duration", 2.5).value(), 2'500'000'000);
+  EXPECT_EQ(windowSecondsToNs("--duration", kMaxWindowSeconds).value(), kMaxWindowNs);
+  const std::vector<std::pair<double, std::string>> bad = {
+      {1e10, "at most 10000000 seconds"},
+      {1e300, "at most"},
+      {kMaxWindowSeconds * (1 + 1e-12), "at most"},
+      {1e-12, "too small"},
+      {-1e-300, ">= 0"},
+      {-1, ">= 0"},
+      {std::numeric_limits<double>::quiet_NaN(), "finite"},
+      {std::numeric_limits<double>::infinity(), "finite"},
+  };
+  for (const auto& [seconds, why] : bad) {
+    auto ns = windowSecondsToNs("--delay", seconds);
+    ASSERT_FALSE(ns.ok()) << seconds;
+    EXPECT_EQ(ns.error().message().rfind("--delay: ", 0), 0u) << ns.error().message();
+    EXPECT_NE(ns.error().message().find(why), std::string::npos) << ns.error().message();
+  }
+  // The environment is held to the same rule.
+  auto config = configFromEnvironment([](const char* name) -> const char* {
+    return std::string_view(name) == "DAMSCOPE_DURATION_S" ? "1e-12" : nullptr;
+  });
+  ASSERT_FALSE(config.ok());
+  EXPECT_NE(config.error().message().find("DAMSCOPE_DURATION_S"), std::string::npos);
+}
+
 TEST(ControlChannel, DirectoryMustBePrivateToItsOwner) {
   TempDir dir;
   const uid_t uid = getuid();

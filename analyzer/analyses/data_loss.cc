@@ -13,14 +13,20 @@ namespace {
 //  - collector.cupti_dropped_records and collector.nvtx_ring_overflow: parts
 //    of collector.dropped_records, their total;
 //  - collector.buffer_pool_exhausted: a cause, whose drops CUPTI counts;
+//  - collector.ended_abruptly, collector.unrecorded_tail_ns: the fact and the
+//    time behind collector.estimated_lost_events, which counts the events;
 //  - collector.cpu_samples_late, collector.unknown_api_cbids: late samples and
 //    generically named calls are stored whole;
 //  - kineto.events, kineto.flow_events, kineto.instant_events,
 //    kineto.memory_events_without_totals, kineto.kernels_without_correlation,
 //    kineto.unknown_category_ranges, nsys.runtime_rows_sharing_correlation:
 //    what the source holds and damscope stores, or leaves out by design.
-constexpr std::array<std::pair<std::string_view, LossKind>, 17> kLossStats{{
+constexpr std::array<std::pair<std::string_view, LossKind>, 19> kLossStats{{
     {"collector.dropped_records", LossKind::kLost},
+    // The process was killed: events after its last commit, estimated
+    // (collector/trace_finalizer.h).
+    {"collector.estimated_lost_events", LossKind::kLost},
+    {"collector.dropped_after_max_size", LossKind::kLost},
     {"collector.records_without_timestamps", LossKind::kLost},
     {"collector.unknown_record_kinds", LossKind::kLost},
     // A buffer whose walk stopped loses the rest of its records: at least one each.
