@@ -4,6 +4,10 @@
 // (Issue 8's defects, one test each.)
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -166,6 +170,235 @@ TEST(HostileInput, LongFileNamesImport) {
                                               testing::damscopeBinary() + " analyze " + name);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(std::filesystem::exists(dir.file(std::string(243, 'n') + ".db")));
+}
+
+// A one-step Kineto trace whose kernel has the given "ts" and "dur" (JSON
+// number text), with `top` added to the top-level object.
+std::string traceWithKernelTimes(const std::string& ts, const std::string& dur,
+                                 const std::string& top = "") {
+  return R"({"traceEvents":[)"
+         R"({"ph":"X","cat":"cpu_op","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":1000},)"
+         R"({"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":)" +
+         ts + R"(,"dur":)" + dur + R"(,"args":{"correlation":1,"device":0,"stream":7}}])" + top +
+         "}";
+}
+
+// Times at and past int64 and the trace's range (±2^62 ns, trace/tables.h):
+// once they were multiplied, added and subtracted unchecked (UBSan reports,
+// negative windows and step times, a base time that wrapped the first event
+// to -7.5e18). An event that cannot be placed is skipped and counted; a base
+// time that cannot be is an error naming the file and the field.
+TEST(HostileInput, KinetoTimesOutOfRangeAreSkippedAndCounted) {
+  TempDir dir;
+  struct Case {
+    std::string ts, dur, stat;
+  };
+  const Case cases[] = {
+      {"9000000000000000", "1", "kineto.events_outside_time_range"},     // 9e18 ns
+      {"-9000000000000000", "1", "kineto.events_outside_time_range"},    // -9e18 ns
+      {"4611686018427387", "1000", "kineto.events_outside_time_range"},  // end past 2^62
+      {"20", "9223372036854775", "kineto.events_outside_time_range"},    // dur near INT64_MAX
+      {"9223372036854775.808", "1", "kineto.events_without_ts"},         // ns overflow int64
+      {"1e300", "1", "kineto.events_without_ts"},
+      {"20", "-9223372036854775.808", "kineto.bad_durations"},
+  };
+  for (const Case& c : cases) {
+    const std::string trace = dir.file("times.json");
+    testing::writeFile(trace, traceWithKernelTimes(c.ts, c.dur));
+    const std::string store = dir.file("times.db");
+    const CommandResult r = damscope("import -f -o " + store + " " + trace);
+    ASSERT_EQ(r.exit_code, 0) << c.ts << " " << c.dur << ": " << r.err;
+    auto events = readTrace(store);
+    ASSERT_TRUE(events.ok()) << events.error().message();
+    EXPECT_EQ(events->getStat(c.stat), 1) << c.ts << " " << c.dur;
+    for (size_t i = 0; i < events->kernels.size(); ++i) {
+      EXPECT_GE(events->kernels.dur[i], 0);
+      EXPECT_TRUE(isTraceTime(events->kernels.ts[i]));
+    }
+    const CommandResult analyzed = damscope("analyze --no-store --format json " + trace);
+    EXPECT_EQ(analyzed.exit_code, 0) << analyzed.err;
+  }
+  for (const auto& [top, value] :
+       {std::pair<std::string, std::string>{R"(,"baseTimeNanoseconds":9000000000000000000)",
+                                            "9000000000000000000 lies outside"},
+        {R"(,"baseTimeNanoseconds":-4611686018427387904)", "-4611686018427387904 lies outside"},
+        // Each in range, but 4e18 + 1e18 is not.
+        {R"(,"baseTimeNanoseconds":4000000000000000000)", "4000000000000000000 moves an event"}}) {
+    const std::string trace = dir.file("base.json");
+    testing::writeFile(trace, traceWithKernelTimes("1000000000000000", "1", top));
+    for (const std::string& command : {"import -o " + dir.file("base.db") + " " + trace,
+                                       "analyze --no-store " + trace, "info " + trace}) {
+      const CommandResult r = damscope(command);
+      EXPECT_EQ(r.exit_code, 2) << command << ": " << r.err;
+      EXPECT_TRUE(oneLine(r.err)) << r.err;
+      EXPECT_NE(r.err.find(trace + ": "), std::string::npos) << r.err;
+      EXPECT_NE(r.err.find("\"baseTimeNanoseconds\" " + value), std::string::npos) << r.err;
+      EXPECT_FALSE(std::filesystem::exists(dir.file("base.db")));
+    }
+  }
+}
+
+// Device properties past a 32-bit column (or past any integer, 1e300, whose
+// conversion was undefined) read as unknown, not as a wrapped number.
+TEST(HostileInput, KinetoDevicePropertiesOutOfRangeReadAsUnknown) {
+  TempDir dir;
+  const std::string trace = dir.file("devices.json");
+  testing::writeFile(
+      trace, traceWithKernelTimes("20", "300",
+                                  R"(,"deviceProperties":[{"id":0,"name":"GPU","numSms":1e300,)"
+                                  R"("warpSize":4294967328,"totalGlobalMem":-1e300}])"));
+  const std::string store = dir.file("devices.db");
+  ASSERT_EQ(damscope("import -o " + store + " " + trace).exit_code, 0);
+  auto events = readTrace(store);
+  ASSERT_TRUE(events.ok()) << events.error().message();
+  ASSERT_EQ(events->devices.size(), 1u);
+  EXPECT_TRUE(isNull(events->devices.sm_count[0]));
+  EXPECT_TRUE(isNull(events->devices.warp_size[0]));
+  EXPECT_TRUE(isNull(events->devices.memory_bytes[0]));
+}
+
+// An Nsight Systems export with the given kernel rows ("start, end" pairs,
+// SQL) and session start.
+std::string nsysExport(TempDir& dir, const std::string& rows,
+                       const std::string& session_start = "0") {
+  const std::string path = dir.file("report.sqlite");
+  std::filesystem::remove(path);
+  auto db = Database::open(path, Database::Mode::kReadWriteCreate);
+  EXPECT_TRUE(db.ok());
+  const Status made = db->exec(
+      "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+      "INSERT INTO StringIds VALUES (1, 'gemm');"
+      "CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER);"
+      "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (" +
+      session_start +
+      ");"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER,"
+      "  streamId INTEGER, correlationId INTEGER, demangledName INTEGER);"
+      "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (100, 400, 0, 7, 1, 1);"
+      "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, streamId, correlationId,"
+      "  demangledName) VALUES " +
+      rows + ";");
+  EXPECT_TRUE(made.ok()) << made.error().message();
+  return path;
+}
+
+// NULL starts and ends, and starts and ends that overflow once combined
+// (end - start with a NULL end was INT64_MIN - start): the row is skipped or
+// repaired and counted, the same way by import, analyze and info, since all
+// three import through one importer. A session start out of range is an
+// error naming the file and the field.
+TEST(HostileInput, NsysNullAndOutOfRangeTimesAreSkippedAndCounted) {
+  TempDir dir;
+  struct Case {
+    std::string rows, stat;
+  };
+  const Case cases[] = {
+      {"(NULL, 500, 0, 7, 2, 1)", "nsys.rows_without_start"},
+      {"(200, NULL, 0, 7, 2, 1)", "nsys.rows_without_end"},
+      {"(500, 200, 0, 7, 2, 1)", "nsys.negative_durations"},
+      {"(-9223372036854775807, 9223372036854775807, 0, 7, 2, 1)", "nsys.rows_outside_time_range"},
+      {"(9000000000000000000, 9000000000000000001, 0, 7, 2, 1)", "nsys.rows_outside_time_range"},
+      {"(100, 9223372036854775807, 0, 7, 2, 1)", "nsys.rows_outside_time_range"},
+  };
+  for (const Case& c : cases) {
+    const std::string path = nsysExport(dir, c.rows);
+    const std::string store = dir.file("report.db");
+    const CommandResult r = damscope("import -f -o " + store + " " + path);
+    ASSERT_EQ(r.exit_code, 0) << c.rows << ": " << r.err;
+    auto events = readTrace(store);
+    ASSERT_TRUE(events.ok()) << events.error().message();
+    EXPECT_EQ(events->getStat(c.stat), 1) << c.rows;
+    for (size_t i = 0; i < events->kernels.size(); ++i) EXPECT_GE(events->kernels.dur[i], 0);
+    const CommandResult info = damscope("info --json " + path);
+    ASSERT_EQ(info.exit_code, 0) << info.err;
+    EXPECT_NE(info.out.find(c.stat), std::string::npos) << info.out;
+    EXPECT_EQ(damscope("analyze --no-store " + path).exit_code, 0) << c.rows;
+  }
+  const std::string path = nsysExport(dir, "(200, 300, 0, 7, 2, 1)", "-5000000000000000000");
+  for (const std::string& command : {"import -o " + dir.file("late.db") + " " + path,
+                                     "analyze --no-store " + path, "info " + path}) {
+    const CommandResult r = damscope(command);
+    EXPECT_EQ(r.exit_code, 2) << command << ": " << r.err;
+    EXPECT_TRUE(oneLine(r.err)) << r.err;
+    EXPECT_NE(r.err.find(path + ": TARGET_INFO_SESSION_START_TIME.utcEpochNs -5000000000000000000"),
+              std::string::npos)
+        << r.err;
+  }
+}
+
+// Negative durations in a run.db, written there by hand, are refused on read
+// like any other time out of range: analyses take ends to follow starts.
+TEST(HostileInput, NegativeDurationsInARunDbAreRefused) {
+  TempDir dir;
+  const std::string trace = dir.file("ok.json");
+  testing::writeFile(trace, traceWithKernel("gemm"));
+  const std::string store = dir.file("neg.db");
+  ASSERT_EQ(damscope("import -o " + store + " " + trace).exit_code, 0);
+  {
+    auto db = Database::open(store, Database::Mode::kReadWriteCreate);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->exec("UPDATE kernels SET dur = -300").ok());
+  }
+  const CommandResult r = damscope("analyze --no-store " + store);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(oneLine(r.err)) << r.err;
+  EXPECT_NE(r.err.find("neg.db: table kernels row 0: dur -300 is negative"), std::string::npos)
+      << r.err;
+}
+
+// The peak resident memory of the largest program this test has run, in
+// bytes (getrusage counts every waited-for descendant).
+long peakChildRssBytes() {
+  rusage usage{};
+  getrusage(RUSAGE_CHILDREN, &usage);
+  return usage.ru_maxrss * 1024L;
+}
+
+// Decompression bombs, built small: a 2 GiB sparse file that starts as gzip
+// (it took 10.5 GB of memory and up to 45 s), a gzip that inflates about
+// 1000:1 (4 MiB to 4 GiB took 8.4 GB: here 256 concatenated members of 1 MiB
+// of zeros, 256 KiB inflating to 256 MiB, past the cap of 100 times plus 64
+// MiB), and a gzip followed by other data. Each is one line, exit 2, quickly
+// and in bounded memory.
+TEST(HostileInput, DecompressionBombsFailFastInBoundedMemory) {
+  TempDir dir;
+  const std::string sparse = dir.file("sparse.json.gz");
+  {
+    // A valid gzip header (deflate, no flags), then zeros.
+    testing::writeFile(sparse, std::string("\x1f\x8b\x08\0\0\0\0\0\0\x03", 10));
+    std::filesystem::resize_file(sparse, 2ull << 30);
+  }
+  const std::string bomb = dir.file("bomb.json.gz");
+  {
+    testing::writeGzip(bomb, std::string(1u << 20, '\0'));
+    const std::string member = testing::readFile(bomb);
+    std::string members;
+    for (int i = 0; i < 256; ++i) members += member;
+    testing::writeFile(bomb, members);
+  }
+  const std::string trailing = dir.file("trailing.json.gz");
+  testing::writeGzip(trailing, traceWithKernel("gemm"));
+  testing::writeFile(trailing, testing::readFile(trailing) + "\n");
+  for (const auto& [path, why] :
+       {std::pair{sparse, std::string("corrupt gzip data")},
+        std::pair{bomb, std::string("gzip content larger than")},
+        std::pair{trailing, std::string("unexpected data after the end of the gzip stream")}}) {
+    for (const std::string& command : {"import -o " + dir.file("out.db") + " " + path,
+                                       "analyze --no-store " + path, "info " + path}) {
+      const auto start = std::chrono::steady_clock::now();
+      const CommandResult r = damscope(command);
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      EXPECT_EQ(r.exit_code, 2) << command << ": " << r.err;
+      EXPECT_TRUE(oneLine(r.err)) << command << ": " << r.err;
+      EXPECT_NE(r.err.find(path + ": " + why), std::string::npos) << command << ": " << r.err;
+      EXPECT_LT(seconds, 10) << command;
+      EXPECT_FALSE(std::filesystem::exists(dir.file("out.db"))) << command;
+    }
+  }
+  // The cap (about 90 MiB here) and the buffer's growth bound it; a sanitizer
+  // build adds its shadow and quarantine.
+  EXPECT_LT(peakChildRssBytes(), 1L << 30);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 
 #include "tests/test_support.h"
@@ -36,14 +37,87 @@ TEST(InputFile, GzipStreamStopsAtTheOutputLimit) {
   ASSERT_TRUE(compressed.ok()) << compressed.error().message();
   ASSERT_LT(compressed->size(), 16u << 10);
 
-  auto limited = gunzip(compressed.value(), path, 0, {}, 1u << 20);
+  InflateLimits limits;
+  limits.max_bytes = 1u << 20;
+  auto limited = gunzip(compressed.value(), path, 0, {}, limits);
   ASSERT_FALSE(limited.ok());
-  EXPECT_EQ(limited.error().message(),
-            path + ": gzip content too large (a trace can have at most 1048576 bytes)");
+  EXPECT_EQ(limited.error().message().rfind(path + ": gzip content larger than 1048576 bytes", 0),
+            0u)
+      << limited.error().message();
 
-  auto exact = gunzip(compressed.value(), path, 0, {}, 4u << 20);
+  limits.max_bytes = 4u << 20;
+  auto exact = gunzip(compressed.value(), path, 0, {}, limits);
   ASSERT_TRUE(exact.ok()) << exact.error().message();
   EXPECT_EQ(exact->size(), 4u << 20);
+}
+
+// The cap follows the compressed size: 4 MiB of zeros in a few KiB is a
+// ratio of about 1000, far past what any trace reaches, and stops as soon as
+// the cap is passed, never inflating the rest.
+TEST(InputFile, GzipStreamStopsAtItsRatioCap) {
+  TempDir dir;
+  const std::string path = dir.file("bomb.json.gz");
+  testing::writeGzip(path, std::string(4u << 20, '\0'));
+  const size_t compressed = std::filesystem::file_size(path);
+  InflateLimits limits;
+  limits.allowance_bytes = 0;
+  EXPECT_EQ(limits.capFor(compressed), 100 * compressed);
+  auto bomb = gunzipFile(path, 0, {}, limits);
+  ASSERT_FALSE(bomb.ok());
+  EXPECT_EQ(bomb.error().message().rfind(
+                path + ": gzip content larger than " + std::to_string(100 * compressed) +
+                    " bytes, the limit for a " + std::to_string(compressed) + "-byte file",
+                0),
+            0u)
+      << bomb.error().message();
+  // With the default allowance the same file is small enough.
+  auto ok = gunzipFile(path, 0);
+  ASSERT_TRUE(ok.ok()) << ok.error().message();
+  EXPECT_EQ(ok->size(), 4u << 20);
+}
+
+TEST(InputFile, GzipCapSaturatesAndNeverPassesTheParserLimit) {
+  InflateLimits limits;
+  EXPECT_EQ(limits.capFor(0), 64u << 20);
+  EXPECT_EQ(limits.capFor(SIZE_MAX / 2), kMaxInputBytes);
+  limits.max_ratio = SIZE_MAX;
+  EXPECT_EQ(limits.capFor(3), kMaxInputBytes);
+}
+
+// gzip(1) warns of "trailing garbage"; a trace with data after its stream is
+// damaged or not what it seems, so it is refused. Another gzip member is not
+// garbage (gzip -c a b > ab.gz), nor is it when it straddles two reads.
+TEST(InputFile, DataAfterTheGzipStreamIsRefused) {
+  TempDir dir;
+  const std::string path = dir.file("trailing.json.gz");
+  testing::writeGzip(path, "{\"traceEvents\":[]}");
+  const std::string member = testing::readFile(path);
+  testing::writeFile(path, member + "garbage");
+  auto garbage = gunzipFile(path, 0);
+  ASSERT_FALSE(garbage.ok());
+  EXPECT_EQ(garbage.error().message(),
+            path + ": unexpected data after the end of the gzip stream (at byte " +
+                std::to_string(member.size()) + " of " + std::to_string(member.size() + 7) + ")");
+  // One stray byte is trailing data too.
+  testing::writeFile(path, member + "\x1f");
+  EXPECT_FALSE(gunzipFile(path, 0).ok());
+
+  testing::writeFile(path, member + member);
+  auto twice = gunzipFile(path, 0);
+  ASSERT_TRUE(twice.ok()) << twice.error().message();
+  EXPECT_EQ(twice.value(), "{\"traceEvents\":[]}{\"traceEvents\":[]}");
+  // A second member whose magic number is split across two reads: the first
+  // member ends one byte before the end of the first chunk read, its length
+  // made up by a header comment (RFC 1952, FCOMMENT).
+  ASSERT_EQ(member[3], 0) << "writeGzip sets no header flags";
+  const size_t comment = kProgressChunkBytes - 1 - member.size() - 1;
+  std::string padded = member.substr(0, 10) + std::string(comment, 'c') + '\0' + member.substr(10);
+  padded[3] = 0x10;
+  ASSERT_EQ(padded.size(), kProgressChunkBytes - 1);
+  testing::writeFile(path, padded + member);
+  auto split = gunzipFile(path, 0);
+  ASSERT_TRUE(split.ok()) << split.error().message();
+  EXPECT_EQ(split.value(), "{\"traceEvents\":[]}{\"traceEvents\":[]}");
 }
 
 }  // namespace

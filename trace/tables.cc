@@ -57,6 +57,14 @@ Status checkEventTimes(const TraceTables& t) {
           if (!isNull(dur) && isTraceTime(ts) && isTraceTime(dur)) end = ts + dur;
           if (!isNull(dur) && !isTraceTime(dur)) end = dur;
         }
+        if constexpr (requires { table.dur; }) {
+          // Analyses take an event's end to be at or after its start.
+          if (!isNull(table.dur[i]) && table.dur[i] < 0) {
+            status = Error(std::string("table ") + table.kSqlName + " row " + std::to_string(i) +
+                           ": dur " + std::to_string(table.dur[i]) + " is negative");
+            return;
+          }
+        }
         if (!isTraceTime(ts) || !isTraceTime(end)) {
           status = Error(std::string("table ") + table.kSqlName + " row " + std::to_string(i) +
                          ": ts " + std::to_string(ts) +

@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -345,8 +346,22 @@ inline bool isTraceTime(int64_t ns) {
   return ns > -kTimeLimitNs && ns < kTimeLimitNs;
 }
 
-// Checks that every event's ts, and ts + dur, is a trace time (or NULL); the
-// error names the table, the row and the value.
+// Importers combine times from untrusted input (a base time and an offset, an
+// end and a start) with these: checked int64 arithmetic, and a result inside
+// the trace's time range, or std::nullopt.
+inline std::optional<int64_t> addTraceTimes(int64_t a, int64_t b) {
+  int64_t sum = 0;
+  if (__builtin_add_overflow(a, b, &sum) || !isTraceTime(sum)) return std::nullopt;
+  return sum;
+}
+inline std::optional<int64_t> subtractTraceTimes(int64_t a, int64_t b) {
+  int64_t difference = 0;
+  if (__builtin_sub_overflow(a, b, &difference) || !isTraceTime(difference)) return std::nullopt;
+  return difference;
+}
+
+// Checks that every event's ts, and ts + dur, is a trace time (or NULL) and
+// that no dur is negative; the error names the table, the row and the value.
 Status checkEventTimes(const TraceTables& tables);
 
 // The schema version this build writes and reads (meta key "schema_version").

@@ -21,7 +21,7 @@ namespace {
 //    kineto.memory_events_without_totals, kineto.kernels_without_correlation,
 //    kineto.unknown_category_ranges, nsys.runtime_rows_sharing_correlation:
 //    what the source holds and damscope stores, or leaves out by design.
-constexpr std::array<std::pair<std::string_view, LossKind>, 19> kLossStats{{
+constexpr std::array<std::pair<std::string_view, LossKind>, 24> kLossStats{{
     {"collector.dropped_records", LossKind::kLost},
     // The process was killed: events after its last commit, estimated
     // (collector/trace_finalizer.h).
@@ -35,11 +35,16 @@ constexpr std::array<std::pair<std::string_view, LossKind>, 19> kLossStats{{
     {"kineto.ranges_without_thread", LossKind::kLost},
     {"kineto.non_object_events", LossKind::kLost},
     {"kineto.unsupported_phase_events", LossKind::kLost},
+    {"kineto.events_outside_time_range", LossKind::kLost},
+    {"nsys.rows_without_start", LossKind::kLost},
+    {"nsys.rows_outside_time_range", LossKind::kLost},
     {"collector.negative_durations", LossKind::kRepaired},
     {"collector.out_of_range_values", LossKind::kRepaired},
     {"collector.nvtx_truncated_messages", LossKind::kRepaired},
     {"collector.unresolved_correlations", LossKind::kRepaired},
     {"kineto.bad_durations", LossKind::kRepaired},
+    {"nsys.rows_without_end", LossKind::kRepaired},
+    {"nsys.negative_durations", LossKind::kRepaired},
     {"nsys.nvtx_unterminated_ranges", LossKind::kClipped},
     {"collector.nvtx_open_at_end", LossKind::kClipped},
     {"collector.nvtx_unmatched_pops", LossKind::kClipped},

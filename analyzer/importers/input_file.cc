@@ -8,7 +8,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
+#include <functional>
+#include <vector>
 
 namespace damscope {
 namespace {
@@ -91,33 +94,57 @@ bool isGzip(std::string_view bytes) {
          static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
-Result<std::string> gunzip(std::string_view compressed, const std::string& path, size_t padding,
-                           const Progress& progress, size_t max_bytes) {
-  auto too_large = [&] {
-    return Error(path + ": gzip content too large (a trace can have at most " +
-                 std::to_string(max_bytes) + " bytes)");
-  };
-  // zlib counts input in 32-bit uInt.
-  max_bytes = std::min(max_bytes, kMaxInputBytes);
-  if (compressed.size() > max_bytes) return too_large();
-  std::string out;
-  // A gzip member ends with its uncompressed size modulo 2^32 (RFC 1952,
-  // ISIZE): a good first guess for the output buffer when the file is intact.
-  // A truncated file ends with arbitrary bytes, so the guess is capped at a
-  // ratio far above what trace JSON reaches (about 20:1), and at the limit.
-  constexpr size_t kMaxRatio = 100;
-  size_t guess = compressed.size() * 4;
-  if (compressed.size() >= 18) {
-    const auto* tail =
-        reinterpret_cast<const unsigned char*>(compressed.data() + compressed.size() - 4);
-    const size_t isize = tail[0] | (tail[1] << 8) | (tail[2] << 16) | (size_t(tail[3]) << 24);
-    if (isize >= compressed.size()) guess = std::min(isize, compressed.size() * kMaxRatio);
+size_t InflateLimits::capFor(size_t compressed_bytes) const {
+  size_t cap = 0;
+  if (__builtin_mul_overflow(compressed_bytes, max_ratio, &cap) ||
+      __builtin_add_overflow(cap, allowance_bytes, &cap)) {
+    cap = SIZE_MAX;
   }
-  guess = std::min(guess, max_bytes);
+  return std::min({cap, max_bytes, kMaxInputBytes});
+}
+
+namespace {
+
+// Supplies compressed bytes: fills up to `n` bytes at `into` and returns how
+// many, 0 at the end of the input.
+using ReadInput = std::function<Result<size_t>(char* into, size_t n)>;
+
+// The first size of the output buffer. A gzip member ends with its
+// uncompressed size modulo 2^32 (RFC 1952, ISIZE): exact when the file is
+// intact. But the file's end is untrusted, and so is its size (a sparse file
+// of 2 GiB costs nothing to make): the buffer is filled with zeros when it is
+// sized, so it starts at most at kMaxFirstBuffer and grows by doubling only as
+// the stream proves to need it. 64 MiB holds the largest trace in
+// ../shared/traces (54 MB of JSON) in one piece; a larger one is copied a few
+// times, at memory speed.
+size_t firstBufferSize(std::string_view tail, size_t compressed_bytes, size_t cap) {
+  constexpr size_t kMaxFirstBuffer = 64u << 20;
+  size_t guess = compressed_bytes * 4;
+  if (compressed_bytes >= 18 && tail.size() == 4) {
+    const auto* t = reinterpret_cast<const unsigned char*>(tail.data());
+    const size_t isize = t[0] | (t[1] << 8) | (t[2] << 16) | (size_t(t[3]) << 24);
+    if (isize >= compressed_bytes) guess = isize;
+  }
+  return std::min({guess, cap, kMaxFirstBuffer});
+}
+
+Result<std::string> inflateGzip(const ReadInput& read, size_t compressed_bytes,
+                                std::string_view tail, const std::string& path, size_t padding,
+                                const Progress& progress, const InflateLimits& limits) {
+  const size_t cap = limits.capFor(compressed_bytes);
+  auto too_large = [&] {
+    return Error(path + ": gzip content larger than " + std::to_string(cap) +
+                 " bytes, the limit for a " + std::to_string(compressed_bytes) + "-byte file (" +
+                 std::to_string(limits.max_ratio) + " times its size plus " +
+                 std::to_string(limits.allowance_bytes >> 20) + " MiB, at most " +
+                 std::to_string(limits.max_bytes) + ")");
+  };
+  std::string out;
   // Slack so that the decoder can report the end of the stream without a
   // final reallocation when the guess is exact.
-  out.reserve(guess + (64u << 10) + padding);
-  out.resize(guess + (64u << 10));
+  const size_t first = firstBufferSize(tail, compressed_bytes, cap) + (64u << 10);
+  out.reserve(first + padding);
+  out.resize(first);
 
   z_stream zs{};
   if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return Error(path + ": cannot start gzip decoder");
@@ -125,47 +152,108 @@ Result<std::string> gunzip(std::string_view compressed, const std::string& path,
     z_stream* zs;
     ~InflateEnd() { inflateEnd(zs); }
   } end_inflate{&zs};
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
-  zs.avail_in = static_cast<uInt>(compressed.size());
-  size_t produced = 0;
+  std::vector<char> in(std::min(kProgressChunkBytes, std::max<size_t>(compressed_bytes, 2)));
+  zs.next_in = reinterpret_cast<Bytef*>(in.data());
+  zs.avail_in = 0;
+  bool input_ended = false;
+  bool member_ended = false;  // between two members, or after the last one
+  size_t consumed = 0, produced = 0;
+  // Moves what is left of the chunk to the front and reads after it.
+  auto refill = [&]() -> Status {
+    std::memmove(in.data(), zs.next_in, zs.avail_in);
+    DAMSCOPE_ASSIGN_OR_RETURN(size_t got, read(in.data() + zs.avail_in, in.size() - zs.avail_in));
+    input_ended = got == 0;
+    zs.next_in = reinterpret_cast<Bytef*>(in.data());
+    zs.avail_in += static_cast<uInt>(got);
+    return okStatus();
+  };
   while (true) {
+    if (member_ended) {
+      // The next two bytes decide: another member (gzip -c a b > ab.gz), the
+      // end of the file, or trailing data, which gzip(1) too reports.
+      if (zs.avail_in < 2 && !input_ended) {
+        DAMSCOPE_RETURN_IF_ERROR(refill());
+        continue;
+      }
+      if (zs.avail_in == 0) break;
+      if (!isGzip(std::string_view(reinterpret_cast<char*>(zs.next_in), zs.avail_in))) {
+        return Error(path + ": unexpected data after the end of the gzip stream (at byte " +
+                     std::to_string(consumed) + " of " + std::to_string(compressed_bytes) + ")");
+      }
+      inflateReset(&zs);
+      member_ended = false;
+    }
+    if (zs.avail_in == 0 && !input_ended) DAMSCOPE_RETURN_IF_ERROR(refill());
     if (out.size() == produced) {
-      // Full: grow, up to one byte past the limit, which tells a stream that exceeds it.
-      if (produced > max_bytes) return too_large();
-      out.resize(std::min(out.size() * 2, max_bytes + 1));
+      // Full: grow, up to one byte past the cap, which tells a stream that exceeds it.
+      if (produced > cap) return too_large();
+      out.resize(std::min(out.size() * 2, cap + 1));
     }
     // A window of kProgressChunkBytes brings control back between reports.
     zs.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
     zs.avail_out = static_cast<uInt>(std::min(out.size() - produced, kProgressChunkBytes));
-    const uInt before = zs.avail_out;
+    const uInt out_before = zs.avail_out, in_before = zs.avail_in;
     const int rc = inflate(&zs, Z_NO_FLUSH);
-    produced += before - zs.avail_out;
-    const auto consumed = reinterpret_cast<const char*>(zs.next_in) - compressed.data();
-    progress.report(static_cast<double>(consumed) / static_cast<double>(compressed.size()));
+    produced += out_before - zs.avail_out;
+    consumed += in_before - zs.avail_in;
+    progress.report(static_cast<double>(consumed) /
+                    static_cast<double>(std::max<size_t>(compressed_bytes, 1)));
     DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
     if (rc == Z_STREAM_END) {
-      // Concatenated gzip members decode as one stream (gzip -c a b > ab.gz).
-      if (zs.avail_in > 0 &&
-          isGzip(std::string_view(reinterpret_cast<char*>(zs.next_in), zs.avail_in))) {
-        inflateReset(&zs);
-        continue;
-      }
-      break;
+      member_ended = true;
+      continue;
     }
     if (rc == Z_OK) continue;
-    if (rc == Z_BUF_ERROR && zs.avail_in == 0) {
+    if (rc == Z_BUF_ERROR && zs.avail_in == 0 && input_ended) {
       return Error(path + ": truncated gzip stream (ends after " + std::to_string(produced) +
                    " decompressed bytes)");
     }
-    if (rc == Z_BUF_ERROR) continue;  // Needs more output space: loop grows it.
+    if (rc == Z_BUF_ERROR) continue;  // Needs more input or output space: the loop gets it.
     const std::string reason = zs.msg ? zs.msg : "error " + std::to_string(rc);
     return Error(path + ": corrupt gzip data (" + reason + ") after " + std::to_string(produced) +
                  " decompressed bytes");
   }
-  if (produced > max_bytes) return too_large();
+  if (produced > cap) return too_large();
   out.resize(produced);
   if (out.capacity() < produced + padding) out.reserve(produced + padding);
   return out;
+}
+
+}  // namespace
+
+Result<std::string> gunzip(std::string_view compressed, const std::string& path, size_t padding,
+                           const Progress& progress, const InflateLimits& limits) {
+  size_t offset = 0;
+  auto read = [&](char* into, size_t n) -> Result<size_t> {
+    n = std::min(n, compressed.size() - offset);
+    std::memcpy(into, compressed.data() + offset, n);
+    offset += n;
+    return n;
+  };
+  const std::string_view tail =
+      compressed.size() >= 4 ? compressed.substr(compressed.size() - 4) : std::string_view();
+  return inflateGzip(read, compressed.size(), tail, path, padding, progress, limits);
+}
+
+Result<std::string> gunzipFile(const std::string& path, size_t padding, const Progress& progress,
+                               const InflateLimits& limits) {
+  DAMSCOPE_ASSIGN_OR_RETURN(size_t size, checkInputFile(path));
+  DAMSCOPE_ASSIGN_OR_RETURN(int fd, openForReading(path));
+  FdCloser closer{fd};
+  char tail[4];
+  std::string_view tail_bytes;
+  if (size >= 4 && ::pread(fd, tail, 4, static_cast<off_t>(size - 4)) == 4) {
+    tail_bytes = std::string_view(tail, 4);
+  }
+  auto read = [&](char* into, size_t n) -> Result<size_t> {
+    while (true) {
+      const ssize_t r = ::read(fd, into, n);
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0) return Error(path + ": read error: " + errnoText());
+      return static_cast<size_t>(r);
+    }
+  };
+  return inflateGzip(read, size, tail_bytes, path, padding, progress, limits);
 }
 
 }  // namespace damscope

@@ -40,11 +40,35 @@ Result<std::string> readWholeFile(const std::string& path, size_t padding,
 // True when `bytes` starts with the gzip magic number.
 bool isGzip(std::string_view bytes);
 
-// Decompresses a gzip stream (several concatenated members are allowed) of at
-// most `max_bytes` in and out. Errors name `path` and say whether the stream
-// was truncated, corrupt or too large. Reports the fraction of `compressed`
-// consumed to `progress` and returns cancelledError() when it is cancelled.
+// How far a gzip stream may inflate. A stream of zeros deflates about
+// 1000:1, so a few MiB can claim gigabytes ("decompression bomb"); trace
+// JSON deflates far less: 9:1 to 30:1 across ../shared/traces (30:1 for
+// resnet50_workers0, the densest). The cap is checked as the stream
+// inflates, before the memory is taken: at most `max_ratio` times the
+// compressed size plus `allowance_bytes` (tiny files of repetitive JSON), and
+// never more than `max_bytes`.
+struct InflateLimits {
+  size_t max_ratio = 100;              // over three times the densest real trace
+  size_t allowance_bytes = 64u << 20;  // 64 MiB
+  size_t max_bytes = kMaxInputBytes;
+
+  // The most bytes a stream of `compressed_bytes` may inflate to.
+  size_t capFor(size_t compressed_bytes) const;
+};
+
+// Decompresses a gzip stream (several concatenated members are allowed;
+// anything else after the last member is an error) of at most
+// limits.capFor(compressed.size()) bytes out. Errors name `path` and say
+// whether the stream was truncated, corrupt, followed by other data or too
+// large. Reports the fraction of `compressed` consumed to `progress` and
+// returns cancelledError() when it is cancelled.
 Result<std::string> gunzip(std::string_view compressed, const std::string& path, size_t padding,
-                           const Progress& progress = {}, size_t max_bytes = kMaxInputBytes);
+                           const Progress& progress = {}, const InflateLimits& limits = {});
+
+// As gunzip, reading the file as it inflates: memory is the output only, and
+// a file that is not a gzip stream past its magic number fails after its
+// first chunk, whatever its size. The cap is taken from the file's size.
+Result<std::string> gunzipFile(const std::string& path, size_t padding,
+                               const Progress& progress = {}, const InflateLimits& limits = {});
 
 }  // namespace damscope

@@ -4,6 +4,7 @@
 // epoch, tables sorted, ranges nested and FLOP metrics pointed at their
 // sorted rows; devices, process and thread names, rank metadata and the
 // importer's stats are filled in last.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,17 +14,41 @@
 
 namespace damscope::kineto {
 
-void finishImport(ImportState& s) {
+Status finishImport(ImportState& s) {
   TraceTables& t = s.tables;
-  // Kineto's newer traces write ts relative to baseTimeNanoseconds.
+  // Kineto's newer traces write ts relative to baseTimeNanoseconds. Both are
+  // within the trace's time range (the reader and router checked), but their
+  // sum, or its end, need not be: such a file cannot be placed on the clock.
   if (s.base_time_ns != 0) {
-    auto shift = [&](std::vector<int64_t>& ts) {
-      for (auto& v : ts) v += s.base_time_ns;
+    Status status;
+    auto shift = [&](auto& table) {
+      if (!status.ok()) return;
+      for (size_t i = 0; i < table.size(); ++i) {
+        const std::optional<int64_t> ts = addTraceTimes(table.ts[i], s.base_time_ns);
+        bool fits = ts.has_value();
+        if constexpr (requires { table.dur; }) fits = fits && addTraceTimes(*ts, table.dur[i]);
+        if (!fits) {
+          status = Error(s.source + ": \"baseTimeNanoseconds\" " + std::to_string(s.base_time_ns) +
+                         " moves an event at ts " + std::to_string(table.ts[i]) +
+                         " ns outside the trace's time range (±2^62 ns)");
+          return;
+        }
+        table.ts[i] = *ts;
+      }
     };
-    shift(t.kernels.ts), shift(t.memcpys.ts), shift(t.memsets.ts), shift(t.api_calls.ts);
-    shift(t.ranges.ts), shift(t.syncs.ts), shift(t.counters.ts);
-    if (!isNull(s.profiler_span_start)) s.profiler_span_start += s.base_time_ns;
-    if (!isNull(s.profiler_span_end)) s.profiler_span_end += s.base_time_ns;
+    shift(t.kernels), shift(t.memcpys), shift(t.memsets), shift(t.api_calls);
+    shift(t.ranges), shift(t.syncs), shift(t.counters);
+    if (!status.ok()) return status;
+    // The span's ends are event times (kProfilerSpan events passed the router's check).
+    if (!isNull(s.profiler_span_start)) {
+      const auto start = addTraceTimes(s.profiler_span_start, s.base_time_ns);
+      const auto end = addTraceTimes(s.profiler_span_end, s.base_time_ns);
+      if (!start || !end) {
+        return Error(s.source + ": \"baseTimeNanoseconds\" " + std::to_string(s.base_time_ns) +
+                     " moves the profiler's span outside the trace's time range (±2^62 ns)");
+      }
+      s.profiler_span_start = *start, s.profiler_span_end = *end;
+    }
   }
 
   sortByTime(t.kernels), sortByTime(t.memcpys), sortByTime(t.memsets);
@@ -96,6 +121,7 @@ void finishImport(ImportState& s) {
               "flow arrows (ac2g launch links, fwdbwd); not stored: kernels link to their "
               "launch through the correlation argument");
   }
+  return okStatus();
 }
 
 }  // namespace damscope::kineto

@@ -30,7 +30,7 @@ Result<TraceTables> importUnguarded(std::string& json, const std::string& source
   kineto::EventRouter router(state);
   DAMSCOPE_RETURN_IF_ERROR(kineto::readDocument(json, state, router, progress.part(0, kReadShare)));
   DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
-  kineto::finishImport(state);
+  DAMSCOPE_RETURN_IF_ERROR(kineto::finishImport(state));
   progress.report(1);
   return std::move(state.tables);
 }

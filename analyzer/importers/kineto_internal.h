@@ -149,7 +149,8 @@ class EventRouter {
 Status readDocument(std::string& json, ImportState& state, EventRouter& router,
                     const Progress& progress);
 
-// The final pass, after every event is read.
-void finishImport(ImportState& state);
+// The final pass, after every event is read. Fails when the base time moves
+// an event outside the trace's time range.
+Status finishImport(ImportState& state);
 
 }  // namespace damscope::kineto

@@ -4,6 +4,7 @@
 #include <simdjson.h>
 
 #include <cmath>
+#include <cstdint>
 
 namespace damscope {
 namespace {
@@ -37,6 +38,12 @@ int64_t intField(simdjson::dom::object object, std::string_view key) {
     return static_cast<int64_t>(d);
   }
   return -1;
+}
+
+// A field of a 32-bit column: a value outside int32 reads as absent too.
+int32_t int32Field(simdjson::dom::object object, std::string_view key) {
+  const int64_t v = intField(object, key);
+  return v >= 0 && v <= INT32_MAX ? static_cast<int32_t>(v) : -1;
 }
 
 std::string stringField(simdjson::dom::object object, std::string_view key) {
@@ -103,17 +110,17 @@ Result<std::vector<KinetoDevice>> parseKinetoDevices(std::string_view json) {
     simdjson::dom::object o;
     if (item.get_object().get(o) != simdjson::SUCCESS) continue;
     KinetoDevice d;
-    d.id = static_cast<int32_t>(intField(o, "id"));
+    d.id = int32Field(o, "id");
     d.name = stringField(o, "name");
     d.total_memory_bytes = intField(o, "totalGlobalMem");
-    d.compute_major = static_cast<int32_t>(intField(o, "computeMajor"));
-    d.compute_minor = static_cast<int32_t>(intField(o, "computeMinor"));
-    d.sm_count = static_cast<int32_t>(intField(o, "numSms"));
-    d.warp_size = static_cast<int32_t>(intField(o, "warpSize"));
-    d.max_threads_per_block = static_cast<int32_t>(intField(o, "maxThreadsPerBlock"));
-    d.max_threads_per_sm = static_cast<int32_t>(intField(o, "maxThreadsPerMultiprocessor"));
-    d.registers_per_block = static_cast<int32_t>(intField(o, "regsPerBlock"));
-    d.registers_per_sm = static_cast<int32_t>(intField(o, "regsPerMultiprocessor"));
+    d.compute_major = int32Field(o, "computeMajor");
+    d.compute_minor = int32Field(o, "computeMinor");
+    d.sm_count = int32Field(o, "numSms");
+    d.warp_size = int32Field(o, "warpSize");
+    d.max_threads_per_block = int32Field(o, "maxThreadsPerBlock");
+    d.max_threads_per_sm = int32Field(o, "maxThreadsPerMultiprocessor");
+    d.registers_per_block = int32Field(o, "regsPerBlock");
+    d.registers_per_sm = int32Field(o, "regsPerMultiprocessor");
     d.shared_memory_per_block_bytes = intField(o, "sharedMemPerBlock");
     d.shared_memory_per_sm_bytes = intField(o, "sharedMemPerMultiprocessor");
     // ROCm builds of Kineto spell it differently.
@@ -134,8 +141,8 @@ Result<KinetoDistributedInfo> parseKinetoDistributedInfo(std::string_view json) 
     return Error("distributedInfo is not an object");
   }
   KinetoDistributedInfo info;
-  info.rank = static_cast<int32_t>(intField(o, "rank"));
-  info.world_size = static_cast<int32_t>(intField(o, "world_size"));
+  info.rank = int32Field(o, "rank");
+  info.world_size = int32Field(o, "world_size");
   info.backend = stringField(o, "backend");
   return info;
 }

@@ -193,7 +193,8 @@ bool readDims(od::value& value, std::array<int32_t, 3>& out) {
     int64_t v = 0;
     od::value item;
     if (element.get(item) || !readInt(item, v)) return false;
-    if (i < 3) out[i++] = static_cast<int32_t>(v);
+    // A dimension is at most 2^31 - 1 (CUDA's gridDim.x); more is no dimension.
+    if (i < 3) out[i++] = v >= 0 && v <= INT32_MAX ? static_cast<int32_t>(v) : kNullInt32;
   }
   return true;
 }
@@ -424,6 +425,10 @@ Status DocumentReader::readTopLevel(od::object root) {
     } else if (key == "baseTimeNanoseconds") {
       int64_t base = 0;
       if (!readInt(value, base)) return Error("\"baseTimeNanoseconds\" is not an integer");
+      if (!isTraceTime(base)) {
+        return Error("\"baseTimeNanoseconds\" " + std::to_string(base) +
+                     " lies outside the trace's time range (±2^62 ns)");
+      }
       s_.base_time_ns = base;
     } else if (key == "deviceProperties" || key == "distributedInfo") {
       std::string_view raw;

@@ -7,6 +7,7 @@
 // "cuda_runtime", "cpu_op"), matched case-insensitively.
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <unordered_map>
 
 #include "analyzer/importers/kineto_internal.h"
@@ -78,6 +79,16 @@ MemoryKind parseMemsetName(std::string_view name) {
   return MemoryKind::kUnknown;
 }
 
+constexpr const char* kOutsideTimeRange =
+    "events whose \"ts\" or end lies outside ±2^62 ns (146 years around the epoch); skipped";
+
+// An id or count that must fit a 32-bit column; NULL when it does not.
+int32_t toInt32(int64_t v) {
+  return v >= std::numeric_limits<int32_t>::min() + 1 && v <= std::numeric_limits<int32_t>::max()
+             ? static_cast<int32_t>(v)
+             : kNullInt32;
+}
+
 SyncKind syncKindFromName(std::string_view name) {
   if (name == "Stream Sync") return SyncKind::kStreamSynchronize;
   if (name == "Event Sync") return SyncKind::kEventSynchronize;
@@ -98,6 +109,12 @@ void EventRouter::addComplete(Event& e) {
             "complete events with a missing or negative \"dur\"; stored as 0");
     e.dur = 0;
   }
+  // Times are untrusted: a start or end outside the trace's range (±2^62 ns,
+  // trace/tables.h) would overflow the analyses' arithmetic.
+  if (!isTraceTime(e.ts) || !addTraceTimes(e.ts, e.dur)) {
+    s_.stat("kineto.events_outside_time_range", kOutsideTimeRange);
+    return;
+  }
   if (e.cat != last_cat_ || !last_route_) {
     last_cat_.assign(e.cat);
     lower_cat_.assign(e.cat);
@@ -106,7 +123,7 @@ void EventRouter::addComplete(Event& e) {
   }
   const CategoryRoute route = *last_route_;
 
-  const int32_t device = static_cast<int32_t>(!isNull(e.device) ? e.device : e.pid.number);
+  const int32_t device = toInt32(!isNull(e.device) ? e.device : e.pid.number);
   const int64_t stream = !isNull(e.stream) ? e.stream : e.tid.number;
   auto host_thread = [&]() -> int64_t {
     if (!e.pid.numeric() || !e.tid.numeric()) return kNullInt;
@@ -121,7 +138,7 @@ void EventRouter::addComplete(Event& e) {
       k.name = t_.strings.intern(e.name);
       k.grid_x = e.grid[0], k.grid_y = e.grid[1], k.grid_z = e.grid[2];
       k.block_x = e.block[0], k.block_y = e.block[1], k.block_z = e.block[2];
-      k.registers_per_thread = isNull(e.registers) ? kNullInt32 : static_cast<int32_t>(e.registers);
+      k.registers_per_thread = toInt32(e.registers);
       k.shared_memory_bytes = e.shared_memory;
       k.occupancy_pct = e.occupancy;
       k.args = e.extras;
@@ -158,7 +175,7 @@ void EventRouter::addComplete(Event& e) {
       a.api = route.route == Route::kDriver ? ApiKind::kDriver : ApiKind::kRuntime;
       a.name = t_.strings.intern(e.name);
       a.correlation_id = e.correlation, a.external_id = e.external_id;
-      a.cbid = isNull(e.cbid) ? kNullInt32 : static_cast<int32_t>(e.cbid);
+      a.cbid = toInt32(e.cbid);
       t_.api_calls.append(a);
       return;
     }
@@ -220,7 +237,12 @@ void EventRouter::addInstant(const Event& e) {
             "instant events other than [memory] (iteration marks); not stored");
     return;
   }
-  if (isNull(e.ts)) return;
+  if (!isTraceTime(e.ts)) {
+    if (!isNull(e.ts)) {
+      s_.stat("kineto.events_outside_time_range", kOutsideTimeRange);
+    }
+    return;
+  }
   if (std::isnan(e.total_allocated) && std::isnan(e.total_reserved)) {
     s_.stat("kineto.memory_events_without_totals",
             "[memory] events without Total Allocated/Reserved (older PyTorch); not stored");
@@ -229,8 +251,7 @@ void EventRouter::addInstant(const Event& e) {
   CounterTable::Row c;
   c.ts = e.ts;
   // c10::DeviceType: 0 is CPU; GPU allocations (CUDA, and HIP under ROCm) carry the device index.
-  c.device =
-      (e.device_type > 0 && !isNull(e.device_id)) ? static_cast<int32_t>(e.device_id) : kNullInt32;
+  c.device = e.device_type > 0 ? toInt32(e.device_id) : kNullInt32;
   if (e.pid.numeric() && e.tid.numeric())
     c.thread_id = s_.registry.thread(e.pid.number, e.tid.number);
   if (!std::isnan(e.total_allocated)) {

@@ -42,8 +42,11 @@ int64_t tidOf(int64_t global_tid) {
   return global_tid & 0xFFFFFF;
 }
 
+// A 32-bit column's value; NULL when absent or when it does not fit.
 int32_t toInt32(int64_t v) {
-  return isNull(v) ? kNullInt32 : static_cast<int32_t>(v);
+  return v > std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max()
+             ? static_cast<int32_t>(v)
+             : kNullInt32;
 }
 
 // "cudaMalloc_v3020" -> "cudaMalloc": CUPTI names runtime callbacks with the
@@ -157,7 +160,18 @@ class NsysImporter {
     return it == strings_.end() ? kNoString : t_.strings.intern(it->second);
   }
   int64_t threadFor(int64_t global_tid);
-  int64_t time(int64_t ns) const { return isNull(ns) ? ns : ns + session_start_ns_; }
+
+  // A row's start on the trace's clock and its duration.
+  struct Interval {
+    int64_t ts, dur;
+  };
+  // The interval of a row with `start` and `end` on the session's clock, or
+  // std::nullopt for a row that cannot be placed: no start, or a start or end
+  // outside the trace's time range (both counted in stats and skipped). An
+  // export's times are untrusted (a damaged or hand-made file), so they are
+  // combined with checked arithmetic; a missing or earlier end is repaired
+  // to dur 0 and counted.
+  std::optional<Interval> interval(int64_t start, int64_t end);
 
   Database db_;
   std::string source_;
@@ -177,6 +191,34 @@ class NsysImporter {
   ProcessRegistry registry_{t_};
   std::unordered_map<int64_t, std::string> nvtx_thread_names_;  // globalTid -> name
 };
+
+std::optional<NsysImporter::Interval> NsysImporter::interval(int64_t start, int64_t end) {
+  if (isNull(start)) {
+    t_.addStat("nsys.rows_without_start", 1, "activity and NVTX rows with a NULL start; skipped");
+    return std::nullopt;
+  }
+  auto outside = [&]() -> std::optional<Interval> {
+    t_.addStat("nsys.rows_outside_time_range", 1,
+               "rows whose start or end lies outside ±2^62 ns (146 years around the epoch), "
+               "or whose end is as far from their start; skipped");
+    return std::nullopt;
+  };
+  const std::optional<int64_t> ts = addTraceTimes(start, session_start_ns_);
+  if (!ts) return outside();
+  if (isNull(end)) {
+    t_.addStat("nsys.rows_without_end", 1, "activity rows with a NULL end; stored with dur 0");
+    return Interval{*ts, 0};
+  }
+  const std::optional<int64_t> dur = subtractTraceTimes(end, start);
+  if (!dur) return outside();
+  if (*dur < 0) {
+    t_.addStat("nsys.negative_durations", 1,
+               "rows whose end comes before their start; stored with dur 0");
+    return Interval{*ts, 0};
+  }
+  if (!addTraceTimes(*ts, *dur)) return outside();
+  return Interval{*ts, *dur};
+}
 
 int64_t NsysImporter::threadFor(int64_t global_tid) {
   if (isNull(global_tid)) return kNullInt;
@@ -211,13 +253,19 @@ Status NsysImporter::loadMemoryKinds() {
 }
 
 Status NsysImporter::loadSessionStart() {
-  return reader_.forEachRow("TARGET_INFO_SESSION_START_TIME", {"utcEpochNs"},
-                            [&](const ColumnSelect& r) {
-                              if (r.has(0)) {
-                                session_start_ns_ = r.integer(0);
-                                has_session_start_ = true;
-                              }
-                            });
+  DAMSCOPE_RETURN_IF_ERROR(reader_.forEachRow("TARGET_INFO_SESSION_START_TIME", {"utcEpochNs"},
+                                              [&](const ColumnSelect& r) {
+                                                if (r.has(0)) {
+                                                  session_start_ns_ = r.integer(0);
+                                                  has_session_start_ = true;
+                                                }
+                                              }));
+  // Every event time is offset by it: one out of range places nothing.
+  if (!isTraceTime(session_start_ns_)) {
+    return Error("TARGET_INFO_SESSION_START_TIME.utcEpochNs " + std::to_string(session_start_ns_) +
+                 " lies outside the trace's time range (±2^62 ns)");
+  }
+  return okStatus();
 }
 
 Status NsysImporter::loadKernels() {
@@ -227,9 +275,10 @@ Status NsysImporter::loadKernels() {
        "mangledName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread",
        "staticSharedMemory", "dynamicSharedMemory", "graphId", "graphNodeId"},
       [&](const ColumnSelect& r) {
+        const std::optional<Interval> when = interval(r.integer(0), r.integer(1));
+        if (!when) return;
         KernelTable::Row k;
-        k.ts = time(r.integer(0));
-        k.dur = r.integer(1) - r.integer(0);
+        k.ts = when->ts, k.dur = when->dur;
         k.device = toInt32(r.integer(2));
         k.stream = r.integer(3);
         k.correlation_id = r.integer(4);
@@ -241,8 +290,10 @@ Status NsysImporter::loadKernels() {
         k.block_x = toInt32(r.integer(11)), k.block_y = toInt32(r.integer(12));
         k.block_z = toInt32(r.integer(13));
         k.registers_per_thread = toInt32(r.integer(14));
-        if (r.has(15) || r.has(16)) {
-          k.shared_memory_bytes = (r.has(15) ? r.integer(15) : 0) + (r.has(16) ? r.integer(16) : 0);
+        if ((r.has(15) || r.has(16)) &&
+            __builtin_add_overflow(r.has(15) ? r.integer(15) : 0, r.has(16) ? r.integer(16) : 0,
+                                   &k.shared_memory_bytes)) {
+          k.shared_memory_bytes = kNullInt;  // no real size: NULL, as when absent
         }
         k.graph_id = r.integer(17);
         k.graph_node_id = r.integer(18);
@@ -256,9 +307,10 @@ Status NsysImporter::loadMemcpys() {
       {"start", "end", "deviceId", "streamId", "correlationId", "bytes", "copyKind", "srcKind",
        "dstKind", "srcDeviceId", "dstDeviceId", "graphNodeId"},
       [&](const ColumnSelect& r) {
+        const std::optional<Interval> when = interval(r.integer(0), r.integer(1));
+        if (!when) return;
         MemcpyTable::Row m;
-        m.ts = time(r.integer(0));
-        m.dur = r.integer(1) - r.integer(0);
+        m.ts = when->ts, m.dur = when->dur;
         m.device = toInt32(r.integer(2));
         m.stream = r.integer(3);
         m.correlation_id = r.integer(4);
@@ -281,9 +333,11 @@ Status NsysImporter::loadMemsets() {
                             {"start", "end", "deviceId", "streamId", "correlationId", "bytes",
                              "memKind", "value", "graphNodeId"},
                             [&](const ColumnSelect& r) {
+                              const std::optional<Interval> when =
+                                  interval(r.integer(0), r.integer(1));
+                              if (!when) return;
                               MemsetTable::Row m;
-                              m.ts = time(r.integer(0));
-                              m.dur = r.integer(1) - r.integer(0);
+                              m.ts = when->ts, m.dur = when->dur;
                               m.device = toInt32(r.integer(2));
                               m.stream = r.integer(3);
                               m.correlation_id = r.integer(4);
@@ -301,9 +355,10 @@ Status NsysImporter::loadRuntime() {
       "CUPTI_ACTIVITY_KIND_RUNTIME",
       {"start", "end", "globalTid", "correlationId", "nameId", "returnValue"},
       [&](const ColumnSelect& r) {
+        const std::optional<Interval> when = interval(r.integer(0), r.integer(1));
+        if (!when) return;
         ApiCallTable::Row a;
-        a.ts = time(r.integer(0));
-        a.dur = r.integer(1) - r.integer(0);
+        a.ts = when->ts, a.dur = when->dur;
         a.thread_id = threadFor(r.integer(2));
         a.correlation_id = r.integer(3);
         auto text = strings_.find(r.integer(4));
@@ -332,9 +387,10 @@ Status NsysImporter::loadSyncs() {
       "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
       {"start", "end", "deviceId", "streamId", "correlationId", "syncType", "eventId", "globalTid"},
       [&](const ColumnSelect& r) {
+        const std::optional<Interval> when = interval(r.integer(0), r.integer(1));
+        if (!when) return;
         SyncTable::Row s;
-        s.ts = time(r.integer(0));
-        s.dur = r.integer(1) - r.integer(0);
+        s.ts = when->ts, s.dur = when->dur;
         s.device = toInt32(r.integer(2));
         s.stream = r.integer(3);
         s.correlation_id = r.integer(4);
@@ -390,13 +446,17 @@ Status NsysImporter::loadNvtx() {
                           row.type == nvtx_types_.nvtxt_push_pop ||
                           row.type == nvtx_types_.nvtxt_start_end;
     if (!is_range && row.type != nvtx_types_.mark) continue;
-    RangeTable::Row r;
-    r.ts = time(row.start);
-    if (is_range && isNull(row.end)) {
+    // A mark, or a range still open, is an instant: its end is its start.
+    const bool open = is_range && isNull(row.end);
+    const std::optional<Interval> when =
+        interval(row.start, is_range && !open ? row.end : row.start);
+    if (!when) continue;
+    if (open) {
       t_.addStat("nsys.nvtx_unterminated_ranges", 1,
                  "NVTX ranges still open when the capture ended; stored with dur 0");
     }
-    r.dur = (is_range && !isNull(row.end)) ? row.end - row.start : 0;
+    RangeTable::Row r;
+    r.ts = when->ts, r.dur = when->dur;
     r.thread_id = threadFor(row.global_tid);
     r.category = is_range ? nvtx : nvtx_mark;
     if (auto d = domains.find(row.domain); d != domains.end() && row.domain != 0) {
@@ -442,7 +502,10 @@ Status NsysImporter::loadDevices() {
         d.compute_minor = toInt32(r.integer(7));
         d.warp_size = toInt32(r.integer(8));
         d.max_threads_per_block = toInt32(r.integer(9));
-        if (r.has(10) && r.has(8)) d.max_threads_per_sm = toInt32(r.integer(10) * r.integer(8));
+        if (int64_t threads = 0; r.has(10) && r.has(8) &&
+                                 !__builtin_mul_overflow(r.integer(10), r.integer(8), &threads)) {
+          d.max_threads_per_sm = toInt32(threads);
+        }
         d.max_blocks_per_sm = toInt32(r.integer(11));
         d.registers_per_block = toInt32(r.integer(12));
         d.registers_per_sm = toInt32(r.integer(13));

@@ -27,7 +27,7 @@ Result<TraceFormat> detectFormat(const std::string& path);
 
 // Where import time went, for progress and benchmarks.
 struct ImportTimings {
-  double read_s = 0;
+  double read_s = 0;  // 0 for gzip, which is read as it is decompressed
   double decompress_s = 0;
   double parse_s = 0;
   size_t file_bytes = 0;
@@ -37,11 +37,12 @@ struct ImportTimings {
 // Imports a Kineto JSON or nsys SQLite file. A damscope trace store is not an
 // import source: the error says so.
 //
-// Reports to `progress` under the stages "reading" and, for Kineto JSON,
-// "decompressing" (gzip only) and "parsing"; fractions never decrease and
-// end at 1. When `progress` is cancelled the import stops at its next check
-// (every MiB of file or JSON, every 64K rows of an export) and returns
-// cancelledError() (ErrorCode::kCancelled); importers write nothing anyway.
+// Reports to `progress` under the stages "reading" (nsys, plain JSON) or
+// "decompressing" (gzip, read as it inflates), then, for Kineto JSON,
+// "parsing"; fractions never decrease and end at 1. When `progress` is
+// cancelled the import stops at its next check (every MiB of file or JSON,
+// every 64K rows of an export) and returns cancelledError()
+// (ErrorCode::kCancelled); importers write nothing anyway.
 Result<TraceTables> importTrace(const std::string& path, ImportTimings* timings = nullptr,
                                 const Progress& progress = {});
 

@@ -1,0 +1,27 @@
+// libFuzzer target: reading a damscope run.db (trace/trace_reader.cc,
+// trace/analysis_store.cc, trace/trace_summary.cc) as `analyze`, `info`,
+// `diff` and `export` do. The input is written to a file, as SQLite reads
+// one. Whatever the reader accepts must analyse without a crash.
+#include <cstddef>
+#include <cstdint>
+
+#include "analyzer/analyses/rank_analysis.h"
+#include "fuzz/fuzz_checks.h"
+#include "trace/analysis_store.h"
+#include "trace/sqlite_db.h"
+#include "trace/trace_reader.h"
+#include "trace/trace_summary.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace damscope;
+  const std::string path = fuzz::writeInputFile("run.db", data, size);
+  auto db = Database::open(path, Database::Mode::kReadOnly);
+  if (!db.ok()) return 0;
+  (void)summarizeTrace(db.value());
+  (void)readAnalysis(db.value());
+  auto tables = readTrace(db.value());
+  if (!tables.ok()) return 0;
+  auto analysis = analyzeRank(tables.value(), AnalysisOptions{});
+  if (!analysis.ok()) fuzz::fail("analysis fails: " + analysis.error().message());
+  return 0;
+}
