@@ -20,6 +20,24 @@ void fail(const std::string& what) {
   std::abort();
 }
 
+void checkEventTimesHold(const TraceTables& tables) {
+  tables.forEachTable([&](const auto& table) {
+    if constexpr (requires { table.ts; }) {
+      for (size_t i = 0; i < table.size(); ++i) {
+        const std::string where = std::string(table.kSqlName) + " row " + std::to_string(i);
+        const int64_t ts = table.ts[i];
+        if (isNull(ts) || !isTraceTime(ts)) fail(where + ": ts " + std::to_string(ts));
+        if constexpr (requires { table.dur; }) {
+          const int64_t dur = table.dur[i];
+          if (isNull(dur) || dur < 0 || dur >= kTimeLimitNs || !isTraceTime(ts + dur)) {
+            fail(where + ": dur " + std::to_string(dur));
+          }
+        }
+      }
+    }
+  });
+}
+
 void checkAcceptedTrace(const TraceTables& tables) {
   auto memory = Database::open(":memory:", Database::Mode::kReadWriteCreate);
   if (!memory.ok()) fail("open :memory: " + memory.error().message());
@@ -32,6 +50,7 @@ void checkAcceptedTrace(const TraceTables& tables) {
   if (!db.ok()) fail("finish: " + db.error().message());
   auto read = readTrace(db.value());
   if (!read.ok()) fail("the reader refuses an accepted trace: " + read.error().message());
+  checkEventTimesHold(read.value());
   auto analysis = analyzeRank(read.value(), AnalysisOptions{});
   if (!analysis.ok()) fail("analysis fails: " + analysis.error().message());
 }

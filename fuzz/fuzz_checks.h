@@ -17,6 +17,13 @@ namespace damscope::fuzz {
 // on what it read. Aborts, naming the step, when any of these fails.
 void checkAcceptedTrace(const TraceTables& tables);
 
+// The event times analyses rely on (docs/trace-format.md, Conventions),
+// restated here independently of the reader's own check: every ts and dur
+// present, dur never negative, start and end inside ±2^62 ns. Aborts naming
+// the table and row that break it. (In a build without UBSan, an overflow
+// that a bad time causes in an analysis is silent: this makes it loud.)
+void checkEventTimesHold(const TraceTables& tables);
+
 // Writes `size` bytes to a file of this process (one per `name`, reused by
 // each input) and returns its path: the SQLite readers take a file.
 std::string writeInputFile(const std::string& name, const uint8_t* data, size_t size);

@@ -1,7 +1,8 @@
 // libFuzzer target: reading a damscope run.db (trace/trace_reader.cc,
 // trace/analysis_store.cc, trace/trace_summary.cc) as `analyze`, `info`,
 // `diff` and `export` do. The input is written to a file, as SQLite reads
-// one. Whatever the reader accepts must analyse without a crash.
+// one. Whatever the reader accepts must keep the store's time contract and
+// analyse without a crash.
 #include <cstddef>
 #include <cstdint>
 
@@ -21,6 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)readAnalysis(db.value());
   auto tables = readTrace(db.value());
   if (!tables.ok()) return 0;
+  fuzz::checkEventTimesHold(tables.value());
   auto analysis = analyzeRank(tables.value(), AnalysisOptions{});
   if (!analysis.ok()) fuzz::fail("analysis fails: " + analysis.error().message());
   return 0;

@@ -137,7 +137,7 @@ for t in "${targets[@]}"; do
     grep -E "ERROR|runtime error|fuzz check failed|Test unit written" "$build/logs/$t.log" >&2 || true
   fi
   # The last status line and the final statistics.
-  grep -E "^#[0-9]+ +(DONE|INITED)" "$build/logs/$t.log" | tail -1 | sed "s/^/fuzz.sh: $t: /" || true
+  grep -E "^#[0-9]+[[:space:]]+DONE" "$build/logs/$t.log" | tail -1 | sed "s/^/fuzz.sh: $t: /" || true
   grep -E "stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)" \
     "$build/logs/$t.log" | sed "s/^/fuzz.sh: $t: /" || true
 done

@@ -47,29 +47,27 @@ Status checkEventTimes(const TraceTables& t) {
   t.forEachTable([&](const auto& table) {
     if constexpr (requires { table.ts; }) {
       if (!status.ok()) return;
+      auto bad = [&](size_t row, const std::string& what) {
+        status = Error(std::string("table ") + table.kSqlName + " row " + std::to_string(row) +
+                       ": " + what);
+      };
       for (size_t i = 0; i < table.size(); ++i) {
+        // NOT NULL in the schema (trace/schema.sql), but a file made by hand
+        // need not have been written by that schema.
         const int64_t ts = table.ts[i];
-        if (isNull(ts)) continue;
+        if (isNull(ts)) return bad(i, "ts is NULL");
         int64_t end = ts;
         if constexpr (requires { table.dur; }) {
           const int64_t dur = table.dur[i];
-          // Within the limit each, so the sum cannot overflow.
-          if (!isNull(dur) && isTraceTime(ts) && isTraceTime(dur)) end = ts + dur;
-          if (!isNull(dur) && !isTraceTime(dur)) end = dur;
-        }
-        if constexpr (requires { table.dur; }) {
+          if (isNull(dur)) return bad(i, "dur is NULL");
           // Analyses take an event's end to be at or after its start.
-          if (!isNull(table.dur[i]) && table.dur[i] < 0) {
-            status = Error(std::string("table ") + table.kSqlName + " row " + std::to_string(i) +
-                           ": dur " + std::to_string(table.dur[i]) + " is negative");
-            return;
-          }
+          if (dur < 0) return bad(i, "dur " + std::to_string(dur) + " is negative");
+          // Within the limit each, so the sum cannot overflow.
+          end = isTraceTime(ts) && isTraceTime(dur) ? ts + dur : dur;
         }
         if (!isTraceTime(ts) || !isTraceTime(end)) {
-          status = Error(std::string("table ") + table.kSqlName + " row " + std::to_string(i) +
-                         ": ts " + std::to_string(ts) +
-                         " (or its end) lies outside the trace's time range (±2^62 ns)");
-          return;
+          return bad(i, "ts " + std::to_string(ts) +
+                            " (or its end) lies outside the trace's time range (±2^62 ns)");
         }
       }
     }

@@ -360,8 +360,9 @@ inline std::optional<int64_t> subtractTraceTimes(int64_t a, int64_t b) {
   return difference;
 }
 
-// Checks that every event's ts, and ts + dur, is a trace time (or NULL) and
-// that no dur is negative; the error names the table, the row and the value.
+// Checks that every event has a ts and a dur (NOT NULL in the schema), that
+// ts and ts + dur are trace times and that no dur is negative; the error
+// names the table, the row and the value.
 Status checkEventTimes(const TraceTables& tables);
 
 // The schema version this build writes and reads (meta key "schema_version").
