@@ -8,7 +8,8 @@
 # the log in build-fuzz/logs/<target>.log. Copy such an input into
 # tests/fuzz_regressions/<target>/ once it is fixed (docs/fuzzing.md).
 #
-# Seeds: fuzz/seeds/<target>/ (small, hand-made, committed) and, when
+# Seeds: fuzz/seeds/<target>/ (small, hand-made, committed as text: SQL for
+# databases, plain JSON for gzip; fuzz/make_seeds.cmake builds them) and, when
 # ../shared/traces is there, slices of the real traces made afresh here:
 # Kineto traces cut to a few events of each kind, the nsys export cut to the
 # tables the importer reads and a few rows each, and run.db files imported
@@ -42,14 +43,14 @@ fi
 
 CC=clang-14 CXX=clang++-14 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DDAMSCOPE_FUZZ=ON -DDAMSCOPE_BUILD_TESTS=OFF -DDAMSCOPE_BUILD_BENCH=OFF >/dev/null
-cmake --build "$build" -j "$(nproc)" --target "${targets[@]/%/_fuzz}"
+cmake --build "$build" -j "$(nproc)" --target "${targets[@]/%/_fuzz}" damscope_fuzz_inputs
 
 # Seeds, made afresh each run.
 seeds="$build/seeds"
 rm -rf "$seeds"
 for t in "${targets[@]}"; do
   mkdir -p "$seeds/$t" "$build/corpus/$t" "$build/artifacts/$t" "$build/logs"
-  cp fuzz/seeds/"$t"/* "$seeds/$t/"
+  cp "$build"/fuzz/seeds/"$t"/* "$seeds/$t/"   # made from fuzz/seeds/ (fuzz/make_seeds.cmake)
 done
 traces="$root/../shared/traces"
 damscope="$root/build/cli/damscope"

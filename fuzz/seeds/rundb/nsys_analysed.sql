@@ -1,0 +1,595 @@
+PRAGMA page_size=512;
+PRAGMA foreign_keys=OFF;
+BEGIN TRANSACTION;
+CREATE TABLE meta (
+  id INTEGER PRIMARY KEY,
+  key TEXT NOT NULL UNIQUE,
+  value TEXT
+);
+INSERT INTO meta VALUES(1,'format','damscope-trace');
+INSERT INTO meta VALUES(2,'schema_version','1');
+INSERT INTO meta VALUES(3,'nsys_export_schema','2.9.1');
+INSERT INTO meta VALUES(4,'nsys_version','2022.2.1');
+INSERT INTO meta VALUES(5,'source_format','nsys');
+INSERT INTO meta VALUES(6,'source_file','/tmp/tmp.LnZKlFmf3L/n.sqlite');
+INSERT INTO meta VALUES(7,'clock','realtime');
+INSERT INTO meta VALUES(8,'analysis_schema_version','2');
+CREATE TABLE strings (
+  id INTEGER PRIMARY KEY,
+  value TEXT NOT NULL
+);
+INSERT INTO strings VALUES(0,'saxpy');
+INSERT INTO strings VALUES(1,'cudaLaunchKernel');
+INSERT INTO strings VALUES(2,'cuStreamSynchronize');
+INSERT INTO strings VALUES(3,'nvtx');
+INSERT INTO strings VALUES(4,'nvtx_mark');
+INSERT INTO strings VALUES(5,'step');
+INSERT INTO strings VALUES(6,'my domain');
+INSERT INTO strings VALUES(7,'compute');
+INSERT INTO strings VALUES(8,'mark');
+INSERT INTO strings VALUES(9,'open');
+INSERT INTO strings VALUES(10,'nvidia');
+INSERT INTO strings VALUES(11,'A100-SXM4-40GB');
+INSERT INTO strings VALUES(12,'GPU-1234');
+INSERT INTO strings VALUES(13,'0000:03:00.0');
+INSERT INTO strings VALUES(14,'worker');
+INSERT INTO strings VALUES(15,'node01');
+CREATE TABLE stats (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  value INTEGER NOT NULL,
+  description TEXT
+);
+INSERT INTO stats VALUES(1,'nsys.nvtx_unterminated_ranges',1,'NVTX ranges still open when the capture ended; stored with dur 0');
+CREATE TABLE processes (
+  id INTEGER PRIMARY KEY,
+  pid INTEGER,
+  name INTEGER,             -- string_id
+  hostname INTEGER,         -- string_id
+  rank INTEGER,
+  local_rank INTEGER,
+  world_size INTEGER,
+  comm_backend INTEGER,     -- string_id: nccl, gloo, rccl, mpi
+  cmdline TEXT
+);
+INSERT INTO processes VALUES(0,1,0,15,NULL,NULL,NULL,NULL,NULL);
+CREATE TABLE threads (
+  id INTEGER PRIMARY KEY,
+  process_id INTEGER,       -- processes.id
+  tid INTEGER,
+  name INTEGER              -- string_id
+);
+INSERT INTO threads VALUES(0,0,1,14);
+CREATE TABLE devices (
+  id INTEGER PRIMARY KEY,
+  device INTEGER NOT NULL,  -- CUDA/HIP ordinal, as events refer to it
+  kind TEXT NOT NULL,       -- gpu | cpu
+  vendor INTEGER,           -- string_id: nvidia, amd, cpu
+  name INTEGER,             -- string_id
+  sm_count INTEGER,
+  memory_bytes INTEGER,
+  memory_bandwidth_bytes_per_s REAL,
+  sm_clock_hz INTEGER,
+  compute_major INTEGER,
+  compute_minor INTEGER,
+  warp_size INTEGER,
+  max_threads_per_block INTEGER,
+  max_threads_per_sm INTEGER,
+  max_blocks_per_sm INTEGER,
+  registers_per_block INTEGER,
+  registers_per_sm INTEGER,
+  shared_memory_per_block_bytes INTEGER,
+  shared_memory_per_sm_bytes INTEGER,
+  l2_cache_bytes INTEGER,
+  uuid INTEGER,             -- string_id
+  bus_location INTEGER      -- string_id
+);
+INSERT INTO devices VALUES(0,0,'gpu',10,11,108,42505273344,1555200000000.0,1410000000,8,0,32,1024,2048,32,65536,65536,49152,167936,41943040,12,13);
+CREATE TABLE kernels (
+  id INTEGER PRIMARY KEY,
+  ts INTEGER NOT NULL,
+  dur INTEGER NOT NULL,
+  device INTEGER,
+  stream INTEGER,
+  correlation_id INTEGER,
+  external_id INTEGER,
+  name INTEGER,             -- string_id
+  grid_x INTEGER,
+  grid_y INTEGER,
+  grid_z INTEGER,
+  block_x INTEGER,
+  block_y INTEGER,
+  block_z INTEGER,
+  registers_per_thread INTEGER,
+  shared_memory_bytes INTEGER,   -- static + dynamic, per block
+  graph_id INTEGER,
+  graph_node_id INTEGER,
+  occupancy_pct REAL,            -- estimated achieved occupancy reported by the source
+  args TEXT                      -- JSON object: source arguments without a column
+);
+INSERT INTO kernels VALUES(0,1700000000000001000,4000,0,7,11,NULL,0,4096,1,1,256,1,1,16,0,NULL,NULL,NULL,NULL);
+INSERT INTO kernels VALUES(1,1700000000000006000,500,0,7,12,NULL,0,4096,1,1,256,1,1,16,1024,1,2,NULL,NULL);
+CREATE TABLE memcpys (
+  id INTEGER PRIMARY KEY,
+  ts INTEGER NOT NULL,
+  dur INTEGER NOT NULL,
+  device INTEGER,
+  stream INTEGER,
+  correlation_id INTEGER,
+  external_id INTEGER,
+  copy_kind TEXT NOT NULL,  -- HtoD, DtoH, DtoD, HtoH, PtoP, ... (CUpti_ActivityMemcpyKind)
+  src_kind TEXT NOT NULL,   -- pageable, pinned, device, managed, ... (CUpti_ActivityMemoryKind)
+  dst_kind TEXT NOT NULL,
+  bytes INTEGER,
+  src_device INTEGER,
+  dst_device INTEGER,
+  graph_node_id INTEGER
+);
+INSERT INTO memcpys VALUES(0,1700000000000000500,400,0,7,10,NULL,'HtoD','pageable','device',4096,NULL,0,NULL);
+CREATE TABLE memsets (
+  id INTEGER PRIMARY KEY,
+  ts INTEGER NOT NULL,
+  dur INTEGER NOT NULL,
+  device INTEGER,
+  stream INTEGER,
+  correlation_id INTEGER,
+  external_id INTEGER,
+  memory_kind TEXT NOT NULL,
+  bytes INTEGER,
+  value INTEGER,
+  graph_node_id INTEGER
+);
+INSERT INTO memsets VALUES(0,1700000000000000400,50,0,7,9,NULL,'device',128,0,NULL);
+CREATE TABLE api_calls (
+  id INTEGER PRIMARY KEY,
+  ts INTEGER NOT NULL,
+  dur INTEGER NOT NULL,
+  thread_id INTEGER,        -- threads.id
+  api TEXT NOT NULL,        -- runtime | driver
+  name INTEGER,             -- string_id
+  correlation_id INTEGER,
+  external_id INTEGER,
+  cbid INTEGER,
+  return_code INTEGER
+);
+INSERT INTO api_calls VALUES(0,1700000000000000800,190,0,'runtime',1,11,NULL,NULL,0);
+INSERT INTO api_calls VALUES(1,1700000000000005600,390,0,'runtime',1,12,NULL,NULL,0);
+INSERT INTO api_calls VALUES(2,1700000000000007000,2000,0,'driver',2,13,NULL,NULL,0);
+CREATE TABLE ranges (
+  id INTEGER PRIMARY KEY,
+  ts INTEGER NOT NULL,
+  dur INTEGER NOT NULL,
+  thread_id INTEGER,        -- threads.id, for host ranges
+  device INTEGER,           -- for GPU-side ranges (gpu_user_annotation, cuda_profiler_range)
+  stream INTEGER,
+  category INTEGER,         -- string_id: nvtx, nvtx_mark, cpu_op, user_annotation, ...
+  domain INTEGER,           -- string_id: NVTX domain
+  name INTEGER,             -- string_id
+  depth INTEGER,
+  parent_id INTEGER,        -- ranges.id of the enclosing range on the same thread/stream
+  external_id INTEGER,
+  correlation_id INTEGER,
+  args TEXT                 -- JSON object: arguments, NVTX payload
+);
+INSERT INTO ranges VALUES(0,1700000000000000100,9400,0,NULL,NULL,3,NULL,5,0,NULL,NULL,NULL,'{"payload":3}');
+INSERT INTO ranges VALUES(1,1700000000000000200,5800,0,NULL,NULL,3,6,7,1,0,NULL,NULL,'{"payload":1.500000,"category":2}');
+INSERT INTO ranges VALUES(2,1700000000000000300,0,0,NULL,NULL,4,NULL,8,2,1,NULL,NULL,'{"payload":"{\"a\":1}"}');
+INSERT INTO ranges VALUES(3,1700000000000000400,0,0,NULL,NULL,3,NULL,9,2,1,NULL,NULL,NULL);
+CREATE TABLE syncs (
+  id INTEGER PRIMARY KEY,
+  ts INTEGER NOT NULL,
+  dur INTEGER NOT NULL,
+  thread_id INTEGER,
+  device INTEGER,
+  stream INTEGER,
+  kind TEXT NOT NULL,       -- event_synchronize | stream_wait_event | stream_synchronize | context_synchronize | unknown
+  correlation_id INTEGER,
+  external_id INTEGER,
+  event_id INTEGER
+);
+INSERT INTO syncs VALUES(0,1700000000000007000,2000,0,0,7,'stream_synchronize',13,NULL,NULL);
+CREATE TABLE counters (
+  id INTEGER PRIMARY KEY,
+  ts INTEGER NOT NULL,
+  name INTEGER,             -- string_id
+  value REAL,
+  device INTEGER,
+  thread_id INTEGER
+);
+CREATE TABLE kernel_metrics (
+  id INTEGER PRIMARY KEY,
+  kernel_id INTEGER,        -- kernels.id
+  range_id INTEGER,         -- ranges.id, when the metric belongs to a profiled range
+  flops REAL,
+  dram_bytes REAL,
+  source TEXT NOT NULL      -- measured | annotated | estimated
+);
+CREATE TABLE summary (
+  id INTEGER PRIMARY KEY,
+  source TEXT,              -- the input the trace came from
+  rank INTEGER,
+  world_size INTEGER,       -- ranks in the job, as the trace says
+  device INTEGER,           -- the primary device (most kernel time)
+  device_name TEXT,
+  verdict TEXT NOT NULL,    -- data-bound | host-bound | communication-bound | memory-bound | compute-bound | none
+  verdict_may_be_off INTEGER NOT NULL,  -- 1: so many events were lost that the verdict may be wrong
+  starved_threshold_pct REAL,   -- stall share from which the GPU counts as starved
+  scorecard_device INTEGER, -- the device the scorecard is about
+  window_mode TEXT NOT NULL,    -- hta | all
+  window_cut INTEGER NOT NULL,  -- 1: HTA's cut of the last step was applied
+  window_cutoff_ns INTEGER, -- CPU events start before this
+  window_gpu_ops INTEGER NOT NULL,
+  window_gpu_start_ns INTEGER,
+  window_gpu_end_ns INTEGER,
+  window_start_ns INTEGER,  -- the analysed time range
+  window_end_ns INTEGER,
+  first_step INTEGER NOT NULL,      -- steps [first_step, first_step + steps_analysed) are analysed
+  steps_analysed INTEGER NOT NULL,
+  avg_step_ns REAL,         -- mean duration of the analysed steps
+  step_source TEXT NOT NULL,    -- profiler_step | trainer | annotation | none
+  tokens_per_step REAL,
+  samples_per_step REAL,
+  throughput_source TEXT,   -- options | model annotation
+  kernels INTEGER NOT NULL, -- kernels in the window
+  kernel_ns INTEGER NOT NULL,   -- their summed durations
+  fp32_matrix_ns INTEGER NOT NULL,
+  tensor_core_ns INTEGER NOT NULL,
+  matrix_ns INTEGER NOT NULL,
+  launched_kernels INTEGER NOT NULL,
+  kernels_with_launch INTEGER NOT NULL,
+  shorter_than_launch INTEGER NOT NULL,
+  shorter_than_threshold INTEGER NOT NULL,
+  runtime_outliers INTEGER NOT NULL,
+  launch_delay_outliers INTEGER NOT NULL,
+  utilization_steps INTEGER NOT NULL,   -- 0: utilization over the whole span
+  overview_steps INTEGER NOT NULL,
+  overview_whole_span INTEGER NOT NULL,
+  overview_avg_step_ns REAL,
+  overview_kernel_ns REAL,
+  overview_memcpy_ns REAL,
+  overview_memset_ns REAL,
+  overview_runtime_ns REAL,
+  overview_dataloader_ns REAL,
+  overview_cpu_exec_ns REAL,
+  overview_other_ns REAL,
+  events INTEGER NOT NULL,          -- events stored in the trace
+  lost_events INTEGER NOT NULL,     -- lost on the way in (stats)
+  repaired_events INTEGER NOT NULL,
+  clipped_events INTEGER NOT NULL,
+  mfu_flops_source TEXT NOT NULL,   -- none | user_model | model_annotation | profiler_ops
+  model TEXT,               -- the model MFU counts FLOPs of
+  model_params REAL,
+  model_layers INTEGER,
+  model_d_model INTEGER,
+  model_heads INTEGER,
+  model_seq_len INTEGER,
+  model_vocab INTEGER,
+  flops_per_token REAL,     -- training FLOPs per token: 6 N (+ 6 L d T)
+  precision TEXT NOT NULL,  -- the precision the peak is taken at: fp64 | fp32 | tf32 | fp16 | bf16 | fp8
+  precision_source TEXT NOT NULL,   -- user | model_annotation | kernel_names | default
+  precision_share_pct REAL, -- kernel_names: its share of the matrix kernels' time
+  peak_source TEXT NOT NULL,        -- none | user | user_device | model_annotation | trace_device
+  peak_device TEXT,         -- what the peak is of, and how it was matched
+  peak_flops_per_s REAL,
+  bandwidth_bytes_per_s REAL,
+  model_flops_per_step REAL,
+  achieved_flops_per_s REAL,
+  mfu_pct REAL,             -- NULL when unknown or impossible
+  mfu_impossible_pct REAL,  -- the MFU the inputs imply, when above 100 (an input is wrong)
+  mfu_likely_wrong TEXT,    -- which input, then
+  hardware_flops_per_step REAL,
+  hfu_pct REAL,
+  roofline_kernels INTEGER NOT NULL,    -- window kernels with FLOPs or bytes
+  roofline_time_pct REAL,   -- their share of window kernel time
+  measured_kernels INTEGER NOT NULL,    -- kernels whose work was measured
+  annotated_kernels INTEGER NOT NULL,   -- ... annotated by the workload
+  estimated_kernels INTEGER NOT NULL,   -- ... estimated from shapes
+  memory_estimated INTEGER NOT NULL,    -- 1: the memory_* columns hold an estimate
+  memory_state_bytes REAL,  -- weights, gradients, optimizer state
+  memory_activation_bytes REAL,
+  memory_total_bytes REAL,
+  memory_device_bytes REAL,
+  memory_pct REAL,          -- total of the device's memory
+  memory_micro_batch INTEGER,
+  memory_micro_batch_from_tokens INTEGER,   -- 1: tokens per step / sequence length
+  memory_ranks INTEGER,     -- data-parallel ranks the ZeRO figures shard over
+  memory_zero1_bytes REAL,  -- training state per GPU with ZeRO stage 1
+  memory_zero2_bytes REAL,
+  memory_zero3_bytes REAL
+);
+INSERT INTO summary VALUES(0,'/tmp/tmp.LnZKlFmf3L/n.sqlite',NULL,NULL,0,'A100-SXM4-40GB','host-bound',0,20.0,0,'hta',0,NULL,5,1700000000000000400,1700000000000009000,1700000000000000100,1700000000000009500,0,1,9400.0,'annotation',NULL,NULL,NULL,2,4500,0,0,0,2,2,0,2,0,0,1,1,0,9400.0,4500.0,400.0,50.0,2480.0,0.0,1970.0,0.0,12,0,0,1,'none',NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,'fp32','default',NULL,'trace_device','A100 SXM4 40GB (matched by name "A100-SXM4-40GB")',19500000000000.0,1555000000000.0,NULL,NULL,NULL,NULL,NULL,NULL,NULL,0,0.0,0,0,0,0,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL);
+CREATE TABLE steps (
+  id INTEGER PRIMARY KEY,
+  number INTEGER NOT NULL,  -- N of ProfilerStep#N, else the step's ordinal
+  name TEXT,
+  range_id INTEGER,         -- ranges.id of the step range
+  host_ts INTEGER NOT NULL, -- the host range
+  host_dur INTEGER NOT NULL,
+  ts INTEGER NOT NULL,      -- aligned to the GPU work the step launched
+  dur INTEGER NOT NULL,
+  in_window INTEGER NOT NULL,  -- 1: analysed by the analysis window
+  complete INTEGER NOT NULL,   -- 0: the profiler probably cut its GPU work off
+  gpu_launches INTEGER NOT NULL,  -- launch calls inside the step that ran GPU work
+  tokens_per_s REAL,
+  samples_per_s REAL
+);
+INSERT INTO steps VALUES(0,0,'step',0,1700000000000000100,9400,1700000000000000100,9400,1,1,2,NULL,NULL);
+CREATE TABLE breakdown (
+  id INTEGER PRIMARY KEY,
+  step_id INTEGER,          -- NULL: the analysis window (HTA's definition)
+  ts INTEGER NOT NULL,
+  dur INTEGER NOT NULL,     -- span: first GPU start to last GPU end (window), or the step
+  idle_ns INTEGER NOT NULL,
+  compute_ns INTEGER NOT NULL,
+  non_compute_ns INTEGER NOT NULL,
+  communication_ns INTEGER NOT NULL,
+  exposed_communication_ns INTEGER NOT NULL,
+  overlap_ns INTEGER NOT NULL,
+  memory_ns INTEGER NOT NULL,   -- union of memcpys and memsets
+  idle_pct REAL,
+  compute_pct REAL,
+  non_compute_pct REAL,
+  overlap_pct REAL          -- NULL without communication
+);
+INSERT INTO breakdown VALUES(0,NULL,1700000000000000400,8600,1650,4500,2450,0,0,0,450,19.186046511627907307,52.325581395348834236,28.488372093023254905,NULL);
+INSERT INTO breakdown VALUES(1,0,1700000000000000100,9400,2450,4500,2450,0,0,0,450,26.063829787234041646,47.872340425531916706,26.063829787234041646,NULL);
+CREATE TABLE gaps (
+  id INTEGER PRIMARY KEY,
+  ts INTEGER NOT NULL,
+  dur INTEGER NOT NULL,
+  device INTEGER NOT NULL,
+  stream INTEGER,           -- NULL: the whole device was idle
+  step_id INTEGER,
+  in_window INTEGER NOT NULL,   -- 1: inside the analysis window
+  cause TEXT NOT NULL,      -- data_loading | host_launch | synchronization | communication_wait | other
+  data_loading_ns INTEGER NOT NULL,
+  host_launch_ns INTEGER NOT NULL,
+  synchronization_ns INTEGER NOT NULL,
+  communication_wait_ns INTEGER NOT NULL,
+  other_ns INTEGER NOT NULL,
+  hta_category TEXT,        -- host_wait | kernel_wait | other (stream gaps, HTA); NULL for device gaps
+  next_table TEXT,          -- kernels | memcpys | memsets | syncs: the operation after the gap
+  next_id INTEGER,
+  launch_call_id INTEGER,   -- api_calls.id that launched it
+  evidence_table TEXT,      -- ranges | api_calls | kernels | memcpys | memsets | syncs; NULL: none
+  evidence_id INTEGER
+);
+INSERT INTO gaps VALUES(0,1700000000000000100,300,0,NULL,0,1,'other',0,0,0,0,300,NULL,'memsets',0,NULL,'memsets',0);
+INSERT INTO gaps VALUES(1,1700000000000000450,50,0,NULL,0,1,'other',0,0,0,0,50,NULL,'memcpys',0,NULL,'memcpys',0);
+INSERT INTO gaps VALUES(2,1700000000000000900,100,0,NULL,0,1,'host_launch',0,100,0,0,0,NULL,'kernels',0,0,'api_calls',0);
+INSERT INTO gaps VALUES(3,1700000000000005000,1000,0,NULL,0,1,'other',0,400,0,0,600,NULL,'kernels',1,1,'kernels',1);
+INSERT INTO gaps VALUES(4,1700000000000006500,3000,0,NULL,0,1,'synchronization',0,0,2000,0,1000,NULL,NULL,NULL,NULL,'api_calls',2);
+INSERT INTO gaps VALUES(5,1700000000000000450,50,0,7,0,1,'other',0,0,0,0,50,'kernel_wait','memcpys',0,NULL,'memcpys',0);
+INSERT INTO gaps VALUES(6,1700000000000000900,100,0,7,0,1,'host_launch',0,100,0,0,0,'kernel_wait','kernels',0,0,'api_calls',0);
+INSERT INTO gaps VALUES(7,1700000000000005000,1000,0,7,0,1,'other',0,400,0,0,600,'host_wait','kernels',1,1,'kernels',1);
+CREATE TABLE kernel_categories (
+  id INTEGER PRIMARY KEY,
+  category TEXT NOT NULL,   -- gemm | convolution | attention | normalization | elementwise | reduction | optimizer | communication | memory | other
+  bound TEXT NOT NULL,      -- compute | memory | communication
+  kernels INTEGER NOT NULL,
+  total_ns INTEGER NOT NULL,
+  pct REAL                  -- of all kernel time in the window
+);
+INSERT INTO kernel_categories VALUES(0,'other','memory',2,4500,100.0);
+CREATE TABLE top_kernels (
+  id INTEGER PRIMARY KEY,
+  name TEXT,
+  category TEXT NOT NULL,
+  kernels INTEGER NOT NULL,
+  total_ns INTEGER NOT NULL,
+  mean_ns INTEGER NOT NULL,
+  min_ns INTEGER NOT NULL,
+  max_ns INTEGER NOT NULL,
+  pct REAL,                 -- of all kernel time in the window
+  example_kernel_id INTEGER -- kernels.id of its longest run
+);
+INSERT INTO top_kernels VALUES(0,'saxpy','other',2,4500,2250,500,4000,100.0,0);
+CREATE TABLE launch_stats (
+  id INTEGER PRIMARY KEY,
+  metric TEXT NOT NULL,     -- launch_delay_ns | launch_cost_ns | kernel_duration_ns
+  count INTEGER NOT NULL,
+  mean REAL,
+  p50 REAL,
+  p90 REAL,
+  p99 REAL,
+  max REAL
+);
+INSERT INTO launch_stats VALUES(0,'launch_delay_ns',2,300.0,200.0,400.0,400.0,400.0);
+INSERT INTO launch_stats VALUES(1,'launch_cost_ns',2,290.0,190.0,390.0,390.0,390.0);
+INSERT INTO launch_stats VALUES(2,'kernel_duration_ns',2,2250.0,500.0,4000.0,4000.0,4000.0);
+CREATE TABLE launch_queues (
+  id INTEGER PRIMARY KEY,
+  device INTEGER NOT NULL,
+  stream INTEGER NOT NULL,
+  operations INTEGER NOT NULL,  -- GPU operations on the stream
+  count INTEGER NOT NULL,   -- depth samples
+  mean REAL,                -- depth, time-weighted
+  p50 REAL,
+  p90 REAL,
+  p99 REAL,
+  max REAL,
+  empty_pct REAL            -- share of the stream's span with nothing queued
+);
+INSERT INTO launch_queues VALUES(0,0,7,2,2,0.89473684210526316373,1.0,1.0,1.0,1.0,10.526315789473684958);
+CREATE TABLE device_utilization (
+  id INTEGER PRIMARY KEY,
+  device INTEGER NOT NULL,
+  ts INTEGER NOT NULL,      -- the range the figures are over
+  dur INTEGER NOT NULL,
+  kernel_ns INTEGER NOT NULL,   -- union of kernels inside the range
+  gpu_util_pct REAL,
+  sm_efficiency_pct REAL,   -- NULL: unknown (no grid sizes or SM count)
+  occupancy_pct REAL,       -- NULL: unknown (the trace reports none)
+  kernels_without_grid INTEGER NOT NULL,
+  kernels_with_occupancy INTEGER NOT NULL,
+  primary_device INTEGER NOT NULL  -- 1: the device the headline figures are about
+);
+INSERT INTO device_utilization VALUES(0,0,1700000000000000100,9400,4500,47.872340425531916706,47.872340425531916706,NULL,0,0,1);
+CREATE TABLE scorecard (
+  id INTEGER PRIMARY KEY,
+  step_id INTEGER,          -- NULL: the run (every analysed step)
+  ts INTEGER NOT NULL,
+  dur INTEGER NOT NULL,     -- the time the axes split
+  verdict TEXT NOT NULL,
+  deciding_axis TEXT NOT NULL,  -- the axis the verdict rests on
+  data_stall_ns INTEGER NOT NULL,
+  host_stall_ns INTEGER NOT NULL,
+  sync_stall_ns INTEGER NOT NULL,
+  exposed_communication_ns INTEGER NOT NULL,
+  memory_bound_ns INTEGER NOT NULL,
+  compute_bound_ns INTEGER NOT NULL,
+  other_idle_ns INTEGER NOT NULL,
+  data_stall_pct REAL,
+  host_stall_pct REAL,
+  sync_stall_pct REAL,
+  exposed_communication_pct REAL,
+  memory_bound_pct REAL,
+  compute_bound_pct REAL,
+  other_idle_pct REAL
+);
+INSERT INTO scorecard VALUES(0,0,1700000000000000100,9400,'host-bound','sync_stall',400,500,2000,0,4550,0,1950,4.2553191489361701371,5.3191489361702126714,21.276595744680850685,0.0,48.404255319148937531,0.0,20.744680851063829862);
+INSERT INTO scorecard VALUES(1,NULL,1700000000000000100,9400,'host-bound','sync_stall',400,500,2000,0,4550,0,1950,4.2553191489361701371,5.3191489361702126714,21.276595744680850685,0.0,48.404255319148937531,0.0,20.744680851063829862);
+CREATE TABLE findings (
+  id INTEGER PRIMARY KEY,
+  rule TEXT NOT NULL,
+  kind TEXT NOT NULL,       -- performance | trace_quality
+  severity TEXT NOT NULL,   -- high | medium | low
+  title TEXT NOT NULL,
+  metric TEXT NOT NULL,
+  value REAL,
+  threshold REAL,
+  recommendation TEXT NOT NULL,
+  max_gain_pct REAL         -- NULL: no bound can be stated
+);
+INSERT INTO findings VALUES(0,'synchronization','performance','high','The GPU sits idle while the host is blocked in synchronizing calls 21.3 % of the step','sync_stall_pct',21.276595744680850685,3.0,'Take synchronizations out of the training loop: no .item(), .cpu(), print(tensor) or torch.cuda.synchronize() every step (log every N steps, keep running metrics on the GPU), copy with non_blocking=True from pinned memory, and find hidden syncs with torch.cuda.set_sync_debug_mode("warn").',21.276595744680850685);
+INSERT INTO findings VALUES(1,'memory_bound_kernels','performance','medium','Memory-bound kernels take 48.4 % of the step','memory_bound_pct',48.404255319148937531,30.0,'Move fewer bytes: fuse elementwise and normalization chains (torch.compile), use fused attention (FlashAttention, torch.nn.functional.scaled_dot_product_attention) and fused optimizers, and keep activations in bf16/fp16, which halves the bytes every memory-bound kernel moves.',48.404255319148937531);
+INSERT INTO findings VALUES(2,'unexplained_idle','performance','medium','The GPU idles 20.7 % of the step for reasons the trace does not show','other_idle_pct',20.744680851063829862,10.0,'Record the host in more detail: NVTX ranges around data loading, logging and checkpointing, or record with damscope (CPU sampling) to see what the launching thread does between GPU operations.',20.744680851063829862);
+INSERT INTO findings VALUES(3,'pageable_copies','performance','medium','Copies to or from pageable host memory take 4.3 % of the step','pageable_copy_pct',4.2553191489361701371,1.0,'Use pinned host memory: DataLoader(pin_memory=True) or tensor.pin_memory(), then .to(device, non_blocking=True). Pinned copies run asynchronously at full PCIe/NVLink bandwidth; pageable ones are staged through a bounce buffer and block the host.',4.2553191489361701371);
+INSERT INTO findings VALUES(4,'repaired_events','trace_quality','low','8.3 % of the trace''s events were repaired or clipped on the way in','repaired_events_pct',8.3333333333333339254,1.0,'These events are kept, but with a made-up duration (a negative or missing one stored as zero, a truncated message) or cut at the edges of the capture, so the time they cover is uncertain. A longer capture window, or one that starts and ends between steps, clips fewer ranges.',NULL);
+CREATE TABLE finding_evidence (
+  id INTEGER PRIMARY KEY,
+  finding_id INTEGER NOT NULL,  -- findings.id
+  event_table TEXT NOT NULL,    -- gaps | kernels | ranges | memcpys | api_calls | counters | stats
+  event_id INTEGER NOT NULL,
+  ts INTEGER,
+  dur INTEGER,
+  label TEXT                -- the event's name; the stat's name
+);
+INSERT INTO finding_evidence VALUES(0,0,'gaps',4,1700000000000006500,3000,NULL);
+INSERT INTO finding_evidence VALUES(1,0,'api_calls',2,1700000000000007000,2000,'cuStreamSynchronize');
+INSERT INTO finding_evidence VALUES(2,1,'kernels',0,1700000000000001000,4000,'saxpy');
+INSERT INTO finding_evidence VALUES(3,1,'kernels',1,1700000000000006000,500,'saxpy');
+INSERT INTO finding_evidence VALUES(4,2,'gaps',4,1700000000000006500,3000,NULL);
+INSERT INTO finding_evidence VALUES(5,2,'gaps',3,1700000000000005000,1000,NULL);
+INSERT INTO finding_evidence VALUES(6,2,'gaps',0,1700000000000000100,300,NULL);
+INSERT INTO finding_evidence VALUES(7,2,'gaps',1,1700000000000000450,50,NULL);
+INSERT INTO finding_evidence VALUES(8,3,'memcpys',0,1700000000000000500,400,NULL);
+INSERT INTO finding_evidence VALUES(9,4,'stats',0,NULL,NULL,'nsys.nvtx_unterminated_ranges');
+CREATE TABLE metrics (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,       -- see docs/analysis.md, "Findings"
+  value REAL
+);
+INSERT INTO metrics VALUES(0,'data_stall_pct',4.2553191489361701371);
+INSERT INTO metrics VALUES(1,'host_stall_pct',5.3191489361702126714);
+INSERT INTO metrics VALUES(2,'sync_stall_pct',21.276595744680850685);
+INSERT INTO metrics VALUES(3,'exposed_communication_pct',0.0);
+INSERT INTO metrics VALUES(4,'memory_bound_pct',48.404255319148937531);
+INSERT INTO metrics VALUES(5,'compute_bound_pct',0.0);
+INSERT INTO metrics VALUES(6,'other_idle_pct',20.744680851063829862);
+INSERT INTO metrics VALUES(7,'stall_pct',51.595744680851062468);
+INSERT INTO metrics VALUES(8,'gpu_util_pct',47.872340425531916706);
+INSERT INTO metrics VALUES(9,'sm_efficiency_pct',47.872340425531916706);
+INSERT INTO metrics VALUES(10,'idle_sm_pct',0.0);
+INSERT INTO metrics VALUES(11,'fp32_matrix_pct',0.0);
+INSERT INTO metrics VALUES(12,'pageable_copy_pct',4.2553191489361701371);
+INSERT INTO metrics VALUES(13,'short_kernel_pct',0.0);
+INSERT INTO metrics VALUES(14,'lost_events_pct',0.0);
+INSERT INTO metrics VALUES(15,'repaired_events_pct',8.3333333333333339254);
+CREATE TABLE data_loss (
+  id INTEGER PRIMARY KEY,
+  stats_id INTEGER NOT NULL,    -- stats.id
+  stat TEXT NOT NULL,
+  kind TEXT NOT NULL,       -- lost | repaired | clipped
+  events INTEGER NOT NULL
+);
+INSERT INTO data_loss VALUES(0,0,'nsys.nvtx_unterminated_ranges','clipped',1);
+CREATE TABLE analysis_notes (
+  id INTEGER PRIMARY KEY,
+  analysis TEXT,
+  message TEXT,
+  remedy TEXT               -- device | model | tokens: what the user can supply
+);
+INSERT INTO analysis_notes VALUES(0,'window','only one step: nothing is cut from the window (HTA cuts the last of two or more steps)',NULL);
+INSERT INTO analysis_notes VALUES(1,'utilization','device 0: the trace reports no kernel occupancy: est. occupancy unknown',NULL);
+INSERT INTO analysis_notes VALUES(2,'mfu','the trace does not say what model it trains (no model annotation, no per-op FLOPs): no MFU','model');
+CREATE TABLE rank_comparison (
+  id INTEGER PRIMARY KEY,
+  rank INTEGER,
+  source TEXT,
+  steps INTEGER NOT NULL,
+  median_step_ns INTEGER NOT NULL,
+  slower_than_median_pct REAL,
+  straggler INTEGER NOT NULL,
+  collectives INTEGER NOT NULL,
+  median_start_skew_ns INTEGER NOT NULL,
+  max_start_skew_ns INTEGER NOT NULL,
+  last_to_start_pct REAL,   -- share of collectives this rank entered last
+  this_rank INTEGER NOT NULL    -- 1: the rank of this file
+);
+CREATE TABLE mfu_steps (
+  id INTEGER PRIMARY KEY,
+  step_id INTEGER NOT NULL,
+  model_flops REAL,
+  mfu_pct REAL,
+  hardware_flops REAL,
+  hfu_pct REAL
+);
+INSERT INTO mfu_steps VALUES(0,0,NULL,NULL,NULL,NULL);
+CREATE TABLE roofline (
+  id INTEGER PRIMARY KEY,
+  kind TEXT NOT NULL,       -- kernel | class
+  name TEXT,                -- the kernel's name, or the class
+  category TEXT NOT NULL,
+  precision TEXT NOT NULL,
+  source TEXT NOT NULL,     -- measured | annotated | estimated (the least trusted of its runs)
+  kernels INTEGER NOT NULL,
+  time_ns INTEGER NOT NULL,
+  flops REAL,
+  bytes REAL,
+  intensity REAL,           -- FLOP/byte; NULL without bytes
+  achieved_flops_per_s REAL,
+  ceiling_flops_per_s REAL, -- min(peak, bandwidth x intensity)
+  pct_of_ceiling REAL,
+  memory_bound INTEGER,     -- 1: below the ridge; NULL: no intensity or ridge
+  example_kernel_id INTEGER
+);
+CREATE TABLE roofline_ceilings (
+  id INTEGER PRIMARY KEY,
+  precision TEXT NOT NULL,
+  peak_flops_per_s REAL,
+  ridge_flops_per_byte REAL
+);
+INSERT INTO roofline_ceilings VALUES(0,'fp32',19500000000000.0,12.540192926045016008);
+CREATE TABLE collectives (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,       -- allreduce, allgather, ...
+  kernels INTEGER NOT NULL,
+  time_ns INTEGER NOT NULL,
+  bus_bytes REAL,           -- NCCL bus bytes (nccl-tests PERFORMANCE.md)
+  achieved_bytes_per_s REAL,
+  link_bytes_per_s REAL,    -- the device's peer link, per direction
+  pct_of_link REAL
+);
+CREATE INDEX kernels_by_ts ON kernels(ts);
+CREATE INDEX kernels_by_correlation ON kernels(correlation_id);
+CREATE INDEX memcpys_by_ts ON memcpys(ts);
+CREATE INDEX memsets_by_ts ON memsets(ts);
+CREATE INDEX api_calls_by_ts ON api_calls(ts);
+CREATE INDEX api_calls_by_correlation ON api_calls(correlation_id);
+CREATE INDEX ranges_by_ts ON ranges(ts);
+CREATE INDEX syncs_by_ts ON syncs(ts);
+CREATE INDEX counters_by_ts ON counters(ts);
+CREATE INDEX gaps_by_ts ON gaps(ts);
+CREATE INDEX finding_evidence_by_finding ON finding_evidence(finding_id);
+COMMIT;
