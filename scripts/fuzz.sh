@@ -27,19 +27,7 @@ cd "$(dirname "$0")/.."
 root="$(pwd)"
 build="$root/build-fuzz"
 
-bash scripts/install-deps.sh
-packages=(clang-14 libclang-rt-14-dev llvm-14)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  SUDO=""
-  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -q
-  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
-fi
+bash scripts/install-deps.sh --sanitizers
 
 CC=clang-14 CXX=clang++-14 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DDAMSCOPE_FUZZ=ON -DDAMSCOPE_BUILD_TESTS=OFF -DDAMSCOPE_BUILD_BENCH=OFF >/dev/null

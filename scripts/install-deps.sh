@@ -3,6 +3,11 @@
 # Run as root (or with sudo) on a fresh machine; safe to run again.
 # CUDA is not a Debian package here: when $CUDA_HOME (or /usr/local/cuda) holds
 # a toolkit, the CUDA parts are built too; without it they are skipped.
+#   scripts/install-deps.sh [--sanitizers] [--chromium]
+#     --sanitizers  clang 14 with its sanitizer and libFuzzer runtimes
+#                   (libclang-rt-14-dev, only "recommended" by clang-14) and
+#                   llvm-symbolizer (llvm-14): sanitize.sh and fuzz.sh
+#     --chromium    headless Chromium: render_report.sh
 set -euo pipefail
 
 packages=(
@@ -16,6 +21,16 @@ packages=(
   libgtest-dev libgmock-dev   # tests
   libbenchmark-dev            # bench/
 )
+for group in "$@"; do
+  case "$group" in
+    --sanitizers) packages+=(clang-14 libclang-rt-14-dev llvm-14) ;;
+    --chromium) packages+=(chromium) ;;
+    *)
+      echo "install-deps: unknown option $group (expected --sanitizers or --chromium)" >&2
+      exit 2
+      ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

@@ -19,11 +19,7 @@ if [ ! -f "$report" ]; then
   exit 2
 fi
 if ! command -v chromium >/dev/null; then
-  SUDO=""
-  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -q
-  $SUDO apt-get install -y -q --no-install-recommends chromium
+  bash "$(dirname "$0")/install-deps.sh" --chromium
 fi
 # --no-sandbox: Chromium refuses to run as root with its sandbox; the page is
 # our own file and the report loads nothing from the network.

@@ -23,22 +23,9 @@ esac
 cd "$(dirname "$0")/.."
 root="$(pwd)"
 
-# The project's own packages, then clang 14 with its sanitizer runtimes
-# (libclang-rt-14-dev, only "recommended" by clang-14, so absent after an
-# install without recommends) and llvm-symbolizer (llvm-14) for the stacks.
-bash scripts/install-deps.sh
-packages=(clang-14 libclang-rt-14-dev llvm-14)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  SUDO=""
-  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -q
-  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
-fi
+# The project's own packages, clang 14 with its sanitizer runtimes and
+# llvm-symbolizer for the stacks.
+bash scripts/install-deps.sh --sanitizers
 
 # The collector needs the CUDA toolkit's headers (not a GPU); as in build.sh.
 if [ -z "${CUDA_HOME:-}" ] && [ -d /usr/local/cuda ]; then export CUDA_HOME=/usr/local/cuda; fi

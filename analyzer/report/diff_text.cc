@@ -37,34 +37,6 @@ std::string relative(const Change& c) {
   return r ? fmt::format(" ({:+.1f} %)", *r) : "";
 }
 
-// `text` cut to `width` bytes (at a UTF-8 character boundary), "..." marking the cut.
-std::string fit(const std::string& text, size_t width) {
-  if (text.size() <= width) return text;
-  size_t cut = width - 3;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-  return text.substr(0, cut) + "...";
-}
-
-// Wraps `text` at kWidth columns, `indent` spaces before every line.
-std::string wrap(const std::string& text, size_t indent) {
-  std::string out, line(indent, ' ');
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find(' ', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string word = text.substr(start, end - start);
-    if (line.size() > indent && line.size() + 1 + word.size() > kWidth) {
-      out += line + "\n";
-      line = std::string(indent, ' ');
-    }
-    if (line.size() > indent) line += ' ';
-    line += word;
-    start = end + 1;
-  }
-  if (line.size() > indent) out += line + "\n";
-  return out;
-}
-
 // One row of a side-by-side table: a share and a time before and after, and
 // the change of each.
 std::string shareRow(std::string_view label, const Change& share, const Change& time) {
@@ -198,7 +170,7 @@ std::string kernelLines(const RankDiff& d) {
     const std::string line =
         fmt::format("  {:>11} {:>11} {:>11}  {}", figure(t.before, k.before_below_ns),
                     figure(t.after, k.after_below_ns), change, k.name);
-    out += fit(line, kWidth) + "\n";
+    out += clipText(line, kWidth) + "\n";
   }
   return out;
 }
@@ -212,7 +184,7 @@ std::string findingLines(const RankDiff& d) {
                                                                 : "still";
     out += fmt::format("  {}  {} [{}]: {} {} -> {}\n", state, f.rule, toText(f.severity),
                        toText(f.metric), pct(f.value.before), pct(f.value.after));
-    out += wrap(f.title, 9);
+    out += wrapText(f.title, 9, kWidth);
   }
   return out;
 }
@@ -222,7 +194,7 @@ std::string sourceLine(std::string_view side, const std::string& source,
   std::string line = fmt::format("{:<8}{}", side, source);
   if (rank) line += fmt::format("  rank {}", *rank);
   if (!device.empty()) line += "  " + device;
-  return fit(line, kWidth) + "\n";
+  return clipText(line, kWidth) + "\n";
 }
 
 }  // namespace
@@ -235,7 +207,7 @@ std::string formatRankDiff(const RankDiff& d) {
   out += figureLines(d);
   out += kernelLines(d);
   out += findingLines(d);
-  for (const std::string& n : d.notes) out += wrap("note: " + n, 0);
+  for (const std::string& n : d.notes) out += wrapText("note: " + n, 0, kWidth);
   return out;
 }
 
@@ -245,7 +217,7 @@ std::string formatRunDiff(const RunDiff& diff) {
     if (i > 0) out += "\n" + std::string(kWidth, '-') + "\n\n";
     out += formatRankDiff(diff.ranks[i]);
   }
-  for (const std::string& n : diff.notes) out += wrap("note: " + n, 0);
+  for (const std::string& n : diff.notes) out += wrapText("note: " + n, 0, kWidth);
   return out;
 }
 

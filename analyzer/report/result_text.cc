@@ -73,26 +73,6 @@ std::string evidenceLine(const Finding& f) {
   return out;
 }
 
-// Wraps `text` at `width` columns with `indent` spaces on every line.
-std::string wrap(const std::string& text, size_t indent, size_t width = 100) {
-  std::string out, line(indent, ' ');
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find(' ', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string word = text.substr(start, end - start);
-    if (line.size() > indent && line.size() + 1 + word.size() > width) {
-      out += line + "\n";
-      line = std::string(indent, ' ');
-    }
-    if (line.size() > indent) line += ' ';
-    line += word;
-    start = end + 1;
-  }
-  if (line.size() > indent) out += line + "\n";
-  return out;
-}
-
 std::string verdictLines(const RankResult& a) {
   if (!a.scorecard) return "VERDICT  none: the trace has no GPU work to judge\n";
   const Scorecard& run = a.scorecard->run;
@@ -142,7 +122,7 @@ std::string findingLines(const RankResult& a, const SummaryTextOptions& text) {
     const std::string gain = gainWords(f);
     out += fmt::format("  {}. [{}] {}\n", i + 1, toText(f.severity), f.title);
     out += fmt::format("     {} ({})\n", gain, f.rule);
-    out += wrap(f.recommendation, 5);
+    out += wrapText(f.recommendation, 5);
     const std::string evidence = evidenceLine(f);
     if (!evidence.empty()) out += fmt::format("     evidence: {}\n", evidence);
   }
@@ -277,7 +257,7 @@ std::string formatRankSummary(const RankResult& a, const SummaryTextOptions& tex
   out += findingLines(a, text);
   out += "\n" + figureLines(a);
   for (const AnalysisNote& n : a.notes) {
-    out += wrap(fmt::format("note ({}): {}", n.analysis, noteText(n, text.remedies)), 0);
+    out += wrapText(fmt::format("note ({}): {}", n.analysis, noteText(n, text.remedies)), 0);
   }
   return out;
 }
@@ -300,7 +280,7 @@ std::string formatRunSummary(const RunResult& run, const SummaryTextOptions& tex
           c.collectives > 0 ? formatDuration(static_cast<double>(c.median_start_skew_ns)) : "n/a",
           c.collectives > 0 ? fmt::format("{:.0f} %", c.last_to_start_pct) : "n/a");
     }
-    for (const std::string& n : run.cross_rank_notes) out += wrap("note: " + n, 2);
+    for (const std::string& n : run.cross_rank_notes) out += wrapText("note: " + n, 2);
   }
   return out;
 }

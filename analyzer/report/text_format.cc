@@ -62,6 +62,25 @@ std::string clipText(std::string_view text, size_t max) {
   return std::string(text.substr(0, cut)) + "...";
 }
 
+std::string wrapText(const std::string& text, size_t indent, size_t width) {
+  std::string out, line(indent, ' ');
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (line.size() > indent && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line = std::string(indent, ' ');
+    }
+    if (line.size() > indent) line += ' ';
+    line += word;
+    start = end + 1;
+  }
+  if (line.size() > indent) out += line + "\n";
+  return out;
+}
+
 std::string terminalSafe(std::string_view text) {
   const std::string valid = isValidUtf8(text) ? std::string(text) : toValidUtf8(text);
   std::string out;

@@ -21,6 +21,10 @@ std::string upperCase(std::string_view text);  // ASCII letters only: "data-boun
 // UTF-8 character: for kernel signatures where the start says which kernel.
 std::string clipText(std::string_view text, size_t max);
 
+// `text` wrapped at `width` columns, words kept whole, `indent` spaces before
+// every line, each line ending in a newline.
+std::string wrapText(const std::string& text, size_t indent, size_t width = 100);
+
 // Text safe to write to a terminal: names from a trace can hold escape
 // sequences that would recolour, retitle or rewrite the user's terminal. Every
 // control character but newline and tab (C0, DEL, and C1 in UTF-8) is shown as
