@@ -97,6 +97,35 @@ TEST(KernelCategories, RealKernelNamesLandInTheirCategory) {
   }
 }
 
+TEST(KernelCategories, CpuOpsLandInTheirCategory) {
+  using C = KernelCategory;
+  const Case cases[] = {
+      // The GPT-2 trainer's ops (cpu_device_work.h names them "op(name)").
+      {"matmul_fwd(qkv)", C::kGemm},
+      {"matmul_bwd(lm_head)", C::kGemm},
+      {"attention_fwd", C::kAttention},
+      {"layernorm_bwd", C::kNormalization},
+      {"gelu_fwd", C::kElementwise},
+      {"residual_fwd", C::kElementwise},
+      {"crossentropy_fwd", C::kReduction},
+      {"grad_norm", C::kReduction},
+      {"adamw", C::kOptimizer},
+      {"embedding_bwd", C::kMemory},
+      // ATen CPU operators and autograd nodes.
+      {"aten::addmm", C::kGemm},
+      {"aten::mm", C::kGemm},
+      {"aten::linear", C::kGemm},
+      {"autograd::engine::evaluate_function: AddmmBackward0", C::kGemm},
+      {"autograd::engine::evaluate_function: MmBackward0", C::kGemm},
+      {"aten::add_", C::kElementwise},
+      {"aten::native_layer_norm", C::kNormalization},
+      {"aten::mkldnn_convolution", C::kConvolution},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(toText(classifyKernelName(c.name)), toText(c.category)) << c.name;
+  }
+}
+
 TEST(KernelCategories, LambdaInAtenNamesIsNotTheLambOptimizer) {
   EXPECT_EQ(classifyKernelName(
                 "void "

@@ -19,6 +19,7 @@ CREATE TABLE summary (
   world_size INTEGER,       -- ranks in the job, as the trace says
   device INTEGER,           -- the primary device (most kernel time)
   device_name TEXT,
+  device_kind TEXT,         -- gpu | cpu (a CPU run: the ops of the workload are the device's work)
   verdict TEXT NOT NULL,    -- data-bound | host-bound | communication-bound | memory-bound | compute-bound | none
   verdict_may_be_off INTEGER NOT NULL,  -- 1: so many events were lost that the verdict may be wrong
   starved_threshold_pct REAL,   -- stall share from which the GPU counts as starved

@@ -210,6 +210,7 @@ namespace damscope {
   X(int32_t, world_size)             \
   X(int32_t, device)                 \
   X(std::string, device_name)        \
+  X(std::string, device_kind)        \
   X(std::string, verdict)            \
   X(int32_t, verdict_may_be_off)     \
   X(double, starved_threshold_pct)   \
@@ -429,6 +430,6 @@ struct AnalysisTables {
 
 // Version of the analysis tables' layout, stored in meta as
 // "analysis_schema_version" when results are written.
-constexpr int kAnalysisSchemaVersion = 2;
+constexpr int kAnalysisSchemaVersion = 3;
 
 }  // namespace damscope

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "analyzer/analyses/cpu_device_work.h"
 #include "analyzer/analyses/name_patterns.h"
 
 namespace damscope {
@@ -45,6 +46,12 @@ int64_t AnalysisInput::launchOf(int64_t correlation_id) const {
       std::lower_bound(sparse_.begin(), sparse_.end(), std::make_pair(correlation_id, int64_t{-1}));
   if (it == sparse_.end() || it->first != correlation_id) return -1;
   return it->second;
+}
+
+int64_t AnalysisInput::hostThreadOf(const GpuOp& op) const {
+  if (op.launch >= 0) return tables_->api_calls.thread_id[static_cast<size_t>(op.launch)];
+  const int64_t range = opRange(op);
+  return isNull(range) ? kNullInt : tables_->ranges.thread_id[static_cast<size_t>(range)];
 }
 
 int32_t AnalysisInput::smCount(int32_t device) const {
@@ -116,6 +123,23 @@ AnalysisInput AnalysisInput::build(const TraceTables& tables) {
   };
 
   const KernelTable& k = tables.kernels;
+  // Kernels of a cpu device are ops derived from ranges (cpu_device_work.h).
+  std::vector<int32_t> cpu_devices;
+  for (size_t d = 0; d < tables.devices.size(); ++d) {
+    if (tables.devices.kind[d] == DeviceKind::kCpu) cpu_devices.push_back(tables.devices.device[d]);
+  }
+  if (!cpu_devices.empty()) {
+    in.cpu_op_range_.assign(k.size(), kNullInt);
+    for (size_t i = 0; i < k.size(); ++i) {
+      if (std::find(cpu_devices.begin(), cpu_devices.end(), k.device[i]) == cpu_devices.end()) {
+        continue;
+      }
+      const int64_t range = cpuOpRange(k.args[i]);
+      if (!isNull(range) && static_cast<size_t>(range) < tables.ranges.size()) {
+        in.cpu_op_range_[i] = range;
+      }
+    }
+  }
   const MemcpyTable& m = tables.memcpys;
   const MemsetTable& s = tables.memsets;
   const SyncTable& y = tables.syncs;
@@ -137,7 +161,7 @@ AnalysisInput AnalysisInput::build(const TraceTables& tables) {
         op.work = GpuWork::kCommunication;
         break;
     }
-    link(op, k.correlation_id[i]);
+    if (!in.onCpu(op)) link(op, k.correlation_id[i]);
     in.gpu_.push_back(op);
   }
   for (size_t i = 0; i < m.size(); ++i) {
@@ -197,16 +221,20 @@ AnalysisInput AnalysisInput::build(const TraceTables& tables) {
     run_start = i;
   }
 
-  // The launching thread: the one whose calls launched the most GPU work.
+  // The launching thread: the one whose calls launched the most GPU work
+  // (on a CPU run, the one that ran the most ops).
   std::unordered_map<int64_t, int64_t> launches_by_thread;
   std::vector<int32_t> devices;
+  int64_t cpu_ops = 0, device_ops = 0;
   for (const GpuOp& op : in.gpu_) {
     if (op.kind == GpuOpKind::kSync) continue;
-    if (op.launch >= 0 && !isNull(api.thread_id[static_cast<size_t>(op.launch)])) {
-      ++launches_by_thread[api.thread_id[static_cast<size_t>(op.launch)]];
-    }
+    ++device_ops;
+    if (in.onCpu(op)) ++cpu_ops;
+    const int64_t thread = in.hostThreadOf(op);
+    if (!isNull(thread)) ++launches_by_thread[thread];
     if (devices.empty() || devices.back() != op.device) devices.push_back(op.device);
   }
+  in.cpu_run_ = device_ops > 0 && cpu_ops == device_ops;
   int64_t best = 0;
   for (const auto& [thread, count] : launches_by_thread) {
     if (count > best || (count == best && thread < in.main_thread_)) {

@@ -11,6 +11,9 @@
 // launch unknown (counted, so analyses can say what they could not do). It
 // also parses the workload's model annotation (model_annotation.h).
 //
+// On a CPU run the kernels are the ops of a cpu device (cpu_device_work.h):
+// nothing launches them, and each knows the op range it came from.
+//
 // The input holds a reference to the tables, which must outlive it.
 #pragma once
 
@@ -68,8 +71,23 @@ class AnalysisInput {
   // several do), or -1.
   int64_t launchOf(int64_t correlation_id) const;
 
-  // The host thread that launched the most GPU work (threads row), or -1.
+  // The host thread that launched the most GPU work (threads row), or on a
+  // CPU run the thread that ran the most ops; -1 when none.
   int64_t mainThread() const { return main_thread_; }
+  // True when `op` ran on a cpu device (an op derived from a range).
+  bool onCpu(const GpuOp& op) const {
+    return op.kind == GpuOpKind::kKernel && !cpu_op_range_.empty() &&
+           cpu_op_range_[static_cast<size_t>(op.row)] != kNullInt;
+  }
+  // The ranges row a cpu-device op came from, or kNullInt for GPU work.
+  int64_t opRange(const GpuOp& op) const {
+    return onCpu(op) ? cpu_op_range_[static_cast<size_t>(op.row)] : kNullInt;
+  }
+  // The thread that ran a cpu-device op, or launched a GPU op; kNullInt: unknown.
+  int64_t hostThreadOf(const GpuOp& op) const;
+  // True when there is device work and all of it ran on cpu devices: what
+  // only GPUs have (launch calls, streams, SMs) does not apply.
+  bool cpuRun() const { return cpu_run_; }
   // Devices that ran GPU work, ascending.
   const std::vector<int32_t>& activeDevices() const { return active_devices_; }
   // SM count of `device` from the devices table; 0 when unknown.
@@ -100,6 +118,8 @@ class AnalysisInput {
   std::vector<int64_t> dense_;
   std::vector<std::pair<int64_t, int64_t>> sparse_;
   int64_t main_thread_ = -1;
+  std::vector<int64_t> cpu_op_range_;  // per kernels row; empty: no cpu device
+  bool cpu_run_ = false;
   std::vector<int32_t> active_devices_;
   int64_t ops_with_launch_ = 0;
   int64_t ops_without_launch_ = 0;

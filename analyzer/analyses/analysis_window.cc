@@ -38,7 +38,9 @@ WindowReport computeWindow(const AnalysisInput& input, const StepReport& steps,
       }
     } else {
       for (size_t i = 0; i < gpu.size(); ++i) w.in_window[i] = gpu[i].ts < w.cutoff_ns ? 1 : 0;
-      if (!gpu.empty()) {
+      // A CPU run's ops are never launched: starting before the last step is
+      // the rule for them, not a fallback.
+      if (!gpu.empty() && !input.cpuRun()) {
         w.notes.push_back(
             "GPU operations carry no correlation ids: the window keeps GPU work that starts "
             "before the last step instead of the work launched before it");

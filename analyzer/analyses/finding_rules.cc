@@ -29,10 +29,17 @@ std::vector<FindingRule> defaultFindingRules() {
       "PyTorch profiler TensorBoard plugin: recommends more DataLoader workers when data loading "
       "exceeds 5 % of the step (torch_tb_profiler run_generator.py, overview recommendations); "
       "high from 20 %";
+  r.cpu_title = "The CPU's compute thread waits for input data {value} % of the step";
+  r.cpu_recommendation =
+      "Load data off the compute thread: more loader workers (DataLoader num_workers with "
+      "persistent_workers=True; gpt2-train --loader-workers), prefetch batches (prefetch_factor; "
+      "gpt2-train --prefetch), and pre-process data once instead of every step. Keep the workers "
+      "off the cores the compute threads use, or they slow each other.";
   rules.push_back(r);
 
   r = {};
   r.id = "synchronization";
+  r.gpu_only = true;  // a CPU device is never waited for
   r.metric = Metric::kSyncStallPct;
   r.threshold = 3, r.high_threshold = 10;
   r.title =
@@ -55,6 +62,11 @@ std::vector<FindingRule> defaultFindingRules() {
   r.metric = Metric::kHostStallPct;
   r.threshold = 10, r.high_threshold = 25;
   r.title = "The GPU waits for the host to launch work {value} % of the step";
+  r.cpu_title = "The CPU runs framework code between ops {value} % of the step";
+  r.cpu_recommendation =
+      "Cut the per-op overhead: more work per op (a larger batch, fused ops through "
+      "torch.compile or TorchScript), no Python-level loops over tensors, and no logging or "
+      "tensor-to-number conversions inside the step.";
   r.recommendation =
       "Cut launch and Python overhead: capture the step as a CUDA graph (torch.cuda.graphs, or "
       "torch.compile(mode=\"reduce-overhead\")), fuse small ops into fewer, larger kernels "
@@ -69,6 +81,7 @@ std::vector<FindingRule> defaultFindingRules() {
 
   r = {};
   r.id = "short_kernels";
+  r.gpu_only = true;  // launch latency
   r.metric = Metric::kShortKernelPct;
   r.threshold = 50, r.high_threshold = kNever;
   r.severity = Severity::kLow;
@@ -103,6 +116,7 @@ std::vector<FindingRule> defaultFindingRules() {
 
   r = {};
   r.id = "pageable_copies";
+  r.gpu_only = true;
   r.metric = Metric::kPageableCopyPct;
   r.threshold = 1, r.high_threshold = 5;
   r.title = "Copies to or from pageable host memory take {value} % of the step";
@@ -122,6 +136,11 @@ std::vector<FindingRule> defaultFindingRules() {
   r.metric = Metric::kMemoryBoundPct;
   r.threshold = 30, r.high_threshold = 50;
   r.title = "Memory-bound kernels take {value} % of the step";
+  r.cpu_title = "Memory-bound ops take {value} % of the step";
+  r.cpu_recommendation =
+      "Move fewer bytes: fuse elementwise and normalization chains into the ops around them, use "
+      "a fused (tiled) attention that never materialises the T x T scores, and block loops so "
+      "that data is reused while it is in cache.";
   r.recommendation =
       "Move fewer bytes: fuse elementwise and normalization chains (torch.compile), use fused "
       "attention (FlashAttention, torch.nn.functional.scaled_dot_product_attention) and fused "
@@ -136,6 +155,7 @@ std::vector<FindingRule> defaultFindingRules() {
 
   r = {};
   r.id = "fp32_matrix_math";
+  r.gpu_only = true;  // tensor cores
   r.metric = Metric::kFp32MatrixPct;
   r.threshold = 10, r.high_threshold = 25;
   r.title = "GEMMs and convolutions in FP32 without tensor cores take {value} % of the step";
@@ -155,6 +175,7 @@ std::vector<FindingRule> defaultFindingRules() {
 
   r = {};
   r.id = "low_sm_efficiency";
+  r.gpu_only = true;
   r.metric = Metric::kIdleSmPct;
   r.threshold = 10, r.high_threshold = 25;
   r.title = "For {value} % of the step the GPU is busy with kernels too small to fill its SMs";
@@ -170,6 +191,7 @@ std::vector<FindingRule> defaultFindingRules() {
 
   r = {};
   r.id = "low_occupancy";
+  r.gpu_only = true;
   r.metric = Metric::kOccupancyPct;
   r.at_most = true;
   r.threshold = 25, r.high_threshold = kNever;
@@ -187,6 +209,7 @@ std::vector<FindingRule> defaultFindingRules() {
 
   r = {};
   r.id = "memory_capacity";
+  r.gpu_only = true;  // GPU memory counters
   r.metric = Metric::kPeakMemoryPct;
   r.threshold = 90, r.high_threshold = kNever;
   r.title = "GPU memory use peaks at {value} % of the device";
@@ -203,6 +226,7 @@ std::vector<FindingRule> defaultFindingRules() {
   r.metric = Metric::kOtherIdlePct;
   r.threshold = 10, r.high_threshold = 25;
   r.title = "The GPU idles {value} % of the step for reasons the trace does not show";
+  r.cpu_title = "The CPU's ops stop {value} % of the step for reasons the trace does not show";
   r.recommendation =
       "Record the host in more detail: NVTX ranges around data loading, logging and "
       "checkpointing, or record with damscope (CPU sampling) to see what the launching thread "

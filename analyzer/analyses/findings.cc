@@ -274,8 +274,10 @@ std::string formatValue(double v) {
   return buffer;
 }
 
-// The finding of `rule` if its metric is known and reaches the threshold.
-std::optional<Finding> evaluate(const FindingRule& rule, const Metrics& metrics) {
+// The finding of `rule` if its metric is known and reaches the threshold; on
+// a CPU run in the rule's CPU words, if it applies there at all.
+std::optional<Finding> evaluate(const FindingRule& rule, const Metrics& metrics, bool cpu_run) {
+  if (cpu_run && rule.gpu_only) return std::nullopt;
   const std::optional<double> value = metrics.get(rule.metric);
   if (!value) return std::nullopt;  // unknown for this trace: the rule cannot judge
   if (rule.at_most ? *value > rule.threshold : *value < rule.threshold) return std::nullopt;
@@ -288,11 +290,12 @@ std::optional<Finding> evaluate(const FindingRule& rule, const Metrics& metrics)
   const bool high = !std::isnan(rule.high_threshold) &&
                     (rule.at_most ? *value <= rule.high_threshold : *value >= rule.high_threshold);
   f.severity = high ? Severity::kHigh : rule.severity;
-  f.title = rule.title;
+  f.title = cpu_run && !rule.cpu_title.empty() ? rule.cpu_title : rule.title;
   if (const size_t at = f.title.find("{value}"); at != std::string::npos) {
     f.title.replace(at, 7, formatValue(*value));
   }
-  f.recommendation = rule.recommendation;
+  f.recommendation =
+      cpu_run && !rule.cpu_recommendation.empty() ? rule.cpu_recommendation : rule.recommendation;
   if (rule.gain_metric) {
     if (const std::optional<double> gain = metrics.get(*rule.gain_metric)) {
       f.max_gain_pct = std::clamp(*gain * rule.gain_factor, 0.0, 100.0);
@@ -400,7 +403,7 @@ FindingsReport computeFindings(const FindingInputs& inputs, const FindingsOption
   const PageableCopies pageable = pageableCopies(inputs);
   report.metrics = computeMetrics(inputs, pageable);
   for (const FindingRule& rule : options.rules) {
-    std::optional<Finding> f = evaluate(rule, report.metrics);
+    std::optional<Finding> f = evaluate(rule, report.metrics, inputs.input.cpuRun());
     if (!f) continue;
     f->evidence = collectEvidence(inputs, rule.evidence, options.evidence_per_kind, pageable);
     std::stable_sort(
@@ -417,7 +420,7 @@ void addCrossRankFindings(FindingsReport& report, double straggler_slowdown_pct,
   report.metrics.set(Metric::kStragglerSlowdownPct, straggler_slowdown_pct);
   for (const FindingRule& rule : options.rules) {
     if (rule.metric != Metric::kStragglerSlowdownPct) continue;
-    if (std::optional<Finding> f = evaluate(rule, report.metrics)) {
+    if (std::optional<Finding> f = evaluate(rule, report.metrics, /*cpu_run=*/false)) {
       report.findings.push_back(std::move(*f));
     }
   }

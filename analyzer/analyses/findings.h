@@ -144,6 +144,12 @@ struct FindingRule {
   Severity severity = Severity::kMedium;                             // when fired and not high
   std::string title;  // "{value}" is replaced by the metric, one decimal
   std::string recommendation;
+  // On a CPU run (cpu_device_work.h): what the finding says instead, where
+  // the GPU wording would be wrong (empty: the same); or the rule does not
+  // apply at all (launch, stream, SM, tensor-core and GPU-memory rules).
+  bool gpu_only = false;
+  std::string cpu_title;
+  std::string cpu_recommendation;
   std::optional<Metric> gain_metric;  // none: no bound can be stated
   double gain_factor = 1.0;           // at most this share of gain_metric can be saved
   EvidenceKind evidence = EvidenceKind::kNone;

@@ -147,13 +147,14 @@ GpuUtilizationReport computeGpuUtilization(const AnalysisInput& input, const Ste
     if (a.occupancy_ns > 0) {
       u.occupancy_pct = a.occupancy_weighted / static_cast<double>(a.occupancy_ns);
     }
-    if (a.without_grid > 0) {
+    // SMs and occupancy do not exist on a CPU: nothing is missing there.
+    if (a.without_grid > 0 && !input.cpuRun()) {
       report.notes.push_back("device " + std::to_string(device) + ": " +
                              std::to_string(a.without_grid) +
                              " kernel(s) without a grid size or SM count: est. SM efficiency " +
                              (a.has_sm ? "counts them as 0" : "unknown"));
     }
-    if (a.occupancy_ns == 0 && u.kernel_ns > 0) {
+    if (a.occupancy_ns == 0 && u.kernel_ns > 0 && !input.cpuRun()) {
       report.notes.push_back("device " + std::to_string(device) +
                              ": the trace reports no kernel occupancy: est. occupancy unknown");
     }

@@ -82,19 +82,21 @@ class Classifier {
       return;
     }
     // The host had not issued the work: what was the launching thread doing?
+    // On a cpu device the thread that runs the ops is the device: between
+    // ops it runs the framework, the training loop, the interpreter, so time
+    // the trace does not explain is host overhead, not "other".
+    const bool cpu = next ? input_.onCpu(*next) : input_.cpuRun();
     int64_t thread = input_.mainThread();
     int64_t host_end = g1;
-    if (launch >= 0) {
-      const int64_t t = api_.thread_id[static_cast<size_t>(launch)];
-      if (!isNull(t)) thread = t;
-      host_end = std::clamp(api_.ts[static_cast<size_t>(launch)], g0, g1);
-    }
+    if (next && !isNull(input_.hostThreadOf(*next))) thread = input_.hostThreadOf(*next);
+    if (launch >= 0) host_end = std::clamp(api_.ts[static_cast<size_t>(launch)], g0, g1);
+    const GapCause untraced = cpu ? GapCause::kHostLaunch : GapCause::kOther;
     host_.forEach(thread, g0, host_end, [&](const HostSegment& s) {
       if (s.activity == HostActivity::kUntraced) {
         if (next) {
-          emit(s.start, s.end, GapCause::kOther, tableOf(*next), next->row);
+          emit(s.start, s.end, untraced, tableOf(*next), next->row);
         } else {
-          emit(s.start, s.end, GapCause::kOther, EvidenceTable::kNone, -1);
+          emit(s.start, s.end, untraced, EvidenceTable::kNone, -1);
         }
       } else {
         emit(s.start, s.end, causeOf(s.activity),

@@ -105,6 +105,13 @@ constexpr Rule kRules[] = {
     {"matmul", C::kGemm},
     {"wmma", C::kGemm},
     {"bmm", C::kGemm},
+    // CPU ops (cpu_device_work.h): ATen's matrix ops and their autograd
+    // nodes (aten::addmm, aten::mm, aten::linear, AddmmBackward0,
+    // MmBackward0), which no GPU kernel name contains.
+    {"addmm", C::kGemm},
+    {"^aten::mm", C::kGemm},
+    {"^aten::linear", C::kGemm},
+    {"mmbackward", C::kGemm},
     // Reductions before normalization: ATen's reduce_kernel<..., NormTwoOps>
     // is a reduction; cub's DeviceReduce/Scan/RadixSort, losses, pooling.
     {"reduce", C::kReduction},
@@ -116,6 +123,10 @@ constexpr Rule kRules[] = {
     {"argmax", C::kReduction},
     {"argmin", C::kReduction},
     {"cross_entropy", C::kReduction},
+    // The GPT-2 trainer's ops (reference_workloads/gpt2): its loss and the
+    // gradient norm before clipping, a sum of squares, not a normalization.
+    {"crossentropy", C::kReduction},
+    {"grad_norm", C::kReduction},
     {"nll_loss", C::kReduction},
     {"pool", C::kReduction},
     // Normalization: cuDNN batch norm (bn_fw_tr_1C11_kernel_NCHW, bn_bw_*),
@@ -158,6 +169,7 @@ constexpr Rule kRules[] = {
     {"scale", C::kElementwise},
     {"add", C::kElementwise},
     {"mul", C::kElementwise},
+    {"residual", C::kElementwise},
 };
 // clang-format on
 

@@ -203,6 +203,17 @@ KernelWorkReport computeKernelWork(const AnalysisInput& in) {
 
   const std::unordered_map<int64_t, RangeCounts> counts = rangeCounts(t);
   std::vector<char> has_kernels(t.ranges.size(), 0);
+  // An op of a cpu device is its range's whole work: nothing else ran in it.
+  for (const GpuOp& op : in.gpu()) {
+    const int64_t range = in.opRange(op);
+    if (isNull(range)) continue;
+    auto it = counts.find(range);
+    if (it == counts.end() || trust(it->second.source) >= best_trust[static_cast<size_t>(op.row)]) {
+      continue;
+    }
+    has_kernels[static_cast<size_t>(range)] = 1;
+    give(KernelWork{op.row, it->second.flops, it->second.bytes, it->second.source, range});
+  }
   for (MetricSource source : kByTrust) {
     for (auto& [range, ops] : launchesIn(in, counts, source, best_trust)) {
       has_kernels[static_cast<size_t>(range)] = 1;

@@ -14,7 +14,8 @@
 //   estimated  counted from shapes: PyTorch's own per-op `flops` argument
 //              (kernel_metrics rows marked estimated), else damscope's count
 //              from an ATen op's "Input Dims" and "Input type" (op_shapes.h)
-// A range's counts belong to the kernels launched inside it: the launch call
+// A range's counts belong to the kernels launched inside it (on a cpu device,
+// to the op derived from it, cpu_device_work.h): the launch call
 // lies in the range's time on the range's thread, and the innermost such
 // range with counts of the best source wins, so an op and the op it calls
 // never count twice. Kernels of one range share its counts in proportion to

@@ -243,7 +243,8 @@ StepReport computeSteps(const AnalysisInput& input, const StepOptions& options) 
     return report;
   }
   alignToGpuWork(input, options, report);
-  if (!report.aligned_to_gpu && !input.gpu().empty()) {
+  // A CPU run's ops lie inside the host steps already: nothing to align.
+  if (!report.aligned_to_gpu && !input.gpu().empty() && !input.cpuRun()) {
     report.notes.push_back(
         "no launch call inside a step could be matched to GPU work (missing correlation ids?): "
         "steps keep their host extent");

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 
+#include "analyzer/analyses/cpu_device_work.h"
 #include "analyzer/importers/trace_import.h"
 #include "analyzer/report/result_rows.h"
 #include "trace/analysis_store.h"
@@ -35,6 +36,15 @@ bool importedFrom(const std::string& path, const std::string& input) {
   return row.ok() && row.value() && samePath(std::string(stmt->columnText(0)), input);
 }
 
+// A trace store's events as the analyses see them: on a CPU run with the
+// cpu device's ops (cpu_device_work.h), derived again on every read so that
+// the stored results' kernel ids name the same rows.
+Result<TraceTables> readEvents(const std::string& path, const Progress& progress) {
+  DAMSCOPE_ASSIGN_OR_RETURN(TraceTables tables, readTrace(path, progress));
+  deriveCpuDeviceWork(tables);
+  return tables;
+}
+
 // One input, opened: its events, and where its results go.
 struct OpenedRank {
   TraceTables tables;
@@ -47,7 +57,7 @@ Result<OpenedRank> openRank(const std::string& input, const PipelineOptions& opt
   OpenedRank rank;
   DAMSCOPE_ASSIGN_OR_RETURN(TraceFormat format, detectFormat(input));
   if (format == TraceFormat::kTraceStore) {
-    DAMSCOPE_ASSIGN_OR_RETURN(rank.tables, readTrace(input, progress.part(0, 1, "reading")));
+    DAMSCOPE_ASSIGN_OR_RETURN(rank.tables, readEvents(input, progress.part(0, 1, "reading")));
     if (options.store) rank.store = input;
     return rank;
   }
@@ -61,13 +71,15 @@ Result<OpenedRank> openRank(const std::string& input, const PipelineOptions& opt
                      ErrorCode::kOutputExists);
       }
       // Imported earlier: analyse those events.
-      DAMSCOPE_ASSIGN_OR_RETURN(rank.tables, readTrace(store, progress.part(0, 1, "reading")));
+      DAMSCOPE_ASSIGN_OR_RETURN(rank.tables, readEvents(store, progress.part(0, 1, "reading")));
       rank.store = store;
       return rank;
     }
   }
   DAMSCOPE_ASSIGN_OR_RETURN(rank.tables,
                             importTrace(input, nullptr, progress.part(0, 0.8, "importing")));
+  // Stored with the import: a later read finds them and derives nothing.
+  deriveCpuDeviceWork(rank.tables);
   if (options.store) {
     DAMSCOPE_ASSIGN_OR_RETURN(PendingFile file, PendingFile::create(store, /*replace=*/true));
     DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
@@ -285,7 +297,7 @@ Result<AnalysedTrace> openAnalysedTrace(const std::string& input, const Pipeline
                                         const Progress& progress) {
   AnalysedTrace out;
   if (const std::optional<std::string> stored = storedResultsOf(input, options)) {
-    DAMSCOPE_ASSIGN_OR_RETURN(out.tables, readTrace(*stored, progress.part(0, 1, "reading")));
+    DAMSCOPE_ASSIGN_OR_RETURN(out.tables, readEvents(*stored, progress.part(0, 1, "reading")));
     DAMSCOPE_ASSIGN_OR_RETURN(out.result, readStoredRank(*stored));
     return out;
   }

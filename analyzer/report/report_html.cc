@@ -102,7 +102,7 @@ std::string header(const RankResult& a, size_t ranks) {
   std::string sub;
   if (a.rank) sub += fmt::format("rank {}{} · ", *a.rank, ranks > 1 ? fmt::format(" of {} shown", ranks) : "");
   if (a.device) {
-    sub += fmt::format("GPU {}{} · ", *a.device, a.device_name.empty() ? "" : " " + a.device_name);
+    sub += deviceLabel(a) + " · ";
   }
   sub += stepsLine(a);
   return fmt::format("<header><h1>Why is this run slow?</h1><p class=\"sub mono\">{}</p>"
@@ -113,7 +113,7 @@ std::string header(const RankResult& a, size_t ranks) {
 std::string verdictSection(const RankResult& a) {
   if (!a.scorecard) {
     return "<section class=\"verdict\" style=\"--verdict:#6b7280\"><div class=\"name\">NO "
-           "VERDICT</div><p>The trace has no GPU work in the analysed window to judge.</p>"
+           "VERDICT</div><p>The trace has no device work in the analysed window to judge.</p>"
            "</section>";
   }
   const Scorecard& run = a.scorecard->run;
@@ -124,8 +124,8 @@ std::string verdictSection(const RankResult& a) {
       htmlEscape(damTerm(run.verdict)), htmlEscape(verdictLabel(run.verdict)));
   const bool starved = run.stallPct() >= a.starved_threshold_pct;
   out += fmt::format(
-      "<p>The GPU is {}: stalls take <b>{}</b> of the step ({} {:.0f} %); {} take <b>{}</b>.</p>",
-      starved ? "starved" : "fed", percent(run.stallPct()),
+      "<p>The {} is {}: stalls take <b>{}</b> of the step ({} {:.0f} %); {} take <b>{}</b>.</p>",
+      deviceWord(a), starved ? "starved" : "fed", percent(run.stallPct()),
       starved ? "threshold" : "under the threshold of", a.starved_threshold_pct,
       htmlEscape(axisLabel(run.deciding_axis)), percent(run.pct(run.deciding_axis)));
   if (a.verdict_may_be_off) {
@@ -161,7 +161,7 @@ std::string evidenceWhat(const RankResult& a, const EvidenceItem& e) {
     return e.label;
   }
   const GapResult& g = a.gaps[static_cast<size_t>(e.id)];
-  return fmt::format("GPU {} idle: {}", g.device,
+  return fmt::format("{} {} idle: {}", deviceWord(a), g.device,
                      g.stream ? fmt::format("stream {}, {}", *g.stream, causeLabel(g.cause))
                               : std::string(causeLabel(g.cause)));
 }
@@ -215,14 +215,17 @@ std::string findingsSection(const RankResult& a, const ReportOptions& o) {
   return out;
 }
 
-std::string stripSection(const std::optional<StepStrip>& strip) {
+std::string stripSection(const RankResult& a, const std::optional<StepStrip>& strip) {
   if (!strip) return "";
+  const bool cpu = a.device_kind == DeviceKind::kCpu;
   std::string out = fmt::format(
       "<h2>A representative step</h2><p class=\"sub\">{} ({}), the median of {} analysed "
-      "step{}, on GPU {}: each stream's kernels coloured by class, and the bubbles where the "
-      "whole GPU was idle, coloured by cause. Hover for names.</p>",
+      "step{}, on {}: {} coloured by class, and the bubbles where the whole {} was idle, "
+      "coloured by cause. Hover for names.</p>",
       htmlEscape(strip->step_name), formatDuration(static_cast<double>(strip->dur)),
-      strip->steps_considered, strip->steps_considered == 1 ? "" : "s", strip->device);
+      strip->steps_considered, strip->steps_considered == 1 ? "" : "s",
+      htmlEscape(cpu ? std::string("the CPU") : fmt::format("GPU {}", strip->device)),
+      cpu ? "each compute thread's ops" : "each stream's kernels", deviceWord(a));
   out += stepStripSvg(*strip);
   std::set<KernelCategory> categories;
   for (const StripRow& r : strip->rows) {
@@ -422,7 +425,7 @@ std::string renderHtmlReport(const RunResult& run, const std::optional<StepStrip
   out += verdictSection(a);
   out += figuresSection(a, options);
   out += findingsSection(a, options);
-  out += stripSection(strip);
+  out += stripSection(a, strip);
   out += stepsSection(a);
   out += rooflineSection(a, options);
   out += kernelsSection(a, options);

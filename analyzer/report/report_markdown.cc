@@ -18,7 +18,7 @@ std::string cellName(std::string_view name) {
 }
 
 std::string verdictPart(const RankResult& a) {
-  if (!a.scorecard) return "**No verdict**: the trace has no GPU work to judge.\n\n";
+  if (!a.scorecard) return "**No verdict**: the trace has no device work to judge.\n\n";
   const Scorecard& run = a.scorecard->run;
   std::string out = fmt::format("**Verdict: {}** (D·A·M: {}) — {}.\n\n",
                                 upperCase(toText(run.verdict)), damTerm(run.verdict),
@@ -46,7 +46,7 @@ std::string renderMarkdownReport(const RunResult& run, const ReportOptions& o) {
   std::string sub;
   if (a.rank) sub += fmt::format("rank {} · ", *a.rank);
   if (a.device) {
-    sub += fmt::format("GPU {}{} · ", *a.device, a.device_name.empty() ? "" : " " + a.device_name);
+    sub += deviceLabel(a) + " · ";
   }
   out += markdownEscape(sub + stepsLine(a)) + "\n\n";
   out += verdictPart(a);

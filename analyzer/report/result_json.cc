@@ -145,6 +145,7 @@ json rankJson(const RankResult& a) {
   r["stored_in"] = a.store.empty() ? json(nullptr) : json(a.store);
   r["device"] = a.device ? json(*a.device) : json(nullptr);
   r["device_name"] = a.device_name.empty() ? json(nullptr) : json(a.device_name);
+  r["device_kind"] = toText(a.device_kind);
 
   // HTA temporal breakdown over the window.
   if (a.breakdown) {

@@ -54,6 +54,7 @@ constexpr size_t vocabularySize() {
   if constexpr (std::is_same_v<E, Precision>) return kPrecisionCount;
   if constexpr (std::is_same_v<E, MetricSource>) return 3;
   if constexpr (std::is_same_v<E, Remedy>) return kRemedyCount;
+  if constexpr (std::is_same_v<E, DeviceKind>) return 2;
 }
 
 // --- Writing -----------------------------------------------------------------
@@ -119,6 +120,7 @@ void writeSummary(const RankResult& r, AnalysisTables& t) {
   s.world_size = orNull(r.world_size);
   s.device = orNull(r.device);
   s.device_name = r.device_name;
+  s.device_kind = std::string(toText(r.device_kind));
   s.verdict = std::string(toText(r.verdict()));
   s.verdict_may_be_off = r.verdict_may_be_off ? 1 : 0;
   s.starved_threshold_pct = r.starved_threshold_pct;
@@ -296,6 +298,7 @@ void readSummary(const AnalysisTables& t, RowReader& in, RankResult& r) {
   r.world_size = known(s.world_size);
   r.device = known(s.device);
   r.device_name = s.device_name;
+  r.device_kind = in.word<DeviceKind>(table, 0, "device_kind", s.device_kind);
   r.verdict_may_be_off = s.verdict_may_be_off != 0;
   r.starved_threshold_pct = s.starved_threshold_pct;
   WindowResult& w = r.window;

@@ -74,21 +74,21 @@ std::string evidenceLine(const Finding& f) {
 }
 
 std::string verdictLines(const RankResult& a) {
-  if (!a.scorecard) return "VERDICT  none: the trace has no GPU work to judge\n";
+  if (!a.scorecard) return "VERDICT  none: the trace has no device work to judge\n";
   const Scorecard& run = a.scorecard->run;
   std::string out =
       fmt::format("VERDICT  {}  (D\u00b7A\u00b7M: {}) {}\n", upperCase(toText(run.verdict)),
                   damTerm(run.verdict), verdictLabel(run.verdict));
   if (run.stallPct() >= a.starved_threshold_pct) {
     out += fmt::format(
-        "         the GPU is starved: stalls take {} of the step (threshold {:.0f} %); the "
+        "         the {} is starved: stalls take {} of the step (threshold {:.0f} %); the "
         "largest is {} at {}\n",
-        percent(run.stallPct()), a.starved_threshold_pct, axisLabel(run.deciding_axis),
+        deviceWord(a), percent(run.stallPct()), a.starved_threshold_pct, axisLabel(run.deciding_axis),
         percent(run.pct(run.deciding_axis)));
   } else {
     out += fmt::format(
-        "         the GPU is fed: stalls take {} of the step (under {:.0f} %); {} take {}\n",
-        percent(run.stallPct()), a.starved_threshold_pct, axisLabel(run.deciding_axis),
+        "         the {} is fed: stalls take {} of the step (under {:.0f} %); {} take {}\n",
+        deviceWord(a), percent(run.stallPct()), a.starved_threshold_pct, axisLabel(run.deciding_axis),
         percent(run.pct(run.deciding_axis)));
   }
   if (a.verdict_may_be_off) {
@@ -202,7 +202,13 @@ std::string memoryLine(const std::optional<MemoryEstimate>& m) {
 
 std::string figureLines(const RankResult& a) {
   std::string out;
-  if (const DeviceUtilization* u = a.utilization.primaryDevice()) {
+  const DeviceUtilization* u = a.utilization.primaryDevice();
+  if (u && a.device_kind == DeviceKind::kCpu) {
+    out += fmt::format(
+        "CPU      util {} (an op of the workload running); launch statistics, streams, SM "
+        "efficiency and occupancy do not apply\n",
+        percent(u->gpu_util_pct));
+  } else if (u) {
     out += fmt::format(
         "GPU      util {}, est. SM efficiency {}, est. occupancy {}  (PyTorch profiler "
         "definitions)\n",
@@ -249,9 +255,7 @@ std::string figureLines(const RankResult& a) {
 std::string formatRankSummary(const RankResult& a, const SummaryTextOptions& text) {
   std::string header = a.source;
   if (a.rank) header += fmt::format("  rank {}", *a.rank);
-  if (a.device && !a.device_name.empty()) {
-    header += fmt::format("  GPU {} {}", *a.device, a.device_name);
-  }
+  if (a.device && !a.device_name.empty()) header += "  " + deviceLabel(a);
   std::string out = header + "\n" + stepsLine(a) + "\n\n";
   out += verdictLines(a);
   out += findingLines(a, text);

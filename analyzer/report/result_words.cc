@@ -138,15 +138,32 @@ std::vector<KeyFigure> keyFigures(const RankResult& a,
     out.push_back({"MFU", "not computed", why});
   }
   if (m.hfu_pct) out.push_back({"HFU", percent(*m.hfu_pct), "FLOPs the hardware counted"});
+  const bool cpu = a.device_kind == DeviceKind::kCpu;
   if (const DeviceUtilization* u = a.utilization.primaryDevice()) {
-    out.push_back({"GPU utilization", percent(u->gpu_util_pct),
-                   fmt::format("device {}: time with a kernel running (TensorBoard)", u->device)});
+    out.push_back(
+        {fmt::format("{} utilization", deviceWord(a)), percent(u->gpu_util_pct),
+         cpu ? "time with an op of the workload running"
+             : fmt::format("device {}: time with a kernel running (TensorBoard)", u->device)});
   }
   if (a.breakdown) {
-    out.push_back({"GPU idle", percent(a.breakdown->window.idlePct()),
+    out.push_back({fmt::format("{} idle", deviceWord(a)), percent(a.breakdown->window.idlePct()),
                    "of the analysed window (HTA temporal breakdown)"});
   }
   return out;
+}
+
+std::string_view deviceWord(const RankResult& a) {
+  return a.device_kind == DeviceKind::kCpu ? "CPU" : "GPU";
+}
+
+std::string deviceLabel(const RankResult& a) {
+  if (!a.device) return "";
+  // A CPU run has one CPU device, whose ordinal says nothing.
+  std::string label = a.device_kind == DeviceKind::kCpu
+                          ? std::string(deviceWord(a))
+                          : fmt::format("{} {}", deviceWord(a), *a.device);
+  if (!a.device_name.empty()) label += " " + a.device_name;
+  return label;
 }
 
 std::string noteText(const AnalysisNote& n, const std::array<std::string, kRemedyCount>& remedies) {

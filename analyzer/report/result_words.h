@@ -14,6 +14,11 @@
 
 namespace damscope {
 
+// "GPU", or "CPU" on a CPU run: what the device is called in every sentence.
+std::string_view deviceWord(const RankResult& rank);
+// "GPU 0 Tesla V100-DGXS-32GB", "CPU AMD EPYC"; empty when no device did work.
+std::string deviceLabel(const RankResult& rank);
+
 std::string percent(double v);  // "41.3 %"; "n/a" when not finite
 std::string percent(const std::optional<double>& v);
 std::string flopRate(double flops_per_s);  // "312.0 TFLOP/s"

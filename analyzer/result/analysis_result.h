@@ -173,6 +173,9 @@ struct RankResult {
   std::optional<int32_t> world_size;  // ranks in the job, as the trace says
   std::optional<int32_t> device;      // the primary device (most kernel time)
   std::string device_name;
+  // kCpu: a CPU run (cpu_device_work.h); launch statistics, streams, SM
+  // efficiency and occupancy do not apply.
+  DeviceKind device_kind = DeviceKind::kGpu;
 
   WindowResult window;
   StepSource step_source = StepSource::kNone;

@@ -170,6 +170,7 @@ RankResult buildRankResult(const RankAnalysis& a, const std::string& source,
   }
   if (const DeviceUtilization* u = a.utilization.primaryDevice()) {
     r.device = u->device;
+    if (a.input->cpuRun()) r.device_kind = DeviceKind::kCpu;
     for (size_t i = 0; i < t.devices.size(); ++i) {
       if (t.devices.device[i] == u->device && t.devices.name[i].valid()) {
         r.device_name = std::string(t.strings.get(t.devices.name[i]));
