@@ -91,7 +91,23 @@ std::string_view toText(Verdict verdict) {
   return "none";
 }
 
-std::string_view verdictLabel(Verdict verdict) {
+std::string_view verdictLabel(Verdict verdict, DeviceKind kind) {
+  if (kind == DeviceKind::kCpu) {
+    switch (verdict) {
+      case Verdict::kNone:
+        return "no ops to judge";
+      case Verdict::kDataBound:
+        return "the input pipeline starves the compute thread";
+      case Verdict::kHostBound:
+        return "framework code between ops takes the CPU's time";
+      case Verdict::kCommunicationBound:
+        return "the CPU waits for collectives";
+      case Verdict::kMemoryBound:
+        return "the ops are limited by memory bandwidth";
+      case Verdict::kComputeBound:
+        return "the ops are limited by arithmetic throughput";
+    }
+  }
   switch (verdict) {
     case Verdict::kNone:
       return "no GPU work to judge";

@@ -73,7 +73,8 @@ enum class Verdict : uint8_t {
 };
 constexpr size_t kVerdictCount = 6;
 std::string_view toText(Verdict verdict);        // "data-bound"
-std::string_view verdictLabel(Verdict verdict);  // "the input pipeline starves the GPU"
+// "the input pipeline starves the GPU"; `kind` kCpu speaks of a CPU run's ops.
+std::string_view verdictLabel(Verdict verdict, DeviceKind kind = DeviceKind::kGpu);
 std::string_view damTerm(Verdict verdict);  // Data | Algorithm | Machine | Communication | Host
 
 struct Scorecard {

@@ -121,7 +121,7 @@ std::string verdictSection(const RankResult& a) {
       "<section class=\"verdict\" style=\"--verdict:{}\"><div><span class=\"name\">{}</span>"
       "<span class=\"term\">D·A·M: {}</span></div><p>{}.</p>",
       verdictColour(run.verdict), htmlEscape(upperCase(toText(run.verdict))),
-      htmlEscape(damTerm(run.verdict)), htmlEscape(verdictLabel(run.verdict)));
+      htmlEscape(damTerm(run.verdict)), htmlEscape(verdictLabel(run.verdict, a.device_kind)));
   const bool starved = run.stallPct() >= a.starved_threshold_pct;
   out += fmt::format(
       "<p>The {} is {}: stalls take <b>{}</b> of the step ({} {:.0f} %); {} take <b>{}</b>.</p>",

@@ -22,7 +22,7 @@ std::string verdictPart(const RankResult& a) {
   const Scorecard& run = a.scorecard->run;
   std::string out = fmt::format("**Verdict: {}** (D·A·M: {}) — {}.\n\n",
                                 upperCase(toText(run.verdict)), damTerm(run.verdict),
-                                verdictLabel(run.verdict));
+                                verdictLabel(run.verdict, a.device_kind));
   if (a.verdict_may_be_off) {
     out += fmt::format("> Caution: {} of the trace's events were lost; the verdict may be off.\n\n",
                        percent(a.data_loss.lostPct()));

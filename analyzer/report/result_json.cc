@@ -178,7 +178,7 @@ json rankJson(const RankResult& a) {
 
   const Verdict verdict = a.verdict();
   r["verdict"] = std::string(toText(verdict));
-  r["verdict_label"] = std::string(verdictLabel(verdict));
+  r["verdict_label"] = std::string(verdictLabel(verdict, a.device_kind));
   r["dam"] = std::string(damTerm(verdict));
   r["verdict_may_be_off"] = a.verdict_may_be_off;
   json scorecard = json::object();

@@ -78,7 +78,7 @@ std::string verdictLines(const RankResult& a) {
   const Scorecard& run = a.scorecard->run;
   std::string out =
       fmt::format("VERDICT  {}  (D\u00b7A\u00b7M: {}) {}\n", upperCase(toText(run.verdict)),
-                  damTerm(run.verdict), verdictLabel(run.verdict));
+                  damTerm(run.verdict), verdictLabel(run.verdict, a.device_kind));
   if (run.stallPct() >= a.starved_threshold_pct) {
     out += fmt::format(
         "         the {} is starved: stalls take {} of the step (threshold {:.0f} %); the "

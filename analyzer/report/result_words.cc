@@ -162,7 +162,7 @@ std::string deviceLabel(const RankResult& a) {
   std::string label = a.device_kind == DeviceKind::kCpu
                           ? std::string(deviceWord(a))
                           : fmt::format("{} {}", deviceWord(a), *a.device);
-  if (!a.device_name.empty()) label += " " + a.device_name;
+  if (!a.device_name.empty() && a.device_name != label) label += " " + a.device_name;
   return label;
 }
 
