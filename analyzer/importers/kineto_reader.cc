@@ -224,6 +224,8 @@ class DocumentReader {
   EventRouter& router_;
   const Progress& progress_;
   Event e_;
+  int64_t entries_ = 0;     // entries of the event array, objects or not
+  int64_t with_phase_ = 0;  // of them, objects with a "ph"
   od::document* doc_ = nullptr;
   std::string_view json_;
   size_t next_report_ = 0;  // document offset of the next report
@@ -397,6 +399,7 @@ simdjson::error_code DocumentReader::readEvent(od::object object) {
 Status DocumentReader::readEvents(od::array events) {
   s_.saw_trace_events = true;
   for (auto element : events) {
+    ++entries_;
     od::object object;
     if (auto error = element.get_object().get(object)) {
       if (error == simdjson::INCORRECT_TYPE) {
@@ -406,6 +409,7 @@ Status DocumentReader::readEvents(od::array events) {
       return Error(simdjson::error_message(error));
     }
     if (auto error = readEvent(object)) return Error(simdjson::error_message(error));
+    if (!e_.ph.empty()) ++with_phase_;
     router_.route(e_);
     if (--until_check_ == 0) DAMSCOPE_RETURN_IF_ERROR(checkpoint());
   }
@@ -512,6 +516,13 @@ Status DocumentReader::parseDocument(std::string& json) {
   }
   if (!s_.saw_trace_events)
     return Error(s_.source + ": JSON has no \"traceEvents\" array: not a Chrome/Kineto trace");
+  // Entries of which none is an event: no profiler wrote that. (An empty
+  // array is an empty capture, which both profilers write.)
+  if (entries_ > 0 && with_phase_ == 0) {
+    return Error(s_.source + ": none of the " + std::to_string(entries_) +
+                 " entries of the event array is a trace event (an object with a \"ph\"): "
+                 "not a PyTorch profiler trace");
+  }
   return okStatus();
 }
 
