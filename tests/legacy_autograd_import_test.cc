@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "analyzer/importers/kineto_importer.h"
 #include "analyzer/importers/legacy_autograd.h"
 #include "analyzer/importers/trace_import.h"
 #include "tests/test_support.h"
@@ -284,6 +285,22 @@ TEST(LegacyAutogradCli, HostileInputsFailWithOneLineAndNoOutput) {
     EXPECT_NE(r.err.find(expected), std::string::npos) << expected << " in " << r.err;
     EXPECT_FALSE(std::filesystem::exists(store)) << text;
   }
+}
+
+// An error quotes the event's name escaped and cut, whatever the name holds.
+TEST(LegacyAutogradImport, ErrorsQuoteNamesEscapedAndCut) {
+  const std::string name = "line\\nbreak " + std::string(200, 'x');
+  std::string json =
+      R"([{"name": "ProfilerStep#1", "ph": "X", "ts": 1, "dur": 9, "tid": 1, "pid": "CPU functions"},
+          {"name": ")" +
+      name + R"(", "ph": "X", "ts": 2, "dur": 1, "tid": 1, "pid": "1234"}])";
+  auto result = importKinetoJson(json, "long.json");
+  ASSERT_FALSE(result.ok());
+  const std::string& message = result.error().message();
+  EXPECT_NE(message.find("event \"line\\nbreak xxx"), std::string::npos) << message;
+  EXPECT_NE(message.find("xxx...\" has pid \"1234\", not"), std::string::npos) << message;
+  EXPECT_EQ(message.find(std::string(100, 'x')), std::string::npos) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos);
 }
 
 // What the format may hold besides CPU events, and times the store refuses:
