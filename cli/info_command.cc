@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analyzer/importers/legacy_autograd.h"
 #include "analyzer/importers/trace_import.h"
 #include "analyzer/report/text_format.h"
 #include "cli/commands.h"
@@ -44,7 +45,8 @@ std::string processLine(const ProcessSummary& p, int64_t threads) {
     if (!p.comm_backend.empty()) line += fmt::format(" ({})", p.comm_backend);
     line += "  ";
   }
-  line += fmt::format("pid {}", p.pid);
+  // A legacy autograd profiler trace names no OS process (pid NULL).
+  line += p.pid >= 0 ? fmt::format("pid {}", p.pid) : "pid unknown";
   if (!p.name.empty()) line += "  " + p.name;
   if (!p.hostname.empty()) line += "  on " + p.hostname;
   if (threads > 0) line += fmt::format("  {} thread{}", threads, threads == 1 ? "" : "s");
@@ -54,7 +56,9 @@ std::string processLine(const ProcessSummary& p, int64_t threads) {
 std::string formatText(const std::string& path, TraceFormat format, const TraceSummary& s) {
   std::string out;
   const std::string source = s.metaValue("source_format");
+  const bool legacy = source == kLegacyAutogradSourceFormat;
   std::string origin = format == TraceFormat::kTraceStore ? "damscope trace"
+                       : legacy                           ? std::string(kLegacyAutogradDescription)
                                                           : std::string(formatDescription(format));
   if (format == TraceFormat::kTraceStore && source == "damscope-collector") {
     origin += ", recorded by damscope " + s.metaValue("collector.trigger");
@@ -63,12 +67,18 @@ std::string formatText(const std::string& path, TraceFormat format, const TraceS
   } else if (format == TraceFormat::kTraceStore && !source.empty()) {
     origin += ", imported from " + std::string(source == "kineto" ? "PyTorch profiler (Kineto) JSON"
                                                : source == "nsys" ? "Nsight Systems export"
-                                                                  : source);
+                                               : legacy ? std::string(kLegacyAutogradDescription)
+                                                        : source);
     if (!s.metaValue("source_file").empty()) origin += " " + s.metaValue("source_file");
   }
   out += fmt::format("{}  ({})\n", path, origin);
 
-  if (s.has_events) {
+  if (s.has_events && s.metaValue("clock") == "session") {
+    // Times from the capture's start (docs/trace-format.md, Conventions): no date to show.
+    out += fmt::format("  span       {}, from {} after the capture started (no wall-clock time)\n",
+                       formatDuration(static_cast<double>(s.last_end - s.first_ts)),
+                       formatDuration(static_cast<double>(s.first_ts)));
+  } else if (s.has_events) {
     out += fmt::format("  span       {} + {}\n", utcTimestamp(s.first_ts),
                        formatDuration(static_cast<double>(s.last_end - s.first_ts)));
   } else {
@@ -141,12 +151,17 @@ std::string formatText(const std::string& path, TraceFormat format, const TraceS
 nlohmann::json toJson(const std::string& path, TraceFormat format, const TraceSummary& s) {
   nlohmann::json j;
   j["file"] = path;
-  j["format"] = formatDescription(format);
+  j["format"] = format != TraceFormat::kTraceStore &&
+                        s.metaValue("source_format") == kLegacyAutogradSourceFormat
+                    ? kLegacyAutogradDescription
+                    : formatDescription(format);
   j["meta"] = nlohmann::json::object();
   for (const auto& [key, value] : s.meta) j["meta"][key] = value;
   j["processes"] = nlohmann::json::array();
   for (const auto& p : s.processes) {
-    nlohmann::json jp = {{"pid", p.pid}, {"name", p.name}, {"hostname", p.hostname}};
+    nlohmann::json jp = {{"pid", p.pid >= 0 ? nlohmann::json(p.pid) : nlohmann::json()},
+                         {"name", p.name},
+                         {"hostname", p.hostname}};
     jp["rank"] = p.rank >= 0 ? nlohmann::json(p.rank) : nlohmann::json();
     jp["world_size"] = p.world_size > 0 ? nlohmann::json(p.world_size) : nlohmann::json();
     jp["comm_backend"] = p.comm_backend;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analyzer/importers/kineto_internal.h"
+#include "analyzer/importers/legacy_autograd.h"
 #include "trace/range_nesting.h"
 #include "trace/table_order.h"
 
@@ -53,7 +54,17 @@ Status finishImport(ImportState& s) {
 
   sortByTime(t.kernels), sortByTime(t.memcpys), sortByTime(t.memsets);
   sortByTime(t.api_calls), sortByTime(t.syncs), sortByTime(t.counters);
-  const std::vector<int64_t> range_rows = sortByTime(t.ranges);
+  std::vector<int64_t> range_rows = sortByTime(t.ranges);
+  if (s.dialect == Dialect::kLegacyAutograd) {
+    if (const int64_t clipped = clipTruncatedEnds(t.ranges); clipped > 0) {
+      t.addStat("kineto.legacy_clipped_ends", clipped,
+                "ranges ending up to 1 µs after the range containing them (the legacy profiler "
+                "truncates start and duration to µs separately); ended with it");
+      // A shorter range may now sort after another of its start time.
+      const std::vector<int64_t> resorted = sortByTime(t.ranges);
+      for (int64_t& row : range_rows) row = resorted[row];
+    }
+  }
   computeRangeNesting(t.ranges);
   for (const PendingMetric& m : s.pending_metrics) {
     KernelMetricTable::Row row;
@@ -107,9 +118,13 @@ Status finishImport(ImportState& s) {
     if (name != s.thread_names.end()) t.threads.name[i] = t.strings.intern(name->second);
   }
 
-  t.setMeta("source_format", "kineto");
+  const bool legacy = s.dialect == Dialect::kLegacyAutograd;
+  t.setMeta("source_format",
+            std::string(legacy ? kLegacyAutogradSourceFormat : std::string_view("kineto")));
   t.setMeta("source_file", s.source);
-  t.setMeta("clock", "realtime");
+  // Kineto's times are the system clock's; the legacy profiler's count from
+  // the start of the capture (legacy_autograd.h).
+  t.setMeta("clock", legacy ? "session" : "realtime");
   if (s.base_time_ns != 0) t.setMeta("kineto_base_time_ns", std::to_string(s.base_time_ns));
   if (!isNull(s.profiler_span_start)) {
     t.setMeta("profiler_span_start_ns", std::to_string(s.profiler_span_start));

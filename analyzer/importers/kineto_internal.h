@@ -7,6 +7,9 @@
 //                      trace-level keys into the ImportState;
 //   kineto_routing.cc  routes each Event by phase and category into the
 //                      neutral tables (EventRouter);
+//   legacy_autograd.cc routes them instead when the document is the legacy
+//                      autograd profiler's (legacy_autograd.h), which the
+//                      reader tells from its first event (Dialect);
 //   kineto_finish.cc   runs after the last event: trace-level keys may follow
 //                      "traceEvents" (Kineto writes baseTimeNanoseconds last),
 //                      so times are shifted, tables sorted and names, devices,
@@ -32,9 +35,10 @@
 namespace damscope::kineto {
 
 // A pid or tid: Kineto writes numbers, but also strings ("25738", "stream 7",
-// "Spans").
+// "Spans"); the legacy autograd profiler writes the pid "CPU functions".
 struct EventId {
   int64_t number = kNullInt;
+  std::string_view text;  // the string as written, when the id is a string
   bool numeric() const { return number != kNullInt; }
 };
 
@@ -71,6 +75,12 @@ struct PendingMetric {
   MetricSource source;
 };
 
+// Which profiler wrote the document: Kineto (an object with "traceEvents", or
+// a bare array of Kineto events) or the legacy autograd profiler (a bare array
+// of events with pid "CPU functions"). A bare array is undecided until its
+// first event is read.
+enum class Dialect : uint8_t { kUndecided, kKineto, kLegacyAutograd };
+
 // The tables being built and everything the stages learn on the way. Neither
 // copied nor moved: the registry refers to `tables`.
 struct ImportState {
@@ -93,6 +103,7 @@ struct ImportState {
   KinetoDistributedInfo distributed;
   std::string hostname;
   bool saw_trace_events = false;
+  Dialect dialect = Dialect::kUndecided;
 
   // Learned from the events, set by the router.
   std::unordered_map<int64_t, std::string> process_names;
@@ -142,7 +153,43 @@ class EventRouter {
   std::optional<CategoryRoute> last_route_;
 };
 
-// Reads the whole document, handing every event to `router`. `json` needs
+// The time checks every complete event passes before it is stored: a missing
+// `ts` skips it, a missing or negative `dur` becomes 0, and a start or end
+// outside the trace's time range (±2^62 ns) skips it; each is counted in
+// stats. False when the event is skipped.
+bool checkCompleteTimes(ImportState& state, Event& e);
+
+// Adds the events of a legacy autograd profiler trace (legacy_autograd.h):
+// each "X" event on pid "CPU functions" becomes a host range of one process
+// whose OS pid the format does not say (processes.pid NULL), on the thread
+// its tid names, categorised by name (legacyRangeCategory). Fails on an event
+// that the legacy profiler does not write: another pid, a category, a tid
+// that is no thread id.
+class LegacyEventRouter {
+ public:
+  explicit LegacyEventRouter(ImportState& state) : s_(state), t_(state.tables) {}
+
+  Status route(Event& e);
+
+ private:
+  ImportState& s_;
+  TraceTables& t_;
+};
+
+// The legacy profiler truncates an event's start and its duration to whole
+// microseconds separately (torch/autograd/profiler.py, _parse_kineto_results:
+// rel_end_us = rel_start_us + duration_us()), so a range can end up to 1 µs
+// after the range that contains it. Ends such a range where its container
+// ends, so that the two nest (trace/range_nesting.h), and returns how many.
+// Requires `ranges` sorted by time, host ranges only; may leave them unsorted.
+int64_t clipTruncatedEnds(RangeTable& ranges);
+
+// Whether `first`, the first event of a bare array, was written by the legacy
+// autograd profiler.
+bool isLegacyAutogradEvent(const Event& first);
+
+// Reads the whole document, handing every event to `router` (or, in a legacy
+// autograd profiler document, to a LegacyEventRouter). `json` needs
 // simdjson's padding of spare capacity (it is reserved if missing). Reports
 // the fraction of the document read to `progress`; returns cancelledError()
 // when it is cancelled.

@@ -3,6 +3,8 @@
 // trace "JSON Object Format" ({"traceEvents": [...], ...}) or the bare "JSON
 // Array Format"; every event's fields are read in whatever order they come
 // into a flat Event, which goes to the router before the next one is read.
+// A bare array whose first event is the legacy autograd profiler's
+// (legacy_autograd.h) goes to the LegacyEventRouter instead, all of it.
 // Arguments with a typed column are parsed into it; the rest are kept
 // verbatim as the row's `args` JSON.
 #include <simdjson.h>
@@ -177,6 +179,7 @@ EventId readEventId(od::value& value) {
   }
   std::string_view text;
   if (type != od::json_type::string || value.get_string().get(text)) return id;
+  id.text = text;
   // "stream 7" names a GPU stream in 2021 traces; "25738" is a thread id.
   constexpr std::string_view kStreamPrefix = "stream ";
   if (text.substr(0, kStreamPrefix.size()) == kStreamPrefix)
@@ -202,7 +205,7 @@ bool readDims(od::value& value, std::array<int32_t, 3>& out) {
 class DocumentReader {
  public:
   DocumentReader(ImportState& state, EventRouter& router, const Progress& progress)
-      : s_(state), t_(state.tables), router_(router), progress_(progress) {}
+      : s_(state), t_(state.tables), router_(router), legacy_router_(state), progress_(progress) {}
 
   Status parseDocument(std::string& json);
 
@@ -222,8 +225,11 @@ class DocumentReader {
   ImportState& s_;
   TraceTables& t_;
   EventRouter& router_;
+  LegacyEventRouter legacy_router_;
   const Progress& progress_;
   Event e_;
+  int64_t entries_ = 0;     // entries of the event array, objects or not
+  int64_t with_phase_ = 0;  // of them, objects with a "ph"
   od::document* doc_ = nullptr;
   std::string_view json_;
   size_t next_report_ = 0;  // document offset of the next report
@@ -397,6 +403,7 @@ simdjson::error_code DocumentReader::readEvent(od::object object) {
 Status DocumentReader::readEvents(od::array events) {
   s_.saw_trace_events = true;
   for (auto element : events) {
+    ++entries_;
     od::object object;
     if (auto error = element.get_object().get(object)) {
       if (error == simdjson::INCORRECT_TYPE) {
@@ -406,7 +413,15 @@ Status DocumentReader::readEvents(od::array events) {
       return Error(simdjson::error_message(error));
     }
     if (auto error = readEvent(object)) return Error(simdjson::error_message(error));
-    router_.route(e_);
+    if (!e_.ph.empty()) ++with_phase_;
+    if (s_.dialect == Dialect::kUndecided) {
+      s_.dialect = isLegacyAutogradEvent(e_) ? Dialect::kLegacyAutograd : Dialect::kKineto;
+    }
+    if (s_.dialect == Dialect::kLegacyAutograd) {
+      DAMSCOPE_RETURN_IF_ERROR(legacy_router_.route(e_));
+    } else {
+      router_.route(e_);
+    }
     if (--until_check_ == 0) DAMSCOPE_RETURN_IF_ERROR(checkpoint());
   }
   return okStatus();
@@ -479,7 +494,10 @@ Status DocumentReader::parseDocument(std::string& json) {
         at <= json.data() + json.size()) {
       where = " at byte " + std::to_string(at - json.data());
     }
-    return Error(s_.source + ": invalid Kineto JSON" + where + ": " + what);
+    const char* format = s_.dialect == Dialect::kLegacyAutograd
+                             ? "invalid legacy autograd profiler trace"
+                             : "invalid Kineto JSON";
+    return Error(s_.source + ": " + format + where + ": " + what);
   };
   // A cancelled read is no fault of the document.
   auto fail_with = [&](const Status& status) -> Status {
@@ -499,6 +517,7 @@ Status DocumentReader::parseDocument(std::string& json) {
     if (auto error = doc.get_array().get(events)) return fail(simdjson::error_message(error));
     if (Status s = readEvents(events); !s.ok()) return fail_with(s);
   } else if (type == od::json_type::object) {
+    s_.dialect = Dialect::kKineto;  // the legacy profiler writes bare arrays only
     od::object root;
     if (auto error = doc.get_object().get(root)) return fail(simdjson::error_message(error));
     if (Status s = readTopLevel(root); !s.ok()) return fail_with(s);
@@ -512,6 +531,13 @@ Status DocumentReader::parseDocument(std::string& json) {
   }
   if (!s_.saw_trace_events)
     return Error(s_.source + ": JSON has no \"traceEvents\" array: not a Chrome/Kineto trace");
+  // Entries of which none is an event: no profiler wrote that. (An empty
+  // array is an empty capture, which both profilers write.)
+  if (entries_ > 0 && with_phase_ == 0) {
+    return Error(s_.source + ": none of the " + std::to_string(entries_) +
+                 " entries of the event array is a trace event (an object with a \"ph\"): "
+                 "not a PyTorch profiler trace");
+  }
   return okStatus();
 }
 

@@ -99,22 +99,27 @@ SyncKind syncKindFromName(std::string_view name) {
 
 }  // namespace
 
-void EventRouter::addComplete(Event& e) {
+bool checkCompleteTimes(ImportState& state, Event& e) {
   if (isNull(e.ts)) {
-    s_.stat("kineto.events_without_ts", "complete events without a usable \"ts\"; skipped");
-    return;
+    state.stat("kineto.events_without_ts", "complete events without a usable \"ts\"; skipped");
+    return false;
   }
   if (isNull(e.dur) || e.dur < 0) {
-    s_.stat("kineto.bad_durations",
-            "complete events with a missing or negative \"dur\"; stored as 0");
+    state.stat("kineto.bad_durations",
+               "complete events with a missing or negative \"dur\"; stored as 0");
     e.dur = 0;
   }
   // Times are untrusted: a start or end outside the trace's range (±2^62 ns,
   // trace/tables.h) would overflow the analyses' arithmetic.
   if (!isTraceTime(e.ts) || !addTraceTimes(e.ts, e.dur)) {
-    s_.stat("kineto.events_outside_time_range", kOutsideTimeRange);
-    return;
+    state.stat("kineto.events_outside_time_range", kOutsideTimeRange);
+    return false;
   }
+  return true;
+}
+
+void EventRouter::addComplete(Event& e) {
+  if (!checkCompleteTimes(s_, e)) return;
   if (e.cat != last_cat_ || !last_route_) {
     last_cat_.assign(e.cat);
     lower_cat_.assign(e.cat);
