@@ -1,35 +1,46 @@
 #!/usr/bin/env bash
 # The main job, from a fresh Debian 12 machine: install what damscope needs,
-# build it, then diagnose traces: import, analyse, print the D·A·M verdict and
-# what to change first, keep the results in out/*.db and write each
-# diagnosis as an HTML report, out/*-report.html.
+# build it, record a real training run — the bundled GPT-2 trainer — with
+# `damscope record`, diagnose it with `damscope analyze` (the D·A·M verdict
+# and what to change first) and write the diagnosis as an HTML report.
 #   scripts/main.sh [TRACE...]
-# Without arguments it diagnoses the real GPU traces in ../shared/traces when
-# they are present (they are not part of the repository).
+# With traces (PyTorch profiler JSON, nsys SQLite exports, run.db files) it
+# diagnoses those instead of recording. Results go to out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh >/dev/null
 
-traces=("$@")
-if [ ${#traces[@]} -eq 0 ]; then
-  for t in ../shared/traces/kineto/resnet50_workers0.pt.trace.json.gz \
-           ../shared/traces/kineto/resnet50_workers4.pt.trace.json.gz \
-           ../shared/traces/kineto/v100_rank1.json.gz; do
-    [ -f "$t" ] && traces+=("$t")
+damscope=build/cli/damscope
+mkdir -p out
+
+diagnose() {  # diagnose TRACE NAME: analyse, report, say where the files are
+  "$damscope" analyze --force -o "out/$2.db" "$1"
+  "$damscope" report --force -o "out/$2-report.html" "out/$2.db"
+  echo
+}
+
+if [ $# -gt 0 ]; then
+  for t in "$@"; do
+    name=$(basename "$t"); name=${name%%.*}
+    diagnose "$t" "$name"
   done
-fi
-if [ ${#traces[@]} -eq 0 ]; then
-  echo "main: damscope is built (build/cli/damscope). Give it a trace to diagnose:" >&2
-  echo "  scripts/main.sh my_profile.pt.trace.json.gz   # PyTorch profiler JSON or nsys SQLite export" >&2
-  echo "  build/cli/damscope record -o run.db -- python train.py   # or record a run" >&2
   exit 0
 fi
 
-mkdir -p out
-for t in "${traces[@]}"; do
-  name=$(basename "$t"); name=${name%%.*}
-  build/cli/damscope analyze --force -o "out/$name.db" "$t"
-  build/cli/damscope report --force -o "out/$name-report.html" "out/$name.db"
-  echo
-done
+# The trainer's CPU backend; the CUDA backend takes over where a GPU is
+# present once it exists (the next issue). The `small` config on the text of
+# the GPL, 30 steps: well under a minute here.
+trainer=build/reference_workloads/gpt2/gpt2-train
+data=/usr/share/common-licenses/GPL-3
+[ -f "$data" ] || data=""
+echo "main: recording the GPT-2 trainer (CPU backend, config small) with damscope record" >&2
+"$damscope" record --force -o out/gpt2-small.db -- \
+  "$trainer" --device cpu --config small --steps 30 ${data:+--data "$data"}
+echo
+"$damscope" analyze out/gpt2-small.db
+"$damscope" report --force -o out/gpt2-small-report.html out/gpt2-small.db
+echo
+echo "main: the run is in out/gpt2-small.db, its diagnosis in out/gpt2-small-report.html"
+echo "main: open it in the GUI: build/gui/damscope-gui out/gpt2-small.db"
+echo "main: diagnose your own trace: scripts/main.sh my_profile.pt.trace.json.gz"

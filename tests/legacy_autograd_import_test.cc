@@ -243,6 +243,21 @@ TEST(LegacyAutogradCli, AnalyzeFindsTheProfilerSteps) {
   EXPECT_EQ(steps[0]["dur_ns"], 73751000);
 }
 
+// The fixture's Dataset does its work in Python on the training thread: the
+// aten ops are the cpu device's work (docs/analysis.md, "CPU runs"), the
+// DataLoader's iteration is a data stall, and the run is data-bound.
+TEST(LegacyAutogradCli, ACpuOnlyRunGetsItsDataStallsAndVerdict) {
+  const CommandResult r = damscope("analyze --no-store --format json " + fixture());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json rank = nlohmann::json::parse(r.out)["ranks"][0];
+  EXPECT_EQ(rank["device_kind"], "cpu");
+  EXPECT_EQ(rank["verdict"], "data-bound");
+  EXPECT_GT(rank["scorecard"]["data_stall"].get<double>(), 90.0);
+  bool data_gap = false;
+  for (const nlohmann::json& f : rank["findings"]) data_gap |= f["rule"] == "data_loading";
+  EXPECT_TRUE(data_gap);
+}
+
 // Variants of the format that no profiler writes: each is refused whole
 // (exit 2, one line naming the file and the event), and nothing is written.
 TEST(LegacyAutogradCli, HostileInputsFailWithOneLineAndNoOutput) {
