@@ -6,21 +6,154 @@
 //
 // Layouts: qkv (B, T, 3C) holds q, k, v at column offsets 0, C, 2C, head h at
 // h * hs within each; the (B, NH, T, T) matrices hold row t of head (b, h) at
-// ((b NH + h) T + t) T, entries s <= t used. Threads split the (b, h) heads,
-// so the accumulations into dk and dv stay within one thread.
+// ((b NH + h) T + t) T, entries s <= t used. The passes that walk a head's
+// keys or values first copy them transposed, (hs, T), into the thread's
+// scratch, so that every inner loop runs over s, contiguous in both the T x T
+// rows and the transposed copy, and vectorises (the head-size loops of
+// llm.c's form are as short as hs = 8 in the memory-bound scenario). Threads
+// split the heads (passes 1 and 3) or the rows (pass 2); the accumulations
+// into dk and dv stay within one head, hence one thread.
 #include <cmath>
+#include <vector>
 
 #include "reference_workloads/gpt2/cpu/kernels.h"
+#include "reference_workloads/gpt2/cpu/parallel.h"
+#include "reference_workloads/gpt2/cpu/vector_math.h"
 
 namespace damscope::gpt2::cpu {
 namespace {
 
-struct Head {
-  int b, h;
+// One head's slice of q, k or v, row t at base + t * stride.
+struct HeadSlice {
+  const float* base;
+  size_t stride;  // 3C
 };
 
-inline Head headOf(int bh, int NH) {
-  return {bh / NH, bh % NH};
+// dst (hs, T) = the head's (T, hs) slice, transposed.
+void transposeIn(float* dst, HeadSlice src, int T, int hs) {
+  for (int t = 0; t < T; ++t) {
+    const float* row = src.base + t * src.stride;
+    for (int i = 0; i < hs; ++i) dst[size_t(i) * T + t] = row[i];
+  }
+}
+
+// The head's (T, hs) gradient slice = src (hs, T), transposed.
+void transposeOut(float* dst_base, size_t stride, const float* src, int T, int hs) {
+  for (int t = 0; t < T; ++t) {
+    float* row = dst_base + t * stride;
+    for (int i = 0; i < hs; ++i) row[i] = src[size_t(i) * T + t];
+  }
+}
+
+// Pass 1 forward, one head: preatt[t, s] = (sum_i q[t,i] kt[i,s]) * scale.
+GPT2_SIMD_CLONES void scoresHead(float* preatt, HeadSlice q, const float* kt, int T, int hs,
+                                 float scale) {
+  for (int t = 0; t < T; ++t) {
+    float* row = preatt + size_t(t) * T;
+    const float* qt = q.base + t * q.stride;
+#pragma omp simd
+    for (int s = 0; s <= t; ++s) row[s] = 0.0f;
+    for (int i = 0; i < hs; ++i) {
+      const float a = qt[i];
+      const float* k = kt + size_t(i) * T;
+#pragma omp simd
+      for (int s = 0; s <= t; ++s) row[s] += a * k[s];
+    }
+#pragma omp simd
+    for (int s = 0; s <= t; ++s) row[s] *= scale;
+  }
+}
+
+// Pass 2 forward, one row of length n: p = softmax(in), max-subtracted.
+GPT2_SIMD_CLONES void softmaxRow(float* p, const float* in, int n) {
+  float max = in[0];
+#pragma omp simd reduction(max : max)
+  for (int s = 0; s < n; ++s) max = in[s] > max ? in[s] : max;
+  float sum = 0.0f;
+#pragma omp simd reduction(+ : sum)
+  for (int s = 0; s < n; ++s) {
+    p[s] = expApprox(in[s] - max);
+    sum += p[s];
+  }
+  const float inv = 1.0f / sum;
+#pragma omp simd
+  for (int s = 0; s < n; ++s) p[s] *= inv;
+}
+
+// Pass 3 forward, one head: out[t, i] = sum_{s<=t} att[t, s] vt[i, s].
+GPT2_SIMD_CLONES void weightedValuesHead(float* out, size_t out_stride, const float* att,
+                                         const float* vt, int T, int hs) {
+  for (int t = 0; t < T; ++t) {
+    const float* p = att + size_t(t) * T;
+    float* o = out + t * out_stride;
+    for (int i = 0; i < hs; ++i) {
+      const float* v = vt + size_t(i) * T;
+      float sum = 0.0f;
+#pragma omp simd reduction(+ : sum)
+      for (int s = 0; s <= t; ++s) sum += p[s] * v[s];
+      o[i] = sum;
+    }
+  }
+}
+
+// Pass 1 backward, one head: datt[t, s] = sum_i dout[t,i] vt[i,s];
+// dvt[i, s] = sum_{t>=s} att[t, s] dout[t, i].
+GPT2_SIMD_CLONES void valueGradientsHead(float* datt, float* dvt, const float* dout,
+                                         size_t dout_stride, const float* att, const float* vt,
+                                         int T, int hs) {
+  for (size_t j = 0; j < size_t(hs) * T; ++j) dvt[j] = 0.0f;
+  for (int t = 0; t < T; ++t) {
+    const float* g = dout + t * dout_stride;
+    const float* p = att + size_t(t) * T;
+    float* da = datt + size_t(t) * T;
+#pragma omp simd
+    for (int s = 0; s <= t; ++s) da[s] = 0.0f;
+    for (int i = 0; i < hs; ++i) {
+      const float gi = g[i];
+      const float* v = vt + size_t(i) * T;
+      float* dv = dvt + size_t(i) * T;
+#pragma omp simd
+      for (int s = 0; s <= t; ++s) {
+        da[s] += gi * v[s];
+        dv[s] += p[s] * gi;
+      }
+    }
+  }
+}
+
+// Pass 2 backward, one row: dp = p (da - sum_j p_j da_j) * scale.
+GPT2_SIMD_CLONES void softmaxBackwardRow(float* dp, const float* p, const float* da, int n,
+                                         float scale) {
+  float dot = 0.0f;
+#pragma omp simd reduction(+ : dot)
+  for (int s = 0; s < n; ++s) dot += p[s] * da[s];
+#pragma omp simd
+  for (int s = 0; s < n; ++s) dp[s] = p[s] * (da[s] - dot) * scale;
+}
+
+// Pass 3 backward, one head: dq[t, i] = sum_s dp[t, s] kt[i, s];
+// dkt[i, s] = sum_{t>=s} dp[t, s] q[t, i].
+GPT2_SIMD_CLONES void queryKeyGradientsHead(float* dq, size_t dq_stride, float* dkt,
+                                            const float* dpreatt, HeadSlice q, const float* kt,
+                                            int T, int hs) {
+  for (size_t j = 0; j < size_t(hs) * T; ++j) dkt[j] = 0.0f;
+  for (int t = 0; t < T; ++t) {
+    const float* dp = dpreatt + size_t(t) * T;
+    const float* qt = q.base + t * q.stride;
+    float* dqt = dq + t * dq_stride;
+    for (int i = 0; i < hs; ++i) {
+      const float* k = kt + size_t(i) * T;
+      float* dk = dkt + size_t(i) * T;
+      const float qi = qt[i];
+      float sum = 0.0f;
+#pragma omp simd reduction(+ : sum)
+      for (int s = 0; s <= t; ++s) {
+        sum += dp[s] * k[s];
+        dk[s] += dp[s] * qi;
+      }
+      dqt[i] = sum;
+    }
+  }
 }
 
 }  // namespace
@@ -30,59 +163,34 @@ void attentionForward(float* out, float* preatt, float* att, const float* qkv, i
   const int hs = C / NH;
   const int heads = B * NH;
   const size_t C3 = size_t(3) * C;
+  const size_t TT = size_t(T) * T;
   const float scale = 1.0f / std::sqrt(static_cast<float>(hs));
 
-  // Pass 1: preatt[t,s] = q[t].k[s] / sqrt(hs), s <= t.
-#pragma omp parallel for schedule(static)
-  for (int bh = 0; bh < heads; ++bh) {
-    const Head x = headOf(bh, NH);
-    const float* base = qkv + size_t(x.b) * T * C3 + size_t(x.h) * hs;
-    for (int t = 0; t < T; ++t) {
-      const float* q = base + t * C3;
-      float* row = preatt + (size_t(bh) * T + t) * T;
-      for (int s = 0; s <= t; ++s) {
-        const float* k = base + s * C3 + C;
-        float dot = 0.0f;
-#pragma omp simd reduction(+ : dot)
-        for (int i = 0; i < hs; ++i) dot += q[i] * k[i];
-        row[s] = dot * scale;
-      }
+#pragma omp parallel
+  {
+    std::vector<float> kt(size_t(hs) * T);
+#pragma omp for schedule(static)
+    for (int bh = 0; bh < heads; ++bh) {
+      const float* base = qkv + size_t(bh / NH) * T * C3 + size_t(bh % NH) * hs;
+      transposeIn(kt.data(), {base + C, C3}, T, hs);
+      scoresHead(preatt + bh * TT, {base, C3}, kt.data(), T, hs, scale);
     }
   }
-  // Pass 2: att[t,:] = softmax(preatt[t, 0..t]), max-subtracted for range.
   const long all_rows = long{heads} * T;
 #pragma omp parallel for schedule(static)
   for (long r = 0; r < all_rows; ++r) {
-    const int t = static_cast<int>(r % T);
-    const float* in = preatt + size_t(r) * T;
-    float* p = att + size_t(r) * T;
-    float max = in[0];
-    for (int s = 1; s <= t; ++s) max = std::fmax(max, in[s]);
-    float sum = 0.0f;
-    for (int s = 0; s <= t; ++s) {
-      p[s] = std::exp(in[s] - max);
-      sum += p[s];
-    }
-    const float inv = 1.0f / sum;
-#pragma omp simd
-    for (int s = 0; s <= t; ++s) p[s] *= inv;
+    softmaxRow(att + size_t(r) * T, preatt + size_t(r) * T, static_cast<int>(r % T) + 1);
   }
-  // Pass 3: out[t] = sum_{s<=t} att[t,s] v[s].
-#pragma omp parallel for schedule(static)
-  for (int bh = 0; bh < heads; ++bh) {
-    const Head x = headOf(bh, NH);
-    const float* base = qkv + size_t(x.b) * T * C3 + size_t(x.h) * hs;
-    for (int t = 0; t < T; ++t) {
-      float* o = out + (size_t(x.b) * T + t) * C + size_t(x.h) * hs;
-      const float* p = att + (size_t(bh) * T + t) * T;
-#pragma omp simd
-      for (int i = 0; i < hs; ++i) o[i] = 0.0f;
-      for (int s = 0; s <= t; ++s) {
-        const float* v = base + s * C3 + 2 * C;
-        const float a = p[s];
-#pragma omp simd
-        for (int i = 0; i < hs; ++i) o[i] += a * v[i];
-      }
+#pragma omp parallel
+  {
+    std::vector<float> vt(size_t(hs) * T);
+#pragma omp for schedule(static)
+    for (int bh = 0; bh < heads; ++bh) {
+      const int b = bh / NH, h = bh % NH;
+      const float* base = qkv + size_t(b) * T * C3 + size_t(h) * hs;
+      transposeIn(vt.data(), {base + 2 * C, C3}, T, hs);
+      weightedValuesHead(out + size_t(b) * T * C + size_t(h) * hs, C, att + bh * TT, vt.data(), T,
+                         hs);
     }
   }
 }
@@ -92,82 +200,39 @@ void attentionBackward(float* dqkv, float* dpreatt, float* datt, const float* do
   const int hs = C / NH;
   const int heads = B * NH;
   const size_t C3 = size_t(3) * C;
+  const size_t TT = size_t(T) * T;
   const float scale = 1.0f / std::sqrt(static_cast<float>(hs));
 
-  // Pass 1: datt[t,s] = dout[t].v[s];  dv[s] = sum_{t>=s} att[t,s] dout[t].
-#pragma omp parallel for schedule(static)
-  for (int bh = 0; bh < heads; ++bh) {
-    const Head x = headOf(bh, NH);
-    const size_t head_offset = size_t(x.b) * T * C3 + size_t(x.h) * hs;
-    const float* base = qkv + head_offset;
-    float* dbase = dqkv + head_offset;
-    for (int s = 0; s < T; ++s) {
-      float* dv = dbase + s * C3 + 2 * C;
-#pragma omp simd
-      for (int i = 0; i < hs; ++i) dv[i] = 0.0f;
-    }
-    for (int t = 0; t < T; ++t) {
-      const float* g = dout + (size_t(x.b) * T + t) * C + size_t(x.h) * hs;
-      const float* p = att + (size_t(bh) * T + t) * T;
-      float* da = datt + (size_t(bh) * T + t) * T;
-      for (int s = 0; s <= t; ++s) {
-        const float* v = base + s * C3 + 2 * C;
-        float* dv = dbase + s * C3 + 2 * C;
-        const float a = p[s];
-        float dot = 0.0f;
-#pragma omp simd reduction(+ : dot)
-        for (int i = 0; i < hs; ++i) {
-          dot += g[i] * v[i];
-          dv[i] += a * g[i];
-        }
-        da[s] = dot;
-      }
+#pragma omp parallel
+  {
+    std::vector<float> vt(size_t(hs) * T), dvt(size_t(hs) * T);
+#pragma omp for schedule(static)
+    for (int bh = 0; bh < heads; ++bh) {
+      const int b = bh / NH, h = bh % NH;
+      const size_t head = size_t(b) * T * C3 + size_t(h) * hs;
+      transposeIn(vt.data(), {qkv + head + 2 * C, C3}, T, hs);
+      valueGradientsHead(datt + bh * TT, dvt.data(), dout + size_t(b) * T * C + size_t(h) * hs, C,
+                         att + bh * TT, vt.data(), T, hs);
+      transposeOut(dqkv + head + 2 * C, C3, dvt.data(), T, hs);
     }
   }
-  // Pass 2: dpreatt[t,s] = att[t,s] (datt[t,s] - sum_j att[t,j] datt[t,j]) / sqrt(hs).
   const long all_rows = long{heads} * T;
 #pragma omp parallel for schedule(static)
   for (long r = 0; r < all_rows; ++r) {
-    const int t = static_cast<int>(r % T);
-    const float* p = att + size_t(r) * T;
-    const float* da = datt + size_t(r) * T;
-    float* dp = dpreatt + size_t(r) * T;
-    float dot = 0.0f;
-#pragma omp simd reduction(+ : dot)
-    for (int s = 0; s <= t; ++s) dot += p[s] * da[s];
-#pragma omp simd
-    for (int s = 0; s <= t; ++s) dp[s] = p[s] * (da[s] - dot) * scale;
+    softmaxBackwardRow(dpreatt + size_t(r) * T, att + size_t(r) * T, datt + size_t(r) * T,
+                       static_cast<int>(r % T) + 1, scale);
   }
-  // Pass 3: dq[t] = sum_s dpreatt[t,s] k[s];  dk[s] = sum_t dpreatt[t,s] q[t].
-#pragma omp parallel for schedule(static)
-  for (int bh = 0; bh < heads; ++bh) {
-    const Head x = headOf(bh, NH);
-    const size_t head_offset = size_t(x.b) * T * C3 + size_t(x.h) * hs;
-    const float* base = qkv + head_offset;
-    float* dbase = dqkv + head_offset;
-    for (int t = 0; t < T; ++t) {
-      float* dq = dbase + t * C3;
-      float* dk = dbase + t * C3 + C;
-#pragma omp simd
-      for (int i = 0; i < hs; ++i) {
-        dq[i] = 0.0f;
-        dk[i] = 0.0f;
-      }
-    }
-    for (int t = 0; t < T; ++t) {
-      const float* q = base + t * C3;
-      float* dq = dbase + t * C3;
-      const float* dp = dpreatt + (size_t(bh) * T + t) * T;
-      for (int s = 0; s <= t; ++s) {
-        const float* k = base + s * C3 + C;
-        float* dk = dbase + s * C3 + C;
-        const float d = dp[s];
-#pragma omp simd
-        for (int i = 0; i < hs; ++i) {
-          dq[i] += d * k[i];
-          dk[i] += d * q[i];
-        }
-      }
+#pragma omp parallel
+  {
+    std::vector<float> kt(size_t(hs) * T), dkt(size_t(hs) * T);
+#pragma omp for schedule(static)
+    for (int bh = 0; bh < heads; ++bh) {
+      const int b = bh / NH, h = bh % NH;
+      const size_t head = size_t(b) * T * C3 + size_t(h) * hs;
+      transposeIn(kt.data(), {qkv + head + C, C3}, T, hs);
+      queryKeyGradientsHead(dqkv + head, C3, dkt.data(), dpreatt + bh * TT, {qkv + head, C3},
+                            kt.data(), T, hs);
+      transposeOut(dqkv + head + C, C3, dkt.data(), T, hs);
     }
   }
 }

@@ -27,8 +27,9 @@ const std::vector<ConfigPreset>& configPresets() {
       {shape("small", 4, 256, 8, 128, kByteVocab), "the default; scenarios balanced, data-bound"},
       {shape("wide", 4, 768, 12, 128, kByteVocab),
        "GPT-2 124M's block width at byte vocabulary; scenario compute-bound"},
-      {shape("long", 2, 64, 8, 1024, kByteVocab),
-       "narrow and long: attention's T x T matrices dominate; scenario memory-bound"},
+      {shape("long", 2, 64, 16, 1024, kByteVocab),
+       "narrow and long, 16 heads of 4: attention's T x T matrices dominate; scenario "
+       "memory-bound"},
       {shape("124m", 12, 768, 12, 1024, kGpt2Vocab), "GPT-2 small, as published"},
       {shape("350m", 24, 1024, 16, 1024, kGpt2Vocab), "GPT-2 medium, as published"},
       {shape("774m", 36, 1280, 20, 1024, kGpt2Vocab), "GPT-2 large, as published"},

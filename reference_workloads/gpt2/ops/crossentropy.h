@@ -19,10 +19,10 @@ inline OpCost crossentropyForwardCost(int64_t rows, int64_t V, int64_t Vp) {
   return {rows * (5 * V + 4), kFloatBytes * (rows * V + rows * Vp + rows) + kTokenBytes * rows};
 }
 
-// Per element: subtract the indicator 1, * dloss 1. Reads V probs and the
-// target; writes Vp dlogits.
+// Per element p * dloss 1; per row the target's - dloss 1. Reads V probs
+// and the target; writes Vp dlogits.
 inline OpCost crossentropyBackwardCost(int64_t rows, int64_t V, int64_t Vp) {
-  return {rows * 2 * V, kFloatBytes * (rows * V + rows * Vp) + kTokenBytes * rows};
+  return {rows * (V + 1), kFloatBytes * (rows * V + rows * Vp) + kTokenBytes * rows};
 }
 
 }  // namespace damscope::gpt2

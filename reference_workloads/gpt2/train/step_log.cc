@@ -35,7 +35,7 @@ std::string stepLine(const StepRecord& r) {
 }
 
 std::string stepJson(const StepRecord& r) {
-  return "{\"step\":" + std::to_string(r.step) + ",\"loss\":" + number(r.loss, "%.6f") +
+  return "{\"step\":" + std::to_string(r.step) + ",\"loss\":" + number(r.loss, "%.9g") +
          ",\"step_ms\":" + number(r.step_ms, "%.3f") +
          ",\"tokens_per_s\":" + number(r.tokens_per_s, "%.1f") +
          ",\"mfu_pct\":" + number(r.mfu_pct, "%.2f") + ",\"lr\":" + number(r.lr, "%.6g") +

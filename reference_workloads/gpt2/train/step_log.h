@@ -1,9 +1,10 @@
 // What the trainer prints per step: llm.c's step line on stdout,
 //   step    3/20 | loss 5.123456 | 41.2 ms | 49,700 tok/s | MFU 34.1%
 // and, with --log-json FILE, one JSON object per line:
-//   {"step":3,"loss":5.123456,"step_ms":41.2,"tokens_per_s":49700,"mfu_pct":34.1,
+//   {"step":3,"loss":5.12345648,"step_ms":41.2,"tokens_per_s":49700,"mfu_pct":34.1,
 //    "lr":0.0003,"grad_norm":1.234}
-// step counts from 1; step_ms is the whole step, the wait for data included.
+// step counts from 1; step_ms is the whole step, the wait for data included;
+// loss has 9 significant digits, enough to tell any two floats apart.
 #pragma once
 
 #include <cstdint>
