@@ -22,6 +22,7 @@ double secondsSince(Clock::time_point start) {
 }
 
 constexpr int kChains = 12;
+constexpr int kRepetitions = 6;  // of each probe; the best counts
 
 // Each kernel runs `iterations` rounds of kChains independent multiply-adds
 // a = a * m + c on full vectors and returns a value that depends on all
@@ -94,13 +95,10 @@ double threadCpuSeconds() {
   return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
 }
 
-// FLOP/s of `iterations` rounds on every thread: the sum of each thread's
-// FLOPs over its own CPU time. On a machine shared with other work, a thread
-// that is descheduled for a while does not count the wait, so the figure is
-// what the cores can do, not what this process happened to get; two threads
-// sharing one core by SMT both run all the time and each gets half, so their
-// sum is the core's throughput.
-double runFma(const FmaKernel& k, int threads, int64_t iterations) {
+// Each thread's FLOP/s over `iterations` rounds, by its own CPU time: on a
+// machine shared with other work, a thread that is descheduled for a while
+// does not count the wait.
+std::vector<double> runFma(const FmaKernel& k, int threads, int64_t iterations) {
   std::vector<double> rates(threads, 0.0);
   volatile float sink = 0;
 #pragma omp parallel num_threads(threads)
@@ -112,21 +110,25 @@ double runFma(const FmaKernel& k, int threads, int64_t iterations) {
     rates[omp_get_thread_num()] = double(iterations) * kChains * k.lanes * 2 / seconds;
   }
   (void)sink;
-  double sum = 0;
-  for (double r : rates) sum += r;
-  return sum;
+  return rates;
 }
 
-double peakFlops(const FmaKernel& k, int threads) {
-  // Calibrate to ~10 ms a repetition, then take the best of three: the first
-  // rounds also wake the threads and let the clock settle.
+// Iterations for ~5 ms a repetition on one thread. The first rounds also
+// wake the threads and let the clock settle.
+int64_t calibrateFma(const FmaKernel& k, int threads) {
   constexpr int64_t kCalibration = 100000;
-  const double rate = runFma(k, threads, kCalibration);
-  const double per_thread_iterations = rate / threads / (kChains * k.lanes * 2) * 0.010;
-  const int64_t iterations = std::max<int64_t>(kCalibration, int64_t(per_thread_iterations));
-  double best = 0;
-  for (int rep = 0; rep < 3; ++rep) best = std::max(best, runFma(k, threads, iterations));
-  return best;
+  double rate = 0;
+  for (double r : runFma(k, threads, kCalibration)) rate = std::max(rate, r);
+  return std::max<int64_t>(kCalibration, int64_t(rate / (kChains * k.lanes * 2) * 0.005));
+}
+
+// Runs `repetitions` and keeps each thread's best rate in best.
+void fmaRepetitions(const FmaKernel& k, int threads, int64_t iterations, int repetitions,
+                    std::vector<double>& best) {
+  for (int rep = 0; rep < repetitions; ++rep) {
+    const std::vector<double> rates = runFma(k, threads, iterations);
+    for (int t = 0; t < threads; ++t) best[t] = std::max(best[t], rates[t]);
+  }
 }
 
 // The last-level cache of one core's cluster (Linux sysfs), e.g. 32 MiB on a
@@ -152,12 +154,12 @@ size_t lastLevelCacheBytes() {
 }
 
 double triadBandwidth(int threads, size_t* array_bytes) {
-  // Twice the last-level cache per array, six times for the three: a
-  // streaming pass cannot be served from the cache. STREAM asks for 4x the
-  // cache per array; 2x keeps the page faults of the first touch, most of
-  // the probe's time, within its budget. Clamped to [16, 64] MiB.
+  // 1.5x the last-level cache per array, 4.5x for the three: a streaming
+  // pass cannot be served from the cache. STREAM asks for 4x the cache per
+  // array; the first touch of the pages is most of the probe's time, and
+  // this keeps the probe under its 0.2 s budget. Clamped to [16, 48] MiB.
   const size_t bytes =
-      std::clamp<size_t>(2 * lastLevelCacheBytes(), size_t(16) << 20, size_t(64) << 20);
+      std::clamp<size_t>(3 * lastLevelCacheBytes() / 2, size_t(16) << 20, size_t(48) << 20);
   *array_bytes = bytes;
   const size_t n = bytes / sizeof(float);
   void* mem = mmap(nullptr, 3 * bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -173,23 +175,18 @@ double triadBandwidth(int threads, size_t* array_bytes) {
     b[i] = 1.0f;
     c[i] = 2.0f;
   }
-  // Each thread times its own slice by its CPU time, as runFma does.
+  // Timed by the wall clock around the whole parallel loop, as STREAM times
+  // it: the memory system is shared, so the threads' passes must overlap to
+  // measure it (a sum of per-thread rates, as runFma takes, would count a
+  // time-sliced pair as two machines). The best repetition is the one least
+  // disturbed by other work.
   const float s = 3.0f;
   double best = 0;
-  std::vector<double> rates(threads, 0.0);
-  for (int rep = 0; rep < 3; ++rep) {
-#pragma omp parallel num_threads(threads)
-    {
-      const int t = omp_get_thread_num();
-      const size_t begin = n * t / threads, end = n * (t + 1) / threads;
-      const double start = threadCpuSeconds();
-#pragma omp simd
-      for (size_t i = begin; i < end; ++i) a[i] = b[i] + s * c[i];
-      rates[t] = 3.0 * sizeof(float) * double(end - begin) / (threadCpuSeconds() - start);
-    }
-    double sum = 0;
-    for (double r : rates) sum += r;
-    best = std::max(best, sum);
+  for (int rep = 0; rep < kRepetitions; ++rep) {
+    const auto start = Clock::now();
+#pragma omp parallel for simd schedule(static) num_threads(threads)
+    for (size_t i = 0; i < n; ++i) a[i] = b[i] + s * c[i];
+    best = std::max(best, 3.0 * bytes / secondsSince(start));
   }
   munmap(mem, 3 * bytes);
   return best;
@@ -202,8 +199,17 @@ PeakProbe probePeak(int threads) {
   PeakProbe p;
   const FmaKernel kernel = pickKernel();
   p.isa = kernel.isa;
-  p.flops_per_s = peakFlops(kernel, threads);
+  // Half of the FMA repetitions before the bandwidth probe and half after,
+  // so that they span the whole probe: each thread's best repetition counts,
+  // and a disturbance shorter than the probe (on a virtual machine, the host
+  // briefly running two of its vCPUs on one physical core, which halves
+  // both) cannot spoil all of them.
+  const int64_t iterations = calibrateFma(kernel, threads);
+  std::vector<double> best(threads, 0.0);
+  fmaRepetitions(kernel, threads, iterations, kRepetitions / 2, best);
   p.bytes_per_s = triadBandwidth(threads, &p.array_bytes);
+  fmaRepetitions(kernel, threads, iterations, kRepetitions - kRepetitions / 2, best);
+  for (double r : best) p.flops_per_s += r;
   p.seconds = secondsSince(start);
   return p;
 }

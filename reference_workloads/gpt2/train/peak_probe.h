@@ -9,16 +9,19 @@
 // is touched: it is the arithmetic ceiling, the figure datasheets quote as
 // cores x FMA ports x lanes x 2 x clock, at the clock the chip holds with
 // all these threads busy.
-// Both are timed by each thread's CPU time and summed over threads, so that
-// other work on a shared machine (time slices this process does not get)
-// does not lower them: they are the machine's ceilings, and MFU, computed
-// with wall-clock step times, shows what the run made of them.
+// The FMA loop is timed by each thread's CPU time, summed over threads, so
+// that other work on a shared machine (time slices this process does not
+// get) does not lower it: it is what the cores can do, and MFU, computed
+// with wall-clock step times, shows what the run made of it. Two SMT
+// threads of one core both run all the time and each gets half, so their sum
+// is still the core's throughput.
 // Memory bandwidth: STREAM's triad a[i] = b[i] + s c[i] (McCalpin, "Memory
 // Bandwidth and Machine Balance in Current High Performance Computers", IEEE
 // TCCA Newsletter, 1995; https://www.cs.virginia.edu/stream/) on all
-// threads, over arrays twice the last-level cache each, best of three
-// repetitions, counted as STREAM counts it: 3 x 4 bytes per element (two
-// reads, one write; the write-allocate read is not counted).
+// threads, over arrays 1.5x the last-level cache each, best of five
+// repetitions by the wall clock (the memory system is shared: the threads
+// must stream at the same time), counted as STREAM counts it: 3 x 4 bytes
+// per element (two reads, one write; the write-allocate read is not counted).
 #pragma once
 
 #include <string>
