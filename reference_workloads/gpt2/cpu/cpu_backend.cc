@@ -12,7 +12,7 @@
 
 namespace damscope::gpt2 {
 
-CpuBackend::CpuBackend(int threads) : threads_(threads) {
+CpuBackend::CpuBackend(int threads) {
   omp_set_num_threads(threads);
   openblas_set_num_threads(1);
 }

@@ -19,7 +19,6 @@ class CpuBackend final : public Backend {
   ~CpuBackend() override;
 
   const char* name() const override { return "cpu"; }
-  int threads() const { return threads_; }
 
   void* allocate(size_t bytes) override;
   void release(void* p) noexcept override;
@@ -56,7 +55,6 @@ class CpuBackend final : public Backend {
              const AdamWArgs& args) override;
 
  private:
-  int threads_;
   std::mutex mutex_;
   std::unordered_map<void*, size_t> mappings_;  // allocate()'s mappings and their sizes
 };

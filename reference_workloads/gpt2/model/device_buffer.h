@@ -1,5 +1,5 @@
-// An owning handle to backend memory (Backend::allocate/release), typed and
-// sized, move-only.
+// An owning handle to backend memory (Backend::allocate/release), typed,
+// move-only.
 #pragma once
 
 #include <cstddef>
@@ -17,15 +17,12 @@ class DeviceBuffer {
   DeviceBuffer() = default;
   ~DeviceBuffer() { reset(); }
   DeviceBuffer(DeviceBuffer&& o) noexcept
-      : backend_(std::exchange(o.backend_, nullptr)),
-        data_(std::exchange(o.data_, nullptr)),
-        count_(std::exchange(o.count_, 0)) {}
+      : backend_(std::exchange(o.backend_, nullptr)), data_(std::exchange(o.data_, nullptr)) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
     if (this != &o) {
       reset();
       backend_ = std::exchange(o.backend_, nullptr);
       data_ = std::exchange(o.data_, nullptr);
-      count_ = std::exchange(o.count_, 0);
     }
     return *this;
   }
@@ -36,7 +33,6 @@ class DeviceBuffer {
   static Result<DeviceBuffer> allocate(Backend& backend, size_t count, const std::string& what) {
     DeviceBuffer b;
     b.backend_ = &backend;
-    b.count_ = count;
     b.data_ = static_cast<T*>(backend.allocate(count * sizeof(T)));
     if (!b.data_ && count > 0) {
       return Error("cannot allocate " + std::to_string(count * sizeof(T)) + " bytes for " + what +
@@ -47,7 +43,6 @@ class DeviceBuffer {
   }
 
   T* get() const { return data_; }
-  size_t size() const { return count_; }
 
  private:
   void reset() {
@@ -56,7 +51,6 @@ class DeviceBuffer {
   }
   Backend* backend_ = nullptr;
   T* data_ = nullptr;
-  size_t count_ = 0;
 };
 
 }  // namespace damscope::gpt2

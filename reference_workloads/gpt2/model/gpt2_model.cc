@@ -94,10 +94,6 @@ float* Gpt2Model::grad(ParamTensor t, int layer) const {
   return grads_.get() + layout_.offset(t, layer);
 }
 
-Gpt2Model::LayerActivations Gpt2Model::layer(int l) const {
-  return layers_[l];
-}
-
 float Gpt2Model::forward(const int32_t* inputs, const int32_t* targets) {
   const int B = shape_.batch, T = shape_.seq, C = config_.d_model, NH = config_.heads;
   const int rows = B * T;
@@ -114,7 +110,7 @@ float Gpt2Model::forward(const int32_t* inputs, const int32_t* targets) {
   }
   const float* residual = encoded_;  // the stream entering block l
   for (int l = 0; l < config_.layers; ++l) {
-    const LayerActivations a = layer(l);
+    const LayerActivations& a = layers_[l];
     {
       OpScope s(tracer_, OpSite::kLn1Fwd, l);
       backend_.layernormForward(a.ln1, a.ln1_mean, a.ln1_rstd, residual, param(P::kLn1W, l),
@@ -212,7 +208,7 @@ void Gpt2Model::backward() {
   // Each block takes the stream's gradient in dres_a and leaves the gradient
   // of the stream entering it in dres_a (via dres_b for the middle).
   for (int l = config_.layers - 1; l >= 0; --l) {
-    const LayerActivations a = layer(l);
+    const LayerActivations& a = layers_[l];
     const float* residual_in = l == 0 ? encoded_ : layers_[l - 1].residual3;
     {
       OpScope s(tracer_, OpSite::kResidualMlpBwd, l);  // residual3 = residual2 + fcproj

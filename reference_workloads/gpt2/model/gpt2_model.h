@@ -92,7 +92,6 @@ class Gpt2Model {
   Status allocate();
   float* param(ParamTensor t, int layer = 0) const;
   float* grad(ParamTensor t, int layer = 0) const;
-  LayerActivations layer(int l) const;
   const DeviceBuffer<float>& state(StateBuffer which) const;
 
   ModelConfig config_;

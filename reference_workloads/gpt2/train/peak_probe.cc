@@ -22,7 +22,8 @@ double secondsSince(Clock::time_point start) {
 }
 
 constexpr int kChains = 12;
-constexpr int kRepetitions = 6;  // of each probe; the best counts
+constexpr int kFmaRepetitions = 6;    // half before the triad, half after
+constexpr int kTriadRepetitions = 4;  // the best counts
 
 // Each kernel runs `iterations` rounds of kChains independent multiply-adds
 // a = a * m + c on full vectors and returns a value that depends on all
@@ -113,13 +114,13 @@ std::vector<double> runFma(const FmaKernel& k, int threads, int64_t iterations) 
   return rates;
 }
 
-// Iterations for ~5 ms a repetition on one thread. The first rounds also
+// Iterations for ~4 ms a repetition on one thread. The first rounds also
 // wake the threads and let the clock settle.
 int64_t calibrateFma(const FmaKernel& k, int threads) {
   constexpr int64_t kCalibration = 100000;
   double rate = 0;
   for (double r : runFma(k, threads, kCalibration)) rate = std::max(rate, r);
-  return std::max<int64_t>(kCalibration, int64_t(rate / (kChains * k.lanes * 2) * 0.005));
+  return std::max<int64_t>(kCalibration, int64_t(rate / (kChains * k.lanes * 2) * 0.004));
 }
 
 // Runs `repetitions` and keeps each thread's best rate in best.
@@ -182,7 +183,7 @@ double triadBandwidth(int threads, size_t* array_bytes) {
   // disturbed by other work.
   const float s = 3.0f;
   double best = 0;
-  for (int rep = 0; rep < kRepetitions; ++rep) {
+  for (int rep = 0; rep < kTriadRepetitions; ++rep) {
     const auto start = Clock::now();
 #pragma omp parallel for simd schedule(static) num_threads(threads)
     for (size_t i = 0; i < n; ++i) a[i] = b[i] + s * c[i];
@@ -206,9 +207,9 @@ PeakProbe probePeak(int threads) {
   // both) cannot spoil all of them.
   const int64_t iterations = calibrateFma(kernel, threads);
   std::vector<double> best(threads, 0.0);
-  fmaRepetitions(kernel, threads, iterations, kRepetitions / 2, best);
+  fmaRepetitions(kernel, threads, iterations, kFmaRepetitions / 2, best);
   p.bytes_per_s = triadBandwidth(threads, &p.array_bytes);
-  fmaRepetitions(kernel, threads, iterations, kRepetitions - kRepetitions / 2, best);
+  fmaRepetitions(kernel, threads, iterations, kFmaRepetitions - kFmaRepetitions / 2, best);
   for (double r : best) p.flops_per_s += r;
   p.seconds = secondsSince(start);
   return p;

@@ -18,7 +18,7 @@
 // Memory bandwidth: STREAM's triad a[i] = b[i] + s c[i] (McCalpin, "Memory
 // Bandwidth and Machine Balance in Current High Performance Computers", IEEE
 // TCCA Newsletter, 1995; https://www.cs.virginia.edu/stream/) on all
-// threads, over arrays 1.5x the last-level cache each, best of five
+// threads, over arrays 1.5x the last-level cache each, best of four
 // repetitions by the wall clock (the memory system is shared: the threads
 // must stream at the same time), counted as STREAM counts it: 3 x 4 bytes
 // per element (two reads, one write; the write-allocate read is not counted).
@@ -36,7 +36,7 @@ struct PeakProbe {
   double seconds = 0;      // the whole probe
 };
 
-// Runs both probes on `threads` OpenMP threads.
+// Runs both probes on `threads` OpenMP threads, one per core the run uses.
 PeakProbe probePeak(int threads);
 
 }  // namespace damscope::gpt2

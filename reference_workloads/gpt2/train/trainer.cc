@@ -207,7 +207,10 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
   }
 
   CpuBackend backend(p.threads);
-  const PeakProbe peak = probePeak(p.threads);
+  // The peak of the cores the run may use: threads beyond them share cores
+  // (and the probe, timed by CPU time, would count each as a core).
+  const int cores = std::min(p.threads, availableCpus());
+  const PeakProbe peak = probePeak(cores);
   auto created = Gpt2Model::create(p.config, p.shape, backend, p.seed);
   if (!created) return fail(created.error());
   Gpt2Model& model = **created;
@@ -224,7 +227,7 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
   description.shape = p.shape;
   description.params = parameterCount(p.config);
   description.cpu_name = cpuModelName();
-  description.cores = p.threads;
+  description.cores = cores;
   description.peak_flops_per_s = peak.flops_per_s;
   description.bandwidth_bytes_per_s = peak.bytes_per_s;
   notes.markModel(modelMessage(description));
@@ -233,10 +236,10 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
   const double flops_per_step = modelFlopsPerStep(p.config, p.shape);
   char line[512];
   std::snprintf(line, sizeof line,
-                "gpt2-train | cpu %s, %d threads | peak %s fp32 (%s FMA loop) | bandwidth %s "
-                "(STREAM triad, 3 x %zu MiB) | probe %.2f s\n",
+                "gpt2-train | cpu %s, %d threads | peak %s fp32 on %d cores (%s FMA loop) | "
+                "bandwidth %s (STREAM triad, 3 x %zu MiB) | probe %.2f s\n",
                 description.cpu_name.c_str(), p.threads,
-                gigaText(peak.flops_per_s, "GFLOP/s").c_str(), peak.isa.c_str(),
+                gigaText(peak.flops_per_s, "GFLOP/s").c_str(), cores, peak.isa.c_str(),
                 gigaText(peak.bytes_per_s, "GB/s").c_str(), peak.array_bytes >> 20, peak.seconds);
   out << line;
   const ModelConfig& c = p.config;
