@@ -45,6 +45,12 @@ void transposeOut(float* dst_base, size_t stride, const float* src, int T, int h
   }
 }
 
+// The loops over the head dimension i take four at a time, so that one
+// sweep along s serves four of them: a row of the T x T matrices is loaded
+// and stored once per four instead of once per i (hs = 4 in the
+// memory-bound scenario: one sweep instead of four). kBlock is that four.
+constexpr int kBlock = 4;
+
 // Pass 1 forward, one head: preatt[t, s] = (sum_i q[t,i] kt[i,s]) * scale.
 GPT2_SIMD_CLONES void scoresHead(float* preatt, HeadSlice q, const float* kt, int T, int hs,
                                  float scale) {
@@ -53,7 +59,15 @@ GPT2_SIMD_CLONES void scoresHead(float* preatt, HeadSlice q, const float* kt, in
     const float* qt = q.base + t * q.stride;
 #pragma omp simd
     for (int s = 0; s <= t; ++s) row[s] = 0.0f;
-    for (int i = 0; i < hs; ++i) {
+    int i = 0;
+    for (; i + kBlock <= hs; i += kBlock) {
+      const float a0 = qt[i], a1 = qt[i + 1], a2 = qt[i + 2], a3 = qt[i + 3];
+      const float* k0 = kt + size_t(i) * T;
+      const float *k1 = k0 + T, *k2 = k1 + T, *k3 = k2 + T;
+#pragma omp simd
+      for (int s = 0; s <= t; ++s) row[s] += a0 * k0[s] + a1 * k1[s] + a2 * k2[s] + a3 * k3[s];
+    }
+    for (; i < hs; ++i) {
       const float a = qt[i];
       const float* k = kt + size_t(i) * T;
 #pragma omp simd
@@ -86,7 +100,24 @@ GPT2_SIMD_CLONES void weightedValuesHead(float* out, size_t out_stride, const fl
   for (int t = 0; t < T; ++t) {
     const float* p = att + size_t(t) * T;
     float* o = out + t * out_stride;
-    for (int i = 0; i < hs; ++i) {
+    int i = 0;
+    for (; i + kBlock <= hs; i += kBlock) {
+      const float* v0 = vt + size_t(i) * T;
+      const float *v1 = v0 + T, *v2 = v1 + T, *v3 = v2 + T;
+      float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+#pragma omp simd reduction(+ : s0, s1, s2, s3)
+      for (int s = 0; s <= t; ++s) {
+        s0 += p[s] * v0[s];
+        s1 += p[s] * v1[s];
+        s2 += p[s] * v2[s];
+        s3 += p[s] * v3[s];
+      }
+      o[i] = s0;
+      o[i + 1] = s1;
+      o[i + 2] = s2;
+      o[i + 3] = s3;
+    }
+    for (; i < hs; ++i) {
       const float* v = vt + size_t(i) * T;
       float sum = 0.0f;
 #pragma omp simd reduction(+ : sum)
@@ -108,7 +139,23 @@ GPT2_SIMD_CLONES void valueGradientsHead(float* datt, float* dvt, const float* d
     float* da = datt + size_t(t) * T;
 #pragma omp simd
     for (int s = 0; s <= t; ++s) da[s] = 0.0f;
-    for (int i = 0; i < hs; ++i) {
+    int i = 0;
+    for (; i + kBlock <= hs; i += kBlock) {
+      const float g0 = g[i], g1 = g[i + 1], g2 = g[i + 2], g3 = g[i + 3];
+      const float* v0 = vt + size_t(i) * T;
+      const float *v1 = v0 + T, *v2 = v1 + T, *v3 = v2 + T;
+      float* dv0 = dvt + size_t(i) * T;
+      float *dv1 = dv0 + T, *dv2 = dv1 + T, *dv3 = dv2 + T;
+#pragma omp simd
+      for (int s = 0; s <= t; ++s) {
+        da[s] += g0 * v0[s] + g1 * v1[s] + g2 * v2[s] + g3 * v3[s];
+        dv0[s] += p[s] * g0;
+        dv1[s] += p[s] * g1;
+        dv2[s] += p[s] * g2;
+        dv3[s] += p[s] * g3;
+      }
+    }
+    for (; i < hs; ++i) {
       const float gi = g[i];
       const float* v = vt + size_t(i) * T;
       float* dv = dvt + size_t(i) * T;
@@ -141,7 +188,32 @@ GPT2_SIMD_CLONES void queryKeyGradientsHead(float* dq, size_t dq_stride, float* 
     const float* dp = dpreatt + size_t(t) * T;
     const float* qt = q.base + t * q.stride;
     float* dqt = dq + t * dq_stride;
-    for (int i = 0; i < hs; ++i) {
+    int i = 0;
+    for (; i + kBlock <= hs; i += kBlock) {
+      const float* k0 = kt + size_t(i) * T;
+      const float *k1 = k0 + T, *k2 = k1 + T, *k3 = k2 + T;
+      float* dk0 = dkt + size_t(i) * T;
+      float *dk1 = dk0 + T, *dk2 = dk1 + T, *dk3 = dk2 + T;
+      const float q0 = qt[i], q1 = qt[i + 1], q2 = qt[i + 2], q3 = qt[i + 3];
+      float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+#pragma omp simd reduction(+ : s0, s1, s2, s3)
+      for (int s = 0; s <= t; ++s) {
+        const float d = dp[s];
+        s0 += d * k0[s];
+        s1 += d * k1[s];
+        s2 += d * k2[s];
+        s3 += d * k3[s];
+        dk0[s] += d * q0;
+        dk1[s] += d * q1;
+        dk2[s] += d * q2;
+        dk3[s] += d * q3;
+      }
+      dqt[i] = s0;
+      dqt[i + 1] = s1;
+      dqt[i + 2] = s2;
+      dqt[i + 3] = s3;
+    }
+    for (; i < hs; ++i) {
       const float* k = kt + size_t(i) * T;
       float* dk = dkt + size_t(i) * T;
       const float qi = qt[i];
