@@ -20,6 +20,7 @@ packages=(
   nlohmann-json3-dev          # JSON output (info --json, reports)
   libgtest-dev libgmock-dev   # tests
   libbenchmark-dev            # bench/
+  libopenblas-dev             # GPT-2 trainer: SGEMM (CBLAS) for the CPU backend
 )
 for group in "$@"; do
   case "$group" in

@@ -1,0 +1,237 @@
+// The command line: see flags.h. The flags are a table; parsing, the
+// scenario's defaults and --help all read it.
+#include "reference_workloads/gpt2/train/flags.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <sstream>
+
+#include "reference_workloads/gpt2/model/config.h"
+#include "reference_workloads/gpt2/train/scenarios.h"
+
+namespace damscope::gpt2 {
+namespace {
+
+using Setter = std::function<Status(Options&, const std::string&)>;
+
+struct Flag {
+  std::string name;     // without "--"
+  std::string metavar;  // empty for a switch
+  std::string help;
+  std::string default_text;
+  Setter set;
+};
+
+Error badValue(const std::string& flag, const std::string& value, const std::string& what) {
+  return Error("--" + flag + ": '" + value + "' is not " + what);
+}
+
+template <typename Int>
+Setter wholeNumber(Int Options::*field, const std::string& flag) {
+  return [field, flag](Options& o, const std::string& v) -> Status {
+    Int x{};
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+    if (v.empty() || ec != std::errc() || end != v.data() + v.size())
+      return badValue(flag, v, "a whole number");
+    o.*field = x;
+    return okStatus();
+  };
+}
+
+Setter realNumber(double Options::*field, const std::string& flag) {
+  return [field, flag](Options& o, const std::string& v) -> Status {
+    char* end = nullptr;
+    const double x = std::strtod(v.c_str(), &end);
+    if (v.empty() || end != v.c_str() + v.size() || !std::isfinite(x))
+      return badValue(flag, v, "a number");
+    o.*field = x;
+    return okStatus();
+  };
+}
+
+Setter text(std::string Options::*field, const std::string& flag) {
+  return [field, flag](Options& o, const std::string& v) -> Status {
+    if (v.empty()) return Error("--" + flag + ": the value is empty");
+    o.*field = v;
+    return okStatus();
+  };
+}
+
+Setter onSwitch(bool Options::*field) {
+  return [field](Options& o, const std::string&) -> Status {
+    o.*field = true;
+    return okStatus();
+  };
+}
+
+std::string configNames() {
+  std::string names;
+  for (const ConfigPreset& p : configPresets()) names += (names.empty() ? "" : "|") + p.config.name;
+  return names;
+}
+
+std::string scenarioNames() {
+  std::string names;
+  for (const Scenario& s : scenarios()) names += (names.empty() ? "" : "|") + s.name;
+  return names;
+}
+
+const std::vector<Flag>& flags() {
+  static const std::vector<Flag> table = [] {
+    const Options d;
+    auto num = [](double x) {
+      std::ostringstream s;
+      s << x;
+      return s.str();
+    };
+    std::vector<Flag> f = {
+        {"device", "cpu|cuda", "Backend; only cpu is built in this version", d.device,
+         text(&Options::device, "device")},
+        {"config", configNames(), "Model preset (listed below)", d.config,
+         text(&Options::config, "config")},
+        {"steps", "N", "Training steps of the run (a resumed run continues up to N)",
+         std::to_string(d.steps), wholeNumber(&Options::steps, "steps")},
+        {"batch", "B", "Sequences per step", std::to_string(d.batch),
+         wholeNumber(&Options::batch, "batch")},
+        {"seq", "T", "Tokens per sequence, at most the config's context", "the config's context",
+         wholeNumber(&Options::seq, "seq")},
+        {"lr", "RATE", "Peak learning rate", num(d.lr), realNumber(&Options::lr, "lr")},
+        {"warmup", "STEPS", "Linear warm-up steps", std::to_string(d.warmup),
+         wholeNumber(&Options::warmup, "warmup")},
+        {"lr-schedule", "constant|cosine",
+         "Rate after warm-up: constant, or cosine decay to 10% at the last step", d.lr_schedule,
+         text(&Options::lr_schedule, "lr-schedule")},
+        {"seed", "N", "Seed of the initialisation and of the data", std::to_string(d.seed),
+         wholeNumber(&Options::seed, "seed")},
+        {"data", "FILE", "Train on the bytes of FILE (byte-level tokens)",
+         "a synthetic stream from the seed", text(&Options::data, "data")},
+        {"loader-workers", "N", "Loader threads; 0 makes each batch on the training thread",
+         std::to_string(d.loader_workers), wholeNumber(&Options::loader_workers, "loader-workers")},
+        {"prefetch", "N",
+         "Batches the loader makes ahead; 0: a batch is made only when the trainer asks",
+         std::to_string(d.prefetch), wholeNumber(&Options::prefetch, "prefetch")},
+        {"batch-cost-ms", "MS",
+         "CPU work per batch in the loader (computation, not sleep), in milliseconds",
+         num(d.batch_cost_ms), realNumber(&Options::batch_cost_ms, "batch-cost-ms")},
+        {"scenario", scenarioNames(), "A named set of defaults (listed below)", d.scenario,
+         text(&Options::scenario, "scenario")},
+        {"log-json", "FILE", "Write one JSON line per step to FILE", "none",
+         text(&Options::log_json, "log-json")},
+        {"save", "FILE", "Write a checkpoint to FILE after the last step", "none",
+         text(&Options::save, "save")},
+        {"load", "FILE", "Resume from a checkpoint written by --save", "none",
+         text(&Options::load, "load")},
+        {"threads", "N", "Compute threads (OpenMP; OpenBLAS runs inside them)", "all cores",
+         wholeNumber(&Options::threads, "threads")},
+        {"pad-vocab", "", "Pad the vocabulary to a multiple of 128 (50257 -> 50304)", "off",
+         onSwitch(&Options::pad_vocab)},
+        {"print-ops", "", "Print one step's op annotations (JSON lines) and exit", "off",
+         onSwitch(&Options::print_ops)},
+        {"help", "", "Show this help and exit", "", onSwitch(&Options::help)},
+    };
+    return f;
+  }();
+  return table;
+}
+
+const Flag* findFlag(const std::string& name) {
+  for (const Flag& f : flags()) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+Result<Options> parseFlags(const std::vector<std::string>& args) {
+  // Pass 1: which flags, with which values; nothing applied yet.
+  std::vector<std::pair<const Flag*, std::string>> given;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg.rfind("--", 0) != 0 || arg.size() == 2) {
+      return Error("unexpected argument '" + arg + "' (flags start with --; see --help)");
+    }
+    std::string name = arg.substr(2), value;
+    const size_t eq = name.find('=');
+    const bool inline_value = eq != std::string::npos;
+    if (inline_value) {
+      value = name.substr(eq + 1);
+      name.resize(eq);
+    }
+    const Flag* flag = findFlag(name);
+    if (!flag) return Error("unknown flag --" + name + " (see --help)");
+    if (flag->metavar.empty()) {
+      if (inline_value) return Error("--" + name + " takes no value");
+    } else if (!inline_value) {
+      if (i + 1 >= args.size())
+        return Error("--" + name + " needs a value (" + flag->metavar + ")");
+      value = args[++i];
+    }
+    given.emplace_back(flag, value);
+  }
+
+  Options o;
+  for (const auto& [flag, value] : given) {
+    o.explicit_flags.insert(flag->name);
+    if (flag->name == "help") o.help = true;
+    if (flag->name == "scenario") DAMSCOPE_RETURN_IF_ERROR(flag->set(o, value));
+  }
+  if (o.help) return o;
+  const Scenario* scenario = findScenario(o.scenario);
+  if (!scenario) {
+    return Error("unknown scenario '" + o.scenario + "' (expected one of: " + scenarioNames() +
+                 ")");
+  }
+  // Pass 2: the scenario's defaults, then the explicit flags over them.
+  for (const auto& [name, value] : scenario->settings) {
+    const Flag* flag = findFlag(name);
+    if (!flag) return Error("scenario " + scenario->name + " sets unknown flag --" + name);
+    if (!o.isExplicit(name)) DAMSCOPE_RETURN_IF_ERROR(flag->set(o, value));
+  }
+  for (const auto& [flag, value] : given) DAMSCOPE_RETURN_IF_ERROR(flag->set(o, value));
+  return o;
+}
+
+std::string helpText() {
+  std::ostringstream out;
+  out << "gpt2-train: GPT-2 training with NVTX annotations, the reference workload of damscope\n"
+         "\n"
+         "Usage: gpt2-train [--scenario NAME] [--config NAME] [FLAGS...]\n"
+         "\n"
+         "Flags (default in brackets):\n";
+  for (const Flag& f : flags()) {
+    std::string left = "  --" + f.name + (f.metavar.empty() ? "" : " " + f.metavar);
+    if (left.size() < 34)
+      left.resize(34, ' ');
+    else
+      left += "\n" + std::string(34, ' ');
+    out << left << f.help;
+    if (!f.default_text.empty()) out << " [" << f.default_text << "]";
+    out << "\n";
+  }
+  out << "\nScenarios (--scenario NAME sets these defaults; explicit flags override them):\n";
+  for (const Scenario& s : scenarios()) {
+    out << "  " << s.name << ": " << s.reproduces << "\n    ";
+    if (s.settings.empty()) out << "(the defaults above)";
+    for (size_t i = 0; i < s.settings.size(); ++i) {
+      out << (i ? " " : "") << "--" << s.settings[i].first << " " << s.settings[i].second;
+    }
+    out << "\n";
+  }
+  out << "\nConfigs (layers / d_model / heads / context / vocabulary):\n";
+  for (const ConfigPreset& p : configPresets()) {
+    const ModelConfig& c = p.config;
+    std::string left = "  " + c.name;
+    left.resize(10, ' ');
+    out << left << c.layers << " / " << c.d_model << " / " << c.heads << " / " << c.max_seq << " / "
+        << c.vocab << "  " << p.description << " (" << parameterCount(c) << " parameters)\n";
+  }
+  out << "\nOutput: a header (machine, measured peak FLOP/s and bandwidth, model), then one line\n"
+         "per step on stdout: step k/N | loss | step time | tokens/s | MFU. Errors: one line\n"
+         "on stderr, exit status 2.\n";
+  return out.str();
+}
+
+}  // namespace damscope::gpt2

@@ -1,0 +1,341 @@
+// The training run: see trainer.h. The loop is llm.c's (train_gpt2.c main):
+// get a batch, forward, backward, clip and update, print; each phase in its
+// NVTX range (annotations.h).
+#include "reference_workloads/gpt2/train/trainer.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <fstream>
+#include <optional>
+#include <ostream>
+#include <vector>
+
+#include "reference_workloads/gpt2/cpu/cpu_backend.h"
+#include "reference_workloads/gpt2/data/loader.h"
+#include "reference_workloads/gpt2/data/token_source.h"
+#include "reference_workloads/gpt2/model/gpt2_model.h"
+#include "reference_workloads/gpt2/model/memory_estimate.h"
+#include "reference_workloads/gpt2/model/model_flops.h"
+#include "reference_workloads/gpt2/train/annotations.h"
+#include "reference_workloads/gpt2/train/checkpoint.h"
+#include "reference_workloads/gpt2/train/lr_schedule.h"
+#include "reference_workloads/gpt2/train/peak_probe.h"
+#include "reference_workloads/gpt2/train/step_log.h"
+#include "reference_workloads/gpt2/train/system_info.h"
+
+namespace damscope::gpt2 {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// What the options resolve to, before anything big is allocated.
+struct RunPlan {
+  ModelConfig config;
+  StepShape shape;
+  uint64_t seed = 0;
+  int threads = 1;
+  LrSettings lr;
+  int first_step = 0;
+  int64_t first_batch = 0;
+  bool resume = false;
+  std::string checkpoint_data;  // the data the checkpoint was trained on
+};
+
+Error atLeast(const char* flag, int64_t minimum, int64_t got) {
+  return Error(std::string("--") + flag + " must be at least " + std::to_string(minimum) +
+               " (got " + std::to_string(got) + ")");
+}
+
+// A checkpoint's setting against an explicit flag: resuming exactly needs
+// the same value.
+template <typename T>
+Status sameAsCheckpoint(const Options& o, const std::string& flag, const T& asked, const T& saved) {
+  if (!o.isExplicit(flag) || asked == saved) return okStatus();
+  return Error(o.load + ": the checkpoint was written with --" + flag + " " +
+               std::to_string(saved) + "; resuming it needs the same (got " +
+               std::to_string(asked) + ")");
+}
+
+bool sameShape(const ModelConfig& a, const ModelConfig& b) {
+  return a.layers == b.layers && a.d_model == b.d_model && a.heads == b.heads &&
+         a.max_seq == b.max_seq && a.vocab == b.vocab && a.padded_vocab == b.padded_vocab;
+}
+
+Result<RunPlan> planRun(const Options& o) {
+  if (o.device == "cuda") {
+    return Error("--device cuda: the CUDA backend is not built in this version (use --device cpu)");
+  }
+  if (o.device != "cpu") return Error("unknown device '" + o.device + "' (expected cpu or cuda)");
+  RunPlan p;
+  std::optional<CheckpointHeader> checkpoint;
+  if (!o.load.empty()) {
+    DAMSCOPE_ASSIGN_OR_RETURN(checkpoint, readCheckpointHeader(o.load));
+    p.resume = true;
+  }
+
+  if (checkpoint && !o.isExplicit("config") && !o.isExplicit("pad-vocab")) {
+    p.config = checkpoint->config;
+  } else {
+    DAMSCOPE_ASSIGN_OR_RETURN(p.config, findConfig(o.config, o.pad_vocab));
+    if (checkpoint && !sameShape(p.config, checkpoint->config)) {
+      return Error(
+          o.load + ": the checkpoint is for config " + checkpoint->config.name +
+          (checkpoint->config.padded_vocab != checkpoint->config.vocab ? " (padded)" : "") +
+          ", this run asks for " + p.config.name + (o.pad_vocab ? " (padded)" : ""));
+    }
+  }
+
+  if (o.steps < 1) return atLeast("steps", 1, o.steps);
+  if (o.batch < 1) return atLeast("batch", 1, o.batch);
+  if (o.seq < 0 || (o.isExplicit("seq") && o.seq < 1)) return atLeast("seq", 1, o.seq);
+  int seq = o.seq == 0 ? p.config.max_seq : o.seq;
+  int batch = o.batch;
+  p.seed = o.seed;
+  if (checkpoint) {
+    DAMSCOPE_RETURN_IF_ERROR(sameAsCheckpoint(o, "batch", batch, checkpoint->batch));
+    DAMSCOPE_RETURN_IF_ERROR(sameAsCheckpoint(o, "seq", seq, checkpoint->seq));
+    DAMSCOPE_RETURN_IF_ERROR(sameAsCheckpoint(o, "seed", p.seed, checkpoint->seed));
+    batch = checkpoint->batch;
+    seq = checkpoint->seq;
+    p.seed = checkpoint->seed;
+    if (checkpoint->steps >= o.steps) {
+      return Error(o.load + ": the checkpoint is at step " + std::to_string(checkpoint->steps) +
+                   "; --steps " + std::to_string(o.steps) +
+                   " leaves nothing to run (--steps counts the whole run)");
+    }
+    p.first_step = static_cast<int>(checkpoint->steps);
+    p.first_batch = checkpoint->next_batch;
+    p.checkpoint_data = checkpoint->data;
+  }
+  if (seq > p.config.max_seq) {
+    return Error("--seq " + std::to_string(seq) + " exceeds config " + p.config.name +
+                 "'s context of " + std::to_string(p.config.max_seq) + " tokens");
+  }
+  if (int64_t{batch} * seq > INT_MAX) return Error("--batch x --seq exceeds 2^31 tokens");
+  p.shape = {batch, seq};
+
+  if (!(o.lr > 0)) return Error("--lr must be positive (got " + std::to_string(o.lr) + ")");
+  if (o.warmup < 0) return atLeast("warmup", 0, o.warmup);
+  DAMSCOPE_ASSIGN_OR_RETURN(p.lr.schedule, parseLrSchedule(o.lr_schedule));
+  p.lr.lr = static_cast<float>(o.lr);
+  p.lr.warmup_steps = o.warmup;
+  p.lr.total_steps = o.steps;
+  if (o.loader_workers < 0) return atLeast("loader-workers", 0, o.loader_workers);
+  if (o.prefetch < 0) return atLeast("prefetch", 0, o.prefetch);
+  if (o.batch_cost_ms < 0) return Error("--batch-cost-ms must not be negative");
+  if (o.isExplicit("threads") && o.threads < 1) return atLeast("threads", 1, o.threads);
+  p.threads = o.threads > 0 ? o.threads : availableCpus();
+  return p;
+}
+
+// The directory of a file to be written must exist and be writable now,
+// rather than after an hour of training.
+Status checkWritable(const std::string& flag, const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
+  if (access(dir.c_str(), W_OK) != 0) {
+    return Error("--" + flag + " " + path + ": the directory " + dir + " is not writable");
+  }
+  return okStatus();
+}
+
+void printOps(const RunPlan& p, std::ostream& out) {
+  const size_t param_floats = ParameterLayout(p.config).total();
+  for (const auto& [site, layer] : stepOrder(p.config)) {
+    out << opMessage(site, layer, p.config, p.shape, param_floats) << "\n";
+  }
+}
+
+std::string gigaText(double v, const char* unit) {
+  char text[48];
+  std::snprintf(text, sizeof text, "%.1f %s", v / 1e9, unit);
+  return text;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+}  // namespace
+
+int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
+  auto fail = [&err](const Error& e) {
+    err << "gpt2-train: " << e.message() << "\n";
+    return kExitBadInput;
+  };
+  auto planned = planRun(o);
+  if (!planned) return fail(planned.error());
+  const RunPlan& p = *planned;
+
+  // Refuse what cannot fit before allocating any of it.
+  const MemoryEstimate memory = estimateMemory(p.config, p.shape);
+  const std::optional<uint64_t> available = memAvailableBytes();
+  if (available && memory.total() > *available) {
+    return fail(Error("config " + p.config.name + " with batch " + std::to_string(p.shape.batch) +
+                      " x " + std::to_string(p.shape.seq) + " tokens needs an estimated " +
+                      memory.describe() + ", more than the " + formatBytes(*available) +
+                      " available (MemAvailable)"));
+  }
+  if (o.print_ops) {
+    printOps(p, out);
+    return kExitOk;
+  }
+
+  TokenSource source = TokenSource::synthetic(p.seed);
+  if (!o.data.empty()) {
+    auto file = TokenSource::fromFile(o.data, int64_t{p.shape.seq} + 1);
+    if (!file) return fail(file.error());
+    source = std::move(*file);
+  }
+  if (p.resume && p.checkpoint_data != source.description()) {
+    err << "gpt2-train: note: the checkpoint was trained on " << p.checkpoint_data
+        << "; this run reads " << source.description() << "\n";
+  }
+  std::ofstream log;
+  if (!o.log_json.empty()) {
+    log.open(o.log_json, std::ios::trunc);
+    if (!log) return fail(Error("--log-json " + o.log_json + ": cannot write the file"));
+  }
+  if (!o.save.empty()) {
+    if (Status s = checkWritable("save", o.save); !s) return fail(s.error());
+  }
+
+  CpuBackend backend(p.threads);
+  // The peak of the cores the run may use: threads beyond them share cores
+  // (and the probe, timed by CPU time, would count each as a core).
+  const int cores = std::min(p.threads, availableCpus());
+  const PeakProbe peak = probePeak(cores);
+  auto created = Gpt2Model::create(p.config, p.shape, backend, p.seed);
+  if (!created) return fail(created.error());
+  Gpt2Model& model = **created;
+  if (p.resume) {
+    if (Status s = loadCheckpointState(o.load, model); !s) return fail(s.error());
+  }
+
+  Annotations notes;
+  notes.nameThisThread("train");
+  notes.prepareOps(p.config, p.shape, model.layout().total());
+  model.setTracer(notes.opTracer());
+  ModelDescription description;
+  description.config = &p.config;
+  description.shape = p.shape;
+  description.params = parameterCount(p.config);
+  description.cpu_name = cpuModelName();
+  description.cores = cores;
+  description.peak_flops_per_s = peak.flops_per_s;
+  description.bandwidth_bytes_per_s = peak.bytes_per_s;
+  notes.markModel(modelMessage(description));
+
+  const int64_t tokens = int64_t{p.shape.batch} * p.shape.seq;
+  const double flops_per_step = modelFlopsPerStep(p.config, p.shape);
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "gpt2-train | cpu %s, %d threads | peak %s fp32 on %d cores (%s FMA loop) | "
+                "bandwidth %s (STREAM triad, 3 x %zu MiB) | probe %.2f s\n",
+                description.cpu_name.c_str(), p.threads,
+                gigaText(peak.flops_per_s, "GFLOP/s").c_str(), cores, peak.isa.c_str(),
+                gigaText(peak.bytes_per_s, "GB/s").c_str(), peak.array_bytes >> 20, peak.seconds);
+  out << line;
+  const ModelConfig& c = p.config;
+  out << "model gpt2 " << c.name << ": " << c.layers << " layers, d_model " << c.d_model << ", "
+      << c.heads << " heads, vocab " << c.vocab;
+  if (c.padded_vocab != c.vocab) out << " (padded " << c.padded_vocab << ")";
+  std::snprintf(line, sizeof line, "%.3g", flops_per_step);
+  out << " | " << withThousands(description.params) << " params | batch " << p.shape.batch
+      << " x seq " << p.shape.seq << " = " << withThousands(tokens) << " tokens/step | " << line
+      << " model FLOPs/step\n";
+  out << "data " << source.description() << " | loader ";
+  if (o.loader_workers == 0) {
+    out << "inline on the training thread";
+  } else {
+    out << o.loader_workers << (o.loader_workers == 1 ? " worker" : " workers") << ", prefetch "
+        << o.prefetch;
+  }
+  out << ", batch cost " << o.batch_cost_ms << " ms | lr " << p.lr.lr << " "
+      << lrScheduleName(p.lr.schedule) << ", warm-up " << p.lr.warmup_steps << " | scenario "
+      << o.scenario << "\n";
+  out << "memory estimate " << memory.describe();
+  if (available) out << " of " << formatBytes(*available) << " available";
+  out << " | NVTX annotations "
+      << (Annotations::compiledIn() ? "on (domain damscope)" : "compiled out");
+  if (p.resume) out << " | resumed at step " << p.first_step << " from " << o.load;
+  out << "\n" << std::flush;
+
+  BatchSpec spec;
+  spec.batch = p.shape.batch;
+  spec.seq = p.shape.seq;
+  spec.seed = p.seed;
+  spec.cost_ms = o.batch_cost_ms;
+  Loader loader(source, spec, {o.loader_workers, o.prefetch}, p.first_batch,
+                Annotations::compiledIn() ? &notes : nullptr);
+  const OptimizerSettings optimizer;
+  Batch batch;
+  std::vector<double> step_seconds;
+  for (int step = p.first_step; step < o.steps; ++step) {
+    const auto start = Clock::now();
+    notes.pushStep(step);
+    notes.push(Phase::kData);
+    loader.next(batch);
+    notes.pop();
+    notes.push(Phase::kForward);
+    const float loss = model.forward(batch.inputs.data(), batch.targets.data());
+    notes.pop();
+    notes.push(Phase::kBackward);
+    model.backward();
+    notes.pop();
+    notes.push(Phase::kOptimizer);
+    const float norm = model.gradNorm();
+    const float lr = learningRate(p.lr, step);
+    model.optimizerStep(lr, norm, optimizer);
+    notes.pop();
+    notes.pop();  // step
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    step_seconds.push_back(seconds);
+
+    StepRecord r;
+    r.step = step + 1;
+    r.steps = o.steps;
+    r.loss = loss;
+    r.step_ms = seconds * 1e3;
+    r.tokens_per_s = tokens / seconds;
+    r.mfu_pct = 100.0 * flops_per_step / (peak.flops_per_s * seconds);
+    r.lr = lr;
+    r.grad_norm = norm;
+    out << stepLine(r) << "\n" << std::flush;
+    if (log.is_open()) log << stepJson(r) << "\n" << std::flush;
+  }
+
+  // The first step pays for first-touch page faults and warm caches; the
+  // summary is the median of the others.
+  const size_t skip = step_seconds.size() > 1 ? 1 : 0;
+  const double typical =
+      median(std::vector<double>(step_seconds.begin() + skip, step_seconds.end()));
+  std::snprintf(line, sizeof line,
+                "done | median step %.1f ms (steps %d-%d) | %s tok/s | MFU %.1f%%\n", typical * 1e3,
+                p.first_step + 1 + int(skip), o.steps,
+                withThousands(static_cast<int64_t>(tokens / typical)).c_str(),
+                100.0 * flops_per_step / (peak.flops_per_s * typical));
+  out << line;
+
+  if (!o.save.empty()) {
+    CheckpointHeader h;
+    h.config = p.config;
+    h.steps = model.optimizerSteps();
+    h.seed = p.seed;
+    h.batch = p.shape.batch;
+    h.seq = p.shape.seq;
+    h.next_batch = p.first_batch + (o.steps - p.first_step);
+    h.data = source.description();
+    if (Status s = saveCheckpoint(o.save, h, model); !s) return fail(s.error());
+    out << "saved " << o.save << " at step " << h.steps << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace damscope::gpt2
