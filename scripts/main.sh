@@ -42,5 +42,7 @@ echo
 "$damscope" report --force -o out/gpt2-small-report.html out/gpt2-small.db
 echo
 echo "main: the run is in out/gpt2-small.db, its diagnosis in out/gpt2-small-report.html"
-echo "main: open it in the GUI: build/gui/damscope-gui out/gpt2-small.db"
+if [ -x build/gui/damscope-gui ]; then
+  echo "main: open it in the GUI: build/gui/damscope-gui out/gpt2-small.db"
+fi
 echo "main: diagnose your own trace: scripts/main.sh my_profile.pt.trace.json.gz"

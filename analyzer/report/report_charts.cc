@@ -229,7 +229,7 @@ std::string stepStripSvg(const StepStrip& strip) {
   std::string out = svgOpen(height, "Timeline of a representative step");
   double y = 0;
   for (const StripRow& row : strip.rows) {
-    out += text(kLeft - 8, y + kLane - 5, "end", fmt::format("stream {}", row.stream), "tick");
+    out += text(kLeft - 8, y + kLane - 5, "end", fmt::format("{} {}", strip.lane, row.stream), "tick");
     out += rect(kLeft, y, plot_w, kLane, "#f3f4f6", "");
     for (const StripSpan& s : row.spans) {
       std::string title = fmt::format("{}  {}  at +{}", clipText(s.name, 80),
@@ -261,7 +261,7 @@ std::string stepStripSvg(const StepStrip& strip) {
   return out + "</svg>";
 }
 
-std::string rooflineSvg(const RooflineResult& roofline) {
+std::string rooflineSvg(const RooflineResult& roofline, std::string_view memory) {
   std::vector<const RooflinePoint*> points;
   for (const RooflinePoint& p : roofline.kernels) {
     if (p.intensity && *p.intensity > 0 && p.achieved_flops_per_s > 0 &&
@@ -339,7 +339,7 @@ std::string rooflineSvg(const RooflineResult& roofline) {
     const double bw = *roofline.bandwidth_bytes_per_s;
     const double x = std::max(x_lo, y_lo / bw) * 1.6;
     out += text(px(x) + 6, py(bw * x) - 8, "start",
-                fmt::format("HBM {:.0f} GB/s", bw / 1e9), "roof-label");
+                fmt::format("{} {:.0f} GB/s", memory, bw / 1e9), "roof-label");
   }
   // Largest first, so small circles stay on top of large ones.
   for (size_t i = 0; i < points.size(); ++i) {

@@ -31,6 +31,7 @@ std::string stepStripSvg(const StepStrip& strip);
 // Log-log roofline: FLOP/s against FLOP/byte, the bandwidth roof, a peak roof
 // per precision with its ridge point, kernels as circles sized by time and
 // coloured by class. Empty when no kernel has both FLOPs and bytes.
-std::string rooflineSvg(const RooflineResult& roofline);
+// `memory` names the bandwidth ceiling: "HBM" on a GPU, "DRAM" on a CPU.
+std::string rooflineSvg(const RooflineResult& roofline, std::string_view memory = "HBM");
 
 }  // namespace damscope

@@ -256,7 +256,7 @@ std::string stepsSection(const RankResult& a) {
 std::string rooflineSection(const RankResult& a, const ReportOptions& o) {
   const RooflineResult& r = a.roofline;
   std::string out = "<h2>Roofline</h2>";
-  const std::string svg = rooflineSvg(r);
+  const std::string svg = rooflineSvg(r, a.device_kind == DeviceKind::kCpu ? "DRAM" : "HBM");
   if (svg.empty()) {
     out += "<p>No kernel has both a FLOP and a byte count, so none can be placed. Counts come "
            "from hardware counters, from <code>damscope</code> NVTX annotations "

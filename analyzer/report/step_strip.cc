@@ -107,6 +107,7 @@ std::optional<StepStrip> buildStepStrip(const TraceTables& t, const RankResult& 
   strip.step_name = step->name;
   strip.dur = step->dur;
   strip.device = *r.device;
+  if (r.device_kind == DeviceKind::kCpu) strip.lane = "thread";
   const int64_t quantum = std::max<int64_t>(1, step->dur / std::max(resolution, 1));
   std::map<int64_t, std::vector<Event>> by_stream;
   for (const Event& e : events) by_stream[e.stream].push_back(e);

@@ -45,6 +45,7 @@ struct StepStrip {
   int32_t device = 0;
   int64_t steps_considered = 0;  // the analysed steps the median was taken over
   std::vector<StripRow> rows;    // by stream
+  std::string lane = "stream";   // what a row is: a stream, or a CPU's compute "thread"
   std::vector<StripBubble> bubbles;
 };
 
