@@ -48,9 +48,10 @@ void adamw(float* params, const float* grads, float* m, float* v, const AdamWSeg
   {
     for (int s = 0; s < count; ++s) {
       const AdamWSegment& seg = segments[s];
-      const auto [i0, i1] = threadSlice(seg.count);
-      const size_t at = seg.offset + i0;
-      adamwSpan(params + at, grads + at, m + at, v + at, i1 - i0, seg.weight_decay, k);
+      const Slice mine = threadSlice(seg.count);
+      const size_t at = seg.offset + mine.begin;
+      adamwSpan(params + at, grads + at, m + at, v + at, mine.end - mine.begin, seg.weight_decay,
+                k);
     }
   }
 }
