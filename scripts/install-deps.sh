@@ -5,8 +5,9 @@
 # a toolkit, the CUDA parts are built too; without it they are skipped.
 #   scripts/install-deps.sh [--sanitizers] [--chromium]
 #     --sanitizers  clang 14 with its sanitizer and libFuzzer runtimes
-#                   (libclang-rt-14-dev, only "recommended" by clang-14) and
-#                   llvm-symbolizer (llvm-14): sanitize.sh and fuzz.sh
+#                   (libclang-rt-14-dev, only "recommended" by clang-14),
+#                   llvm-symbolizer (llvm-14) and clang's OpenMP runtime
+#                   (libomp-14-dev, for gpt2-train): sanitize.sh and fuzz.sh
 #     --chromium    headless Chromium: render_report.sh
 set -euo pipefail
 
@@ -24,7 +25,7 @@ packages=(
 )
 for group in "$@"; do
   case "$group" in
-    --sanitizers) packages+=(clang-14 libclang-rt-14-dev llvm-14) ;;
+    --sanitizers) packages+=(clang-14 libclang-rt-14-dev llvm-14 libomp-14-dev) ;;  # libomp: gpt2-train's OpenMP under clang
     --chromium) packages+=(chromium) ;;
     *)
       echo "install-deps: unknown option $group (expected --sanitizers or --chromium)" >&2

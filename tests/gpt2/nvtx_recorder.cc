@@ -15,6 +15,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -24,6 +25,7 @@ namespace {
 struct Log {
   std::mutex mutex;
   std::vector<std::string> lines;
+  std::deque<std::string> domains;  // a domain handle points at its name here
   ~Log() {
     const char* path = std::getenv("GPT2_NVTX_LOG");
     if (!path) return;
@@ -63,7 +65,9 @@ std::string payload(const nvtxEventAttributes_t* a) {
 }
 
 nvtxDomainHandle_t NVTX_API domainCreateA(const char* name) {
-  return reinterpret_cast<nvtxDomainHandle_t>(new std::string(name ? name : ""));
+  std::lock_guard lock(log().mutex);
+  log().domains.emplace_back(name ? name : "");
+  return reinterpret_cast<nvtxDomainHandle_t>(&log().domains.back());
 }
 int NVTX_API domainPushEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) {
   add("push\t" + tid() + "\t" + domainName(d) + "\t" + message(a) + "\t" + payload(a));

@@ -230,25 +230,27 @@ TEST(OpGradientTest, GradNormSquaredSumsEverySquare) {
 }
 
 TEST(OpGradientTest, AdamwFollowsLoshchilovAndHutter) {
-  // Two steps against the algorithm written out in double.
-  const size_t n = 9;
+  // Two steps over two segments, one decaying and one not, against the
+  // algorithm written out in double.
+  const size_t n = 13;
   auto p = randomVector(n, 23), g = randomVector(n, 24);
   std::vector<float> m(n, 0.0f), v(n, 0.0f);
   std::vector<double> pd(p.begin(), p.end()), md(n, 0.0), vd(n, 0.0);
+  const AdamWSegment segments[] = {{0, 9, 0.1f}, {9, 4, 0.0f}};
   AdamWArgs a;
   a.lr = 1e-2f;
-  a.weight_decay = 0.1f;
   a.grad_scale = 0.5f;
   for (int t = 1; t <= 2; ++t) {
     a.step = t;
-    cpu::adamw(p.data(), g.data(), m.data(), v.data(), n, a);
+    cpu::adamw(p.data(), g.data(), m.data(), v.data(), segments, 2, a);
     for (size_t i = 0; i < n; ++i) {
+      const double wd = i < 9 ? 0.1 : 0.0;
       const double gi = double(g[i]) * a.grad_scale;
       md[i] = a.beta1 * md[i] + (1 - double(a.beta1)) * gi;
       vd[i] = a.beta2 * vd[i] + (1 - double(a.beta2)) * gi * gi;
       const double mh = md[i] / (1 - std::pow(double(a.beta1), t));
       const double vh = vd[i] / (1 - std::pow(double(a.beta2), t));
-      pd[i] -= a.lr * (mh / (std::sqrt(vh) + a.eps) + a.weight_decay * pd[i]);
+      pd[i] -= a.lr * (mh / (std::sqrt(vh) + a.eps) + wd * pd[i]);
     }
   }
   for (size_t i = 0; i < n; ++i) EXPECT_NEAR(p[i], pd[i], 1e-6) << i;

@@ -106,9 +106,9 @@ void CpuBackend::crossentropyBackward(float* dlogits, const float* probs, const 
 double CpuBackend::gradNormSquared(const float* grads, size_t n) {
   return cpu::gradNormSquared(grads, n);
 }
-void CpuBackend::adamw(float* params, const float* grads, float* m, float* v, size_t n,
-                       const AdamWArgs& args) {
-  cpu::adamw(params, grads, m, v, n, args);
+void CpuBackend::adamw(float* params, const float* grads, float* m, float* v,
+                       const AdamWSegment* segments, int count, const AdamWArgs& args) {
+  cpu::adamw(params, grads, m, v, segments, count, args);
 }
 
 }  // namespace damscope::gpt2

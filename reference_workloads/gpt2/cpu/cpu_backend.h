@@ -51,8 +51,8 @@ class CpuBackend final : public Backend {
   void crossentropyBackward(float* dlogits, const float* probs, const int32_t* targets, float dloss,
                             int rows, int V, int Vp) override;
   double gradNormSquared(const float* grads, size_t n) override;
-  void adamw(float* params, const float* grads, float* m, float* v, size_t n,
-             const AdamWArgs& args) override;
+  void adamw(float* params, const float* grads, float* m, float* v, const AdamWSegment* segments,
+             int count, const AdamWArgs& args) override;
 
  private:
   std::mutex mutex_;

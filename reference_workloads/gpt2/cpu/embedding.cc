@@ -27,12 +27,12 @@ void embeddingBackward(float* dwte, float* dwpe, const float* dout, const int32_
   const long rows = long{B} * T;
 #pragma omp parallel
   {
-    const auto [c0, c1] = threadSlice(C);
+    const Slice channels = threadSlice(C);
     for (long bt = 0; bt < rows; ++bt) {
       float* d = dwte + size_t(tokens[bt]) * C;
       const float* g = dout + size_t(bt) * C;
 #pragma omp simd
-      for (size_t c = c0; c < c1; ++c) d[c] += g[c];
+      for (size_t c = channels.begin; c < channels.end; ++c) d[c] += g[c];
     }
   }
 #pragma omp parallel for schedule(static)

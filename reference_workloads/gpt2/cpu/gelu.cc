@@ -38,16 +38,16 @@ GPT2_SIMD_CLONES void geluBackwardSpan(float* dinp, const float* inp, const floa
 void geluForward(float* out, const float* inp, size_t n) {
 #pragma omp parallel
   {
-    const auto [i0, i1] = threadSlice(n);
-    geluForwardSpan(out + i0, inp + i0, i1 - i0);
+    const Slice mine = threadSlice(n);
+    geluForwardSpan(out + mine.begin, inp + mine.begin, mine.end - mine.begin);
   }
 }
 
 void geluBackward(float* dinp, const float* inp, const float* dout, size_t n) {
 #pragma omp parallel
   {
-    const auto [i0, i1] = threadSlice(n);
-    geluBackwardSpan(dinp + i0, inp + i0, dout + i0, i1 - i0);
+    const Slice mine = threadSlice(n);
+    geluBackwardSpan(dinp + mine.begin, inp + mine.begin, dout + mine.begin, mine.end - mine.begin);
   }
 }
 

@@ -12,10 +12,10 @@ double gradNormSquared(const float* grads, size_t n) {
   std::vector<double> partials(omp_get_max_threads(), 0.0);
 #pragma omp parallel
   {
-    const auto [i0, i1] = threadSlice(n);
+    const Slice mine = threadSlice(n);
     double sum = 0.0;
 #pragma omp simd reduction(+ : sum)
-    for (size_t i = i0; i < i1; ++i) sum += double(grads[i]) * grads[i];
+    for (size_t i = mine.begin; i < mine.end; ++i) sum += double(grads[i]) * grads[i];
     partials[omp_get_thread_num()] = sum;
   }
   double total = 0.0;

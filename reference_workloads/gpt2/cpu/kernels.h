@@ -47,6 +47,7 @@ void crossentropyBackward(float* dlogits, const float* probs, const int32_t* tar
                           int rows, int V, int Vp);
 
 double gradNormSquared(const float* grads, size_t n);
-void adamw(float* params, const float* grads, float* m, float* v, size_t n, const AdamWArgs& args);
+void adamw(float* params, const float* grads, float* m, float* v, const AdamWSegment* segments,
+           int count, const AdamWArgs& args);
 
 }  // namespace damscope::gpt2::cpu

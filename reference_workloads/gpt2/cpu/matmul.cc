@@ -23,7 +23,8 @@ void matmulForward(float* out, const float* inp, const float* weight, const floa
                    int C, int OC) {
 #pragma omp parallel
   {
-    const auto [r0, r1] = threadSlice(rows);
+    const Slice mine = threadSlice(rows);
+    const size_t r0 = mine.begin, r1 = mine.end;
     if (r1 > r0) {
       float* o = out + r0 * OC;
       if (bias) {
@@ -41,12 +42,14 @@ void matmulBackward(float* dinp, float* dweight, float* dbias, const float* dout
                     const float* weight, int rows, int C, int OC) {
 #pragma omp parallel
   {
-    const auto [r0, r1] = threadSlice(rows);
+    const Slice my_rows = threadSlice(rows);
+    const size_t r0 = my_rows.begin, r1 = my_rows.end;
     if (r1 > r0) {
       cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(r1 - r0), C, OC, 1.0f,
                   dout + r0 * OC, OC, weight, C, 0.0f, dinp + r0 * C, C);
     }
-    const auto [o0, o1] = threadSlice(OC);
+    const Slice my_features = threadSlice(OC);
+    const size_t o0 = my_features.begin, o1 = my_features.end;
     if (o1 > o0) {
       cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, int(o1 - o0), C, rows, 1.0f, dout + o0,
                   OC, inp, C, 0.0f, dweight + o0 * C, C);

@@ -7,7 +7,6 @@
 #include <omp.h>
 
 #include <cstddef>
-#include <utility>
 
 // The binary targets baseline x86-64 (SSE2) so that it runs on any x86-64
 // machine; a kernel marked GPT2_SIMD_CLONES is also compiled for x86-64-v3
@@ -25,9 +24,16 @@
 
 namespace damscope::gpt2::cpu {
 
+struct Slice {
+  size_t begin = 0;
+  size_t end = 0;
+};
+
 // The calling thread's contiguous slice [begin, end) of [0, n) inside a
-// parallel region; slices differ in size by at most one.
-inline std::pair<size_t, size_t> threadSlice(size_t n) {
+// parallel region; slices differ in size by at most one. (A struct rather
+// than a pair: clang 14 cannot capture structured bindings in the nested
+// `omp simd` regions that use them.)
+inline Slice threadSlice(size_t n) {
   const size_t threads = static_cast<size_t>(omp_get_num_threads());
   const size_t id = static_cast<size_t>(omp_get_thread_num());
   return {n * id / threads, n * (id + 1) / threads};

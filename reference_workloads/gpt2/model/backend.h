@@ -29,9 +29,15 @@ struct AdamWArgs {
   float beta1 = 0.9f;  // GPT-3's AdamW settings (Brown et al. 2020, appendix B)
   float beta2 = 0.95f;
   float eps = 1e-8f;
+  float grad_scale = 1;  // global-norm clipping factor applied to every gradient
+  int64_t step = 1;      // t >= 1, for the bias corrections 1 - beta^t
+};
+
+// A run of parameters that share a weight decay: one tensor of the layout.
+struct AdamWSegment {
+  size_t offset = 0;  // floats from the start of the buffers
+  size_t count = 0;
   float weight_decay = 0;  // 0 for tensors that do not decay
-  float grad_scale = 1;    // global-norm clipping factor applied to every gradient
-  int64_t step = 1;        // t >= 1, for the bias corrections 1 - beta^t
 };
 
 class Backend {
@@ -96,9 +102,10 @@ class Backend {
 
   // Sum of squares of n gradients, on the host (waits).
   virtual double gradNormSquared(const float* grads, size_t n) = 0;
-  // One AdamW step on n parameters (Loshchilov & Hutter 2019).
-  virtual void adamw(float* params, const float* grads, float* m, float* v, size_t n,
-                     const AdamWArgs& args) = 0;
+  // One AdamW step (Loshchilov & Hutter 2019) on every segment of the four
+  // buffers, in one pass: one kernel launch, one parallel region.
+  virtual void adamw(float* params, const float* grads, float* m, float* v,
+                     const AdamWSegment* segments, int count, const AdamWArgs& args) = 0;
 };
 
 }  // namespace damscope::gpt2

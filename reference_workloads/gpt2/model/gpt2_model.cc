@@ -283,13 +283,14 @@ void Gpt2Model::optimizerStep(float lr, float grad_norm, const OptimizerSettings
                         ? settings.clip_norm / grad_norm
                         : 1.0f;
   OpScope s(tracer_, OpSite::kAdamw);
+  std::vector<AdamWSegment> segments(kNumParamTensors);
   for (int i = 0; i < kNumParamTensors; ++i) {
     const auto t = static_cast<ParamTensor>(i);
-    args.weight_decay = ParameterLayout::decays(t) ? settings.weight_decay : 0.0f;
-    const size_t off = layout_.offset(t);
-    backend_.adamw(params_.get() + off, grads_.get() + off, adam_m_.get() + off,
-                   adam_v_.get() + off, layout_.size(t), args);
+    segments[i] = {layout_.offset(t), layout_.size(t),
+                   ParameterLayout::decays(t) ? settings.weight_decay : 0.0f};
   }
+  backend_.adamw(params_.get(), grads_.get(), adam_m_.get(), adam_v_.get(), segments.data(),
+                 kNumParamTensors, args);
 }
 
 const DeviceBuffer<float>& Gpt2Model::state(StateBuffer which) const {

@@ -230,7 +230,12 @@ std::string helpText() {
   }
   out << "\nOutput: a header (machine, measured peak FLOP/s and bandwidth, model), then one line\n"
          "per step on stdout: step k/N | loss | step time | tokens/s | MFU. Errors: one line\n"
-         "on stderr, exit status 2.\n";
+         "on stderr, exit status 2.\n"
+         "\nEnvironment: OMP_WAIT_POLICY=passive makes idle OpenMP threads sleep at once\n"
+         "instead of spinning first (the runtime's default, fastest on a dedicated machine);\n"
+         "use it when other work keeps the cores busy (load average above the core count).\n"
+         "NVTX_INJECTION64_PATH: an NVTX tool (damscope record sets it) that receives the\n"
+         "annotations.\n";
   return out.str();
 }
 
