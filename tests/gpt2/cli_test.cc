@@ -4,6 +4,7 @@
 // an injected recorder sees them (nvtx_recorder.cc).
 #include <gtest/gtest.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -39,9 +40,13 @@ std::string quote(const std::string& s) {
 }
 
 // Runs gpt2-train with args (and environment assignments before it).
+// Per process: ctest runs the cases of this binary in parallel processes.
+std::string tempPath(const std::string& name) {
+  return ::testing::TempDir() + std::to_string(getpid()) + "_" + name;
+}
+
 RunResult run(const std::vector<std::string>& args, const std::string& env = "") {
-  const std::string dir = ::testing::TempDir();
-  const std::string out = dir + "gpt2_cli_out.txt", err = dir + "gpt2_cli_err.txt";
+  const std::string out = tempPath("gpt2_cli_out.txt"), err = tempPath("gpt2_cli_err.txt");
   std::string cmd = env + " " + quote(GPT2_TRAIN_PATH);
   for (const std::string& a : args) cmd += " " + quote(a);
   cmd += " > " + quote(out) + " 2> " + quote(err);
@@ -60,9 +65,6 @@ std::vector<std::string> lines(const std::string& text) {
   return out;
 }
 
-std::string tempPath(const std::string& name) {
-  return ::testing::TempDir() + name;
-}
 
 // The loss of each step of a --log-json file, as written (9 significant
 // digits: a float survives the round trip, so equal text is equal bits).
