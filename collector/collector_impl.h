@@ -137,8 +137,9 @@ class CollectorImpl {
   void setGpuStatus(const std::string& status);
   std::string gpuStatus();
 
-  // Draining (writer thread).
-  void drainNvtx();
+  // Draining (writer thread). drainNvtx returns the most events it took from
+  // one thread's ring.
+  size_t drainNvtx();
   void drainGpu();
   void drainSampler();
   int64_t nvtxDropped();
@@ -162,6 +163,7 @@ class CollectorImpl {
 
   // Writer-thread state.
   std::unique_ptr<Window> window_;
+  int drain_wait_ms_ = 1;  // writer thread: the wait before the next drain while recording
   int windows_opened_ = 0;
   bool auto_window_done_ = false;
   bool inert_ = false;  // after a write error or an internal failure

@@ -117,18 +117,21 @@ int64_t CollectorImpl::nvtxDropped() {
   return dropped;
 }
 
-void CollectorImpl::drainNvtx() {
+size_t CollectorImpl::drainNvtx() {
+  size_t busiest = 0;
   NvtxRegistry::instance().forEachSlot([&](NvtxThreadSlot& slot) {
     const int64_t tid = slot.tid.load(std::memory_order_acquire);
-    slot.ring.drain([&](const NvtxEventHeader& h, const uint8_t* message) {
+    const size_t drained = slot.ring.drain([&](const NvtxEventHeader& h, const uint8_t* message) {
       if (window_) {
         window_->nvtx->onEvent(tid, h, message);
       } else {
         applyNvtxNaming(h, message, nvtx_names_);
       }
     });
+    busiest = std::max(busiest, drained);
     NvtxRegistry::recycleIfDone(slot);
   });
+  return busiest;
 }
 
 void CollectorImpl::drainGpu() {
