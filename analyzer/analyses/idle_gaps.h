@@ -25,6 +25,10 @@
 //    launch latency (host/launch); longer, the stream waited for something:
 //    a communication kernel on another stream -> communication wait, a
 //    stream-wait/sync event -> synchronization, else other.
+// On a cpu device (cpu_device_work.h) nothing launches an op: the thread
+// that ran it is read over the whole gap, and its untraced time is
+// host/launch overhead (the thread is the device; between ops it runs the
+// loop and the framework), never "other".
 // A gap's `cause` is its largest share; the shares are kept too, and device
 // gaps keep their time-resolved segments for the scorecard.
 //
