@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "analyzer/analyses/cpu_device_work.h"
 #include "analyzer/analyses/rank_analysis.h"
 #include "trace/sqlite_db.h"
 #include "trace/trace_reader.h"
@@ -51,6 +52,7 @@ void checkAcceptedTrace(const TraceTables& tables) {
   auto read = readTrace(db.value());
   if (!read.ok()) fail("the reader refuses an accepted trace: " + read.error().message());
   checkEventTimesHold(read.value());
+  deriveCpuDeviceWork(read.value());  // as the pipeline does after every read
   auto analysis = analyzeRank(read.value(), AnalysisOptions{});
   if (!analysis.ok()) fail("analysis fails: " + analysis.error().message());
 }

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "analyzer/analyses/cpu_device_work.h"
 #include "analyzer/analyses/rank_analysis.h"
 #include "fuzz/fuzz_checks.h"
 #include "trace/analysis_store.h"
@@ -23,6 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto tables = readTrace(db.value());
   if (!tables.ok()) return 0;
   fuzz::checkEventTimesHold(tables.value());
+  deriveCpuDeviceWork(tables.value());  // as the pipeline does after every read
   auto analysis = analyzeRank(tables.value(), AnalysisOptions{});
   if (!analysis.ok()) fuzz::fail("analysis fails: " + analysis.error().message());
   return 0;

@@ -17,7 +17,7 @@ INSERT INTO meta VALUES(8,'clock','realtime');
 INSERT INTO meta VALUES(9,'kineto_base_time_ns','1700000000000000000');
 INSERT INTO meta VALUES(10,'profiler_span_start_ns','1700000000000000000');
 INSERT INTO meta VALUES(11,'profiler_span_end_ns','1700000000001000000');
-INSERT INTO meta VALUES(12,'analysis_schema_version','2');
+INSERT INTO meta VALUES(12,'analysis_schema_version','3');
 CREATE TABLE strings (
   id INTEGER PRIMARY KEY,
   value TEXT NOT NULL
@@ -227,6 +227,7 @@ CREATE TABLE summary (
   world_size INTEGER,       -- ranks in the job, as the trace says
   device INTEGER,           -- the primary device (most kernel time)
   device_name TEXT,
+  device_kind TEXT,         -- gpu | cpu (a CPU run: the ops of the workload are the device's work)
   verdict TEXT NOT NULL,    -- data-bound | host-bound | communication-bound | memory-bound | compute-bound | none
   verdict_may_be_off INTEGER NOT NULL,  -- 1: so many events were lost that the verdict may be wrong
   starved_threshold_pct REAL,   -- stall share from which the GPU counts as starved
@@ -313,7 +314,7 @@ CREATE TABLE summary (
   memory_zero2_bytes REAL,
   memory_zero3_bytes REAL
 );
-INSERT INTO summary VALUES(0,'/tmp/tmp.LnZKlFmf3L/k.json',0,2,0,'NVIDIA A100-SXM4-40GB','data-bound',1,20.0,0,'hta',0,NULL,5,1700000000000020000,1700000000000570000,1700000000000000000,1700000000001000000,0,1,1000000.0,'profiler_step',NULL,NULL,NULL,2,400000,300000,0,300000,2,1,0,0,0,0,1,1,0,1000000.0,400000.0,30000.0,3000.0,5000.0,300000.0,252000.0,10000.0,14,1,0,0,'profiler_ops',NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,'fp32','kernel_names',100.0,'trace_device','A100 SXM4 40GB (matched by name "NVIDIA A100-SXM4-40GB")',19500000000000.0,1555000000000.0,2097152.0,2097152000.0,0.01075462564102564085,NULL,NULL,NULL,NULL,1,75.0,0,0,1,0,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL);
+INSERT INTO summary VALUES(0,'kineto_analysed.db',0,2,0,'NVIDIA A100-SXM4-40GB','gpu','data-bound',1,20.0,0,'hta',0,NULL,5,1700000000000020000,1700000000000570000,1700000000000000000,1700000000001000000,0,1,1000000.0,'profiler_step',NULL,NULL,NULL,2,400000,300000,0,300000,2,1,0,0,0,0,1,1,0,1000000.0,400000.0,30000.0,3000.0,5000.0,300000.0,252000.0,10000.0,14,1,0,0,'profiler_ops',NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,'fp32','kernel_names',100.0,'trace_device','A100 SXM4 40GB (matched by name "NVIDIA A100-SXM4-40GB")',19500000000000.0,1555000000000.0,2097152.0,2097152000.0,0.01075462564102564085,NULL,NULL,NULL,NULL,1,75.0,0,0,1,0,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL);
 CREATE TABLE steps (
   id INTEGER PRIMARY KEY,
   number INTEGER NOT NULL,  -- N of ProfilerStep#N, else the step's ordinal

@@ -13,7 +13,7 @@ INSERT INTO meta VALUES(4,'nsys_version','2022.2.1');
 INSERT INTO meta VALUES(5,'source_format','nsys');
 INSERT INTO meta VALUES(6,'source_file','/tmp/tmp.LnZKlFmf3L/n.sqlite');
 INSERT INTO meta VALUES(7,'clock','realtime');
-INSERT INTO meta VALUES(8,'analysis_schema_version','2');
+INSERT INTO meta VALUES(8,'analysis_schema_version','3');
 CREATE TABLE strings (
   id INTEGER PRIMARY KEY,
   value TEXT NOT NULL
@@ -211,6 +211,7 @@ CREATE TABLE summary (
   world_size INTEGER,       -- ranks in the job, as the trace says
   device INTEGER,           -- the primary device (most kernel time)
   device_name TEXT,
+  device_kind TEXT,         -- gpu | cpu (a CPU run: the ops of the workload are the device's work)
   verdict TEXT NOT NULL,    -- data-bound | host-bound | communication-bound | memory-bound | compute-bound | none
   verdict_may_be_off INTEGER NOT NULL,  -- 1: so many events were lost that the verdict may be wrong
   starved_threshold_pct REAL,   -- stall share from which the GPU counts as starved
@@ -297,7 +298,7 @@ CREATE TABLE summary (
   memory_zero2_bytes REAL,
   memory_zero3_bytes REAL
 );
-INSERT INTO summary VALUES(0,'/tmp/tmp.LnZKlFmf3L/n.sqlite',NULL,NULL,0,'A100-SXM4-40GB','host-bound',0,20.0,0,'hta',0,NULL,5,1700000000000000400,1700000000000009000,1700000000000000100,1700000000000009500,0,1,9400.0,'annotation',NULL,NULL,NULL,2,4500,0,0,0,2,2,0,2,0,0,1,1,0,9400.0,4500.0,400.0,50.0,2480.0,0.0,1970.0,0.0,12,0,0,1,'none',NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,'fp32','default',NULL,'trace_device','A100 SXM4 40GB (matched by name "A100-SXM4-40GB")',19500000000000.0,1555000000000.0,NULL,NULL,NULL,NULL,NULL,NULL,NULL,0,0.0,0,0,0,0,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL);
+INSERT INTO summary VALUES(0,'nsys_analysed.db',NULL,NULL,0,'A100-SXM4-40GB','gpu','host-bound',0,20.0,0,'hta',0,NULL,5,1700000000000000400,1700000000000009000,1700000000000000100,1700000000000009500,0,1,9400.0,'annotation',NULL,NULL,NULL,2,4500,0,0,0,2,2,0,2,0,0,1,1,0,9400.0,4500.0,400.0,50.0,2480.0,0.0,1970.0,0.0,12,0,0,1,'none',NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,'fp32','default',NULL,'trace_device','A100 SXM4 40GB (matched by name "A100-SXM4-40GB")',19500000000000.0,1555000000000.0,NULL,NULL,NULL,NULL,NULL,NULL,NULL,0,0.0,0,0,0,0,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL);
 CREATE TABLE steps (
   id INTEGER PRIMARY KEY,
   number INTEGER NOT NULL,  -- N of ProfilerStep#N, else the step's ordinal
