@@ -22,6 +22,9 @@ packages=(
   libgtest-dev libgmock-dev   # tests
   libbenchmark-dev            # bench/
   libopenblas-dev             # GPT-2 trainer: SGEMM (CBLAS) for the CPU backend
+  qt6-base-dev qt6-charts-dev # damscope-gui: Widgets, Charts
+  libqt6sql6-sqlite           #   its SQLite driver
+  libqt6opengl6-dev           #   needed by Charts' CMake files (not pulled in without recommends)
 )
 for group in "$@"; do
   case "$group" in

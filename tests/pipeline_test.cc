@@ -175,6 +175,43 @@ TEST(Pipeline, StoredRunReadsBackAsTheRunItWas) {
             (std::vector<std::string>{"rank0.db", "rank0.json", "rank1.db", "rank1.json"}));
 }
 
+// The GUI's way in: every rank's events with the run's results, the same
+// results analyzeRun gives, whether analysed now or read back.
+TEST(Pipeline, AnalysedRunKeepsEveryRanksEventsWithTheResults) {
+  TwoRanks job;
+  PipelineOptions options;
+  options.store = false;
+  auto fresh = openAnalysedRun(job.inputs, options);
+  ASSERT_TRUE(fresh.ok()) << fresh.error().message();
+  auto plain = analyzeRun(job.inputs, options);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_TRUE(fresh->run == plain.value());
+  ASSERT_EQ(fresh->tables.size(), 2u);
+  EXPECT_EQ(fresh->tables[1].kernels.size(), 40u);
+  EXPECT_TRUE(fresh->run.ranks[1].comparison->straggler);
+
+  std::vector<std::string> stores;
+  for (size_t i = 0; i < job.inputs.size(); ++i) {
+    stores.push_back(job.dir.file("rank" + std::to_string(i) + ".db"));
+  }
+  {
+    const auto cwd = std::filesystem::current_path();
+    std::filesystem::current_path(job.dir.path());
+    ASSERT_TRUE(analyzeRun(job.inputs, {}).ok());
+    std::filesystem::current_path(cwd);
+  }
+  std::vector<std::string> stages;
+  const Progress progress([&](const ProgressUpdate& u) { stages.emplace_back(u.stage); }, nullptr);
+  auto stored = openAnalysedRun(stores, {}, progress);
+  ASSERT_TRUE(stored.ok()) << stored.error().message();
+  EXPECT_EQ(std::find(stages.begin(), stages.end(), "analysing"), stages.end())
+      << "results read back, not analysed again";
+  ASSERT_EQ(stored->tables.size(), 2u);
+  EXPECT_EQ(stored->tables[0].kernels.size(), 40u);
+  EXPECT_TRUE(stored->run.cross_rank == fresh->run.cross_rank);
+  EXPECT_TRUE(stored->run.ranks[1].findings == fresh->run.ranks[1].findings);
+}
+
 TEST(Pipeline, ReusesItsImportAndNeverOverwritesAnotherFile) {
   TwoRanks job;
   const PipelineOptions options = storeIn(job.dir.path(), job.inputs[0]);

@@ -120,15 +120,6 @@ Result<AnalysedRank> analyseOpened(OpenedRank& opened, const std::string& input,
   return out;
 }
 
-Result<AnalysedRank> analyseRank(const std::string& input, size_t index,
-                                 const PipelineOptions& options, CollectiveNames& names,
-                                 const Progress& progress) {
-  DAMSCOPE_ASSIGN_OR_RETURN(OpenedRank opened,
-                            openRank(input, options, progress.part(0, kOpenShare)));
-  return analyseOpened(opened, input, index, options, names,
-                       progress.part(kOpenShare, 1, "analysing"));
-}
-
 // What the inputs say of the job that cannot all be true: two of them claim
 // the same rank, or they disagree on how many ranks there are. Likely traces
 // of two different runs (or one given twice), which the comparison would mix.
@@ -231,8 +222,12 @@ std::string defaultStoreName(const std::string& input) {
   return name + ".db";
 }
 
-Result<RunResult> analyzeRun(const std::vector<std::string>& inputs, const PipelineOptions& options,
-                             const Progress& progress) {
+namespace {
+
+// analyzeRun; with `tables`, each rank's events are kept there, in input order.
+Result<RunResult> runPipeline(const std::vector<std::string>& inputs,
+                              const PipelineOptions& options, const Progress& progress,
+                              std::vector<TraceTables>* tables) {
   if (inputs.empty()) return Error("no trace to analyse");
   if (!options.output.empty() && inputs.size() > 1) {
     return Error(options.output + ": one run.db holds one trace, not " +
@@ -244,9 +239,13 @@ Result<RunResult> analyzeRun(const std::vector<std::string>& inputs, const Pipel
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Progress part = progress.part(share * static_cast<double>(i),
                                         share * static_cast<double>(i + 1), "", inputs[i]);
-    auto rank = analyseRank(inputs[i], i, options, names, part);
+    DAMSCOPE_ASSIGN_OR_RETURN(OpenedRank opened,
+                              openRank(inputs[i], options, part.part(0, kOpenShare)));
+    auto rank = analyseOpened(opened, inputs[i], i, options, names,
+                              part.part(kOpenShare, 1, "analysing"));
     if (!rank.ok()) return rank.error();
     ranks.push_back(std::move(rank.value()));
+    if (tables) tables->push_back(std::move(opened.tables));
   }
 
   RunResult run;
@@ -269,6 +268,13 @@ Result<RunResult> analyzeRun(const std::vector<std::string>& inputs, const Pipel
   }
   storing.report(1);
   return run;
+}
+
+}  // namespace
+
+Result<RunResult> analyzeRun(const std::vector<std::string>& inputs, const PipelineOptions& options,
+                             const Progress& progress) {
+  return runPipeline(inputs, options, progress, nullptr);
 }
 
 Result<RankResult> readStoredRank(const std::string& run_db) {
@@ -316,6 +322,30 @@ Result<AnalysedTrace> openAnalysedTrace(const std::string& input, const Pipeline
   out.tables = std::move(opened.tables);
   out.result = std::move(rank.result);
   out.analysed = true;
+  return out;
+}
+
+Result<AnalysedRun> openAnalysedRun(const std::vector<std::string>& inputs,
+                                    const PipelineOptions& options, const Progress& progress) {
+  std::vector<std::string> stores;
+  for (const std::string& input : inputs) {
+    std::optional<std::string> stored = storedResultsOf(input, options);
+    if (!stored) break;
+    stores.push_back(std::move(*stored));
+  }
+  AnalysedRun out;
+  if (inputs.empty() || stores.size() < inputs.size()) {
+    DAMSCOPE_ASSIGN_OR_RETURN(out.run, runPipeline(inputs, options, progress, &out.tables));
+    return out;
+  }
+  const double share = 1.0 / static_cast<double>(stores.size());
+  for (size_t i = 0; i < stores.size(); ++i) {
+    const Progress part = progress.part(share * static_cast<double>(i),
+                                        share * static_cast<double>(i + 1), "reading", inputs[i]);
+    DAMSCOPE_ASSIGN_OR_RETURN(TraceTables tables, readEvents(stores[i], part));
+    out.tables.push_back(std::move(tables));
+  }
+  DAMSCOPE_ASSIGN_OR_RETURN(out.run, readStoredRun(stores));
   return out;
 }
 

@@ -62,6 +62,18 @@ struct AnalysedTrace {
 Result<AnalysedTrace> openAnalysedTrace(const std::string& input, const PipelineOptions& options,
                                         const Progress& progress = {});
 
+// Every rank's events with the run's results: what a front end that draws
+// several ranks side by side needs (the GUI). Results stored earlier are read
+// back when every input has them; otherwise the run is analysed (and stored)
+// as analyzeRun does, keeping each rank's events. All ranks' events stay in
+// memory, unlike analyzeRun's one at a time.
+struct AnalysedRun {
+  RunResult run;
+  std::vector<TraceTables> tables;  // run.ranks[i]'s events
+};
+Result<AnalysedRun> openAnalysedRun(const std::vector<std::string>& inputs,
+                                    const PipelineOptions& options, const Progress& progress = {});
+
 // The results of a run: read back when every input has stored results (as
 // openAnalysedTrace finds them), else analyzeRun(inputs, ...).
 Result<RunResult> resultsOfRun(const std::vector<std::string>& inputs,

@@ -1,0 +1,118 @@
+// Event references: see event_ref.h.
+#include "gui/models/event_ref.h"
+
+#include <algorithm>
+
+#include "analyzer/report/report_charts.h"
+
+namespace damscope {
+namespace {
+
+template <typename Table>
+std::optional<EventSpan> rowSpan(const Table& table, int64_t id) {
+  if (id < 0 || static_cast<size_t>(id) >= table.ts.size()) return std::nullopt;
+  const auto i = static_cast<size_t>(id);
+  return EventSpan{table.ts[i], std::max<int64_t>(0, table.dur[i])};
+}
+
+bool validRank(const EventRef& ref, const AnalysedRun& run) {
+  return ref.rank >= 0 && static_cast<size_t>(ref.rank) < run.tables.size() &&
+         static_cast<size_t>(ref.rank) < run.run.ranks.size();
+}
+
+}  // namespace
+
+std::optional<EventRef> eventOfEvidence(const EvidenceItem& item, int32_t rank) {
+  switch (item.source) {
+    case EvidenceSource::kGaps:
+      return EventRef{rank, EventKind::kGap, item.id};
+    case EvidenceSource::kKernels:
+      return EventRef{rank, EventKind::kKernel, item.id};
+    case EvidenceSource::kRanges:
+      return EventRef{rank, EventKind::kRange, item.id};
+    case EvidenceSource::kMemcpys:
+      return EventRef{rank, EventKind::kMemcpy, item.id};
+    case EvidenceSource::kApiCalls:
+      return EventRef{rank, EventKind::kApiCall, item.id};
+    case EvidenceSource::kCounters:
+    case EvidenceSource::kStats:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+EventRefs eventsOfFinding(const Finding& finding, int32_t rank) {
+  EventRefs out;
+  for (const EvidenceItem& item : finding.evidence) {
+    if (auto ref = eventOfEvidence(item, rank)) out.push_back(*ref);
+  }
+  return out;
+}
+
+std::optional<EventSpan> spanOf(const EventRef& ref, const AnalysedRun& run) {
+  if (!validRank(ref, run)) return std::nullopt;
+  const TraceTables& t = run.tables[static_cast<size_t>(ref.rank)];
+  switch (ref.kind) {
+    case EventKind::kKernel:
+      return rowSpan(t.kernels, ref.id);
+    case EventKind::kMemcpy:
+      return rowSpan(t.memcpys, ref.id);
+    case EventKind::kMemset:
+      return rowSpan(t.memsets, ref.id);
+    case EventKind::kApiCall:
+      return rowSpan(t.api_calls, ref.id);
+    case EventKind::kRange:
+      return rowSpan(t.ranges, ref.id);
+    case EventKind::kSync:
+      return rowSpan(t.syncs, ref.id);
+    case EventKind::kGap: {
+      const auto& gaps = run.run.ranks[static_cast<size_t>(ref.rank)].gaps;
+      if (ref.id < 0 || static_cast<size_t>(ref.id) >= gaps.size()) return std::nullopt;
+      const GapResult& g = gaps[static_cast<size_t>(ref.id)];
+      return EventSpan{g.ts, g.dur};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<EventSpan> spanOf(const EventRefs& refs, const AnalysedRun& run) {
+  std::optional<EventSpan> out;
+  for (const EventRef& ref : refs) {
+    const auto span = spanOf(ref, run);
+    if (!span) continue;
+    if (!out) {
+      out = span;
+      continue;
+    }
+    const int64_t end = std::max(out->end(), span->end());
+    out->ts = std::min(out->ts, span->ts);
+    out->dur = end - out->ts;
+  }
+  return out;
+}
+
+std::string nameOf(const EventRef& ref, const AnalysedRun& run) {
+  if (!spanOf(ref, run)) return {};
+  const TraceTables& t = run.tables[static_cast<size_t>(ref.rank)];
+  const auto i = static_cast<size_t>(ref.id);
+  switch (ref.kind) {
+    case EventKind::kKernel:
+      return std::string(t.strings.get(t.kernels.name[i]));
+    case EventKind::kMemcpy:
+      return "memcpy " + std::string(toText(t.memcpys.copy_kind[i]));
+    case EventKind::kMemset:
+      return "memset";
+    case EventKind::kApiCall:
+      return std::string(t.strings.get(t.api_calls.name[i]));
+    case EventKind::kRange:
+      return std::string(t.strings.get(t.ranges.name[i]));
+    case EventKind::kSync:
+      return "sync (" + std::string(toText(t.syncs.kind[i])) + ")";
+    case EventKind::kGap:
+      return "gap: " +
+             std::string(causeLabel(run.run.ranks[static_cast<size_t>(ref.rank)].gaps[i].cause));
+  }
+  return {};
+}
+
+}  // namespace damscope

@@ -1,0 +1,66 @@
+// Event references: from a finding's evidence to spans and names on the run.
+#include "gui/models/event_ref.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/gui/gui_test_support.h"
+
+namespace damscope {
+namespace {
+
+using testing::analysedRunOf;
+using testing::smallTrainingTrace;
+
+TEST(EventRef, FindingEvidenceBecomesEventsWithSpansAndNames) {
+  const AnalysedRun run = analysedRunOf(smallTrainingTrace());
+  ASSERT_EQ(run.run.ranks.size(), 1u);
+  const RankResult& rank = run.run.ranks[0];
+  ASSERT_FALSE(rank.findings.findings.empty());
+  const Finding& first = rank.findings.findings.front();
+  const EventRefs refs = eventsOfFinding(first, 0);
+  ASSERT_FALSE(refs.empty()) << first.rule;
+  size_t events = 0;
+  for (const EvidenceItem& item : first.evidence) {
+    if (item.source != EvidenceSource::kCounters && item.source != EvidenceSource::kStats) {
+      ++events;
+    }
+  }
+  EXPECT_EQ(refs.size(), events);
+  for (size_t i = 0; i < refs.size(); ++i) {
+    const auto span = spanOf(refs[i], run);
+    ASSERT_TRUE(span.has_value());
+    EXPECT_FALSE(nameOf(refs[i], run).empty());
+  }
+  const auto all = spanOf(refs, run);
+  ASSERT_TRUE(all.has_value());
+  for (const EventRef& r : refs) {
+    EXPECT_LE(all->ts, spanOf(r, run)->ts);
+    EXPECT_GE(all->end(), spanOf(r, run)->end());
+  }
+}
+
+TEST(EventRef, GapsAndKernelsAreNamedForPeople) {
+  const AnalysedRun run = analysedRunOf(smallTrainingTrace());
+  const RankResult& rank = run.run.ranks[0];
+  ASSERT_FALSE(rank.gaps.empty());
+  const EventRef gap{0, EventKind::kGap, 0};
+  EXPECT_EQ(nameOf(gap, run).rfind("gap: ", 0), 0u);
+  EXPECT_EQ(spanOf(gap, run)->ts, rank.gaps[0].ts);
+  const EventRef kernel{0, EventKind::kKernel, 0};
+  const std::string name = nameOf(kernel, run);
+  EXPECT_TRUE(name == "volta_sgemm_128x64_nn" || name == "vectorized_elementwise_kernel") << name;
+  EXPECT_EQ(nameOf({0, EventKind::kMemcpy, 0}, run), "memcpy HtoD");
+}
+
+TEST(EventRef, StaleReferencesNameNothing) {
+  const AnalysedRun run = analysedRunOf(smallTrainingTrace());
+  EXPECT_FALSE(spanOf(EventRef{0, EventKind::kKernel, 1 << 20}, run));
+  EXPECT_FALSE(spanOf(EventRef{0, EventKind::kKernel, -1}, run));
+  EXPECT_FALSE(spanOf(EventRef{3, EventKind::kKernel, 0}, run));
+  EXPECT_EQ(nameOf(EventRef{0, EventKind::kGap, 99999}, run), "");
+  EXPECT_FALSE(spanOf(EventRefs{}, run));
+  EXPECT_FALSE(eventOfEvidence(EvidenceItem{EvidenceSource::kStats, 1}, 0));
+}
+
+}  // namespace
+}  // namespace damscope
