@@ -49,6 +49,21 @@ EventRefs eventsOfFinding(const Finding& finding, int32_t rank) {
   return out;
 }
 
+EventRefs kernelsNamed(const AnalysedRun& run, int32_t rank, std::string_view name) {
+  EventRefs out;
+  if (rank < 0 || static_cast<size_t>(rank) >= run.tables.size()) return out;
+  const TraceTables& t = run.tables[static_cast<size_t>(rank)];
+  const StringId id = t.strings.find(name);
+  if (!id.valid()) return out;
+  for (size_t i = 0; i < t.kernels.size(); ++i) {
+    if (t.kernels.name[i] == id) out.push_back({rank, EventKind::kKernel, static_cast<int64_t>(i)});
+  }
+  std::stable_sort(out.begin(), out.end(), [&](const EventRef& a, const EventRef& b) {
+    return t.kernels.ts[static_cast<size_t>(a.id)] < t.kernels.ts[static_cast<size_t>(b.id)];
+  });
+  return out;
+}
+
 std::optional<EventSpan> spanOf(const EventRef& ref, const AnalysedRun& run) {
   if (!validRank(ref, run)) return std::nullopt;
   const TraceTables& t = run.tables[static_cast<size_t>(ref.rank)];

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <QMetaType>
@@ -34,6 +35,10 @@ std::optional<EventRef> eventOfEvidence(const EvidenceItem& item, int32_t rank);
 
 // Every event of a finding's evidence, in the finding's order.
 EventRefs eventsOfFinding(const Finding& finding, int32_t rank);
+
+// Every run of the kernel called `name` on `rank`, in time order: what a
+// kernel-table row, a roofline point or a top-kernel bar selects.
+EventRefs kernelsNamed(const AnalysedRun& run, int32_t rank, std::string_view name);
 
 // Where an event lies, in ns on its trace's clock; empty when the reference
 // does not name a row (a stale or foreign id).

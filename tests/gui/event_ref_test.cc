@@ -52,6 +52,17 @@ TEST(EventRef, GapsAndKernelsAreNamedForPeople) {
   EXPECT_EQ(nameOf({0, EventKind::kMemcpy, 0}, run), "memcpy HtoD");
 }
 
+TEST(EventRef, KernelsNamedAreEveryRunInTimeOrder) {
+  const AnalysedRun run = analysedRunOf(smallTrainingTrace());
+  const EventRefs gemms = kernelsNamed(run, 0, "volta_sgemm_128x64_nn");
+  ASSERT_EQ(gemms.size(), 9u);  // 3 of the 6 kernels in each of 3 steps
+  for (size_t i = 1; i < gemms.size(); ++i) {
+    EXPECT_LT(spanOf(gemms[i - 1], run)->ts, spanOf(gemms[i], run)->ts);
+  }
+  EXPECT_TRUE(kernelsNamed(run, 0, "no such kernel").empty());
+  EXPECT_TRUE(kernelsNamed(run, 5, "volta_sgemm_128x64_nn").empty());
+}
+
 TEST(EventRef, StaleReferencesNameNothing) {
   const AnalysedRun run = analysedRunOf(smallTrainingTrace());
   EXPECT_FALSE(spanOf(EventRef{0, EventKind::kKernel, 1 << 20}, run));
