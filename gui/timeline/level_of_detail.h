@@ -1,0 +1,81 @@
+// Level-of-detail aggregates of the timeline's lanes, so that a lane of
+// millions of events draws as many items as it has pixels, not events
+// (Tracy folds spans narrower than a few pixels into one counted item; style
+// rule 12).
+//
+// Level 0 is the lane's events. Level k >= 1 has width w_k = kBaseWidthNs *
+// kGrowth^(k-1) and is built from level k-1's items: an item at least w_k long
+// stays itself; a run of consecutive items narrower than w_k, each starting
+// less than w_k after the run's end so far, merges into one summary item
+// (start, end, count, busy ns, its longest event). So every item of level k
+// either spans >= w_k or is followed by a gap >= w_k, and a view of T ns holds
+// at most about T / w_k + 2 items per non-overlapping lane.
+//
+// A query picks the coarsest level whose width is <= one pixel's time (so
+// nothing narrower than a pixel is drawn on its own, and nothing wider than a
+// pixel is folded) and finds the items in view by binary search. Since the
+// chosen w_k > ns_per_px / kGrowth, a query returns at most about kGrowth
+// items per pixel of a non-overlapping lane. A level that folds too little
+// (it keeps more than kKeepFraction of the last stored level's items) is not
+// stored; queries then use the finer stored level, which holds at most
+// 1 / kKeepFraction times as many items. That bounds memory by a geometric
+// series: under 1 / (1 - kKeepFraction) times level 0.
+//
+// Invariants (tests/gui/timeline_lod_test.cc): at every level of a lane, the
+// counts sum to the lane's event count and the busy ns to the sum of its
+// events' durations; items are sorted by start.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "gui/timeline/timeline_rows.h"
+
+namespace damscope {
+
+struct LodItem {
+  int64_t start = 0;    // ns
+  int64_t end = 0;      // ns
+  int64_t busy_ns = 0;  // the sum of its events' durations (overlaps counted twice)
+  int64_t id = 0;       // its longest event (EventRef::id)
+  int64_t longest_ns = 0;
+  uint32_t count = 1;   // events folded into it; 1: the event itself
+  EventKind kind = EventKind::kKernel;  // of its longest event
+  bool summary() const { return count > 1; }
+};
+
+class LevelOfDetail {
+ public:
+  static constexpr int64_t kBaseWidthNs = 16;
+  static constexpr int64_t kGrowth = 4;
+  static constexpr double kKeepFraction = 0.75;
+
+  LevelOfDetail() = default;
+  // Builds every lane's levels; counter lanes keep level 0 only (they are
+  // drawn as plots, decimated per pixel). `rows` must outlive this object.
+  explicit LevelOfDetail(const TimelineRows& rows);
+
+  // Appends to `out` the items of `lane` that overlap [t0, t1) at the level
+  // for `ns_per_px`, in start order.
+  void query(int lane, int64_t t0, int64_t t1, double ns_per_px, std::vector<LodItem>& out) const;
+
+  // The levels stored for `lane` (level 0 included), their widths and items:
+  // for tests and the memory figure.
+  int levelCount(int lane) const;
+  int64_t levelWidth(int lane, int level) const;
+  std::vector<LodItem> levelItems(int lane, int level) const;
+
+  // Bytes held beyond the rows.
+  size_t bytes() const;
+
+ private:
+  struct Level {
+    int64_t width = 0;
+    std::vector<LodItem> items;    // empty at level 0 (the lane's events)
+    std::vector<int64_t> max_end;  // max_end[i]: the latest end among items [0, i]
+  };
+  const TimelineRows* rows_ = nullptr;
+  std::vector<std::vector<Level>> lanes_;
+};
+
+}  // namespace damscope

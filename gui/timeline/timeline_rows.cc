@@ -1,0 +1,336 @@
+// The timeline's rows for one rank: see timeline_rows.h.
+#include "gui/timeline/timeline_rows.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <tuple>
+#include <utility>
+
+namespace damscope {
+namespace {
+
+constexpr size_t kEventKindCount = 7;  // EventKind's values
+
+using StreamKey = std::pair<int32_t, int64_t>;  // (device, stream)
+
+// Lanes of one row while it is built: events are appended unsorted and sorted
+// (and, where asked, packed onto non-overlapping lanes) at the end.
+struct RowDraft {
+  RowKind kind = RowKind::kStream;
+  std::string label;
+  std::vector<LaneEvent> work;                   // kDeviceWork
+  std::vector<LaneEvent> bubbles;                // kBubbles
+  std::map<int32_t, std::vector<LaneEvent>> ranges;  // kRanges by depth
+  std::vector<LaneEvent> api_calls;              // kApiCalls, packed
+  std::vector<LaneEvent> syncs;                  // kSyncs, packed
+};
+
+void sortByStart(std::vector<LaneEvent>& events) {
+  std::stable_sort(events.begin(), events.end(),
+                   [](const LaneEvent& a, const LaneEvent& b) { return a.start < b.start; });
+}
+
+int64_t endOf(int64_t ts, int64_t dur) { return ts + std::max<int64_t>(dur, 0); }
+
+class Builder {
+ public:
+  Builder(const AnalysedRun& run, int rank) : t_(run.tables[static_cast<size_t>(rank)]) {
+    out_.rank = rank;
+    if (static_cast<size_t>(rank) < run.run.ranks.size()) {
+      result_ = &run.run.ranks[static_cast<size_t>(rank)];
+    }
+  }
+
+  TimelineRows build() {
+    out_.lane_of.resize(kEventKindCount);
+    collectDeviceWork();
+    collectHost();
+    if (result_) collectGaps();
+    emitRows();
+    collectCounters();
+    if (result_) {
+      for (const StepResult& step : result_->steps) {
+        out_.steps.push_back({step.ts, step.dur, step.number, step.name});
+      }
+    }
+    extent();
+    KernelClassifier classifier(t_.strings, t_.kernels.name);
+    out_.kernel_categories.resize(t_.strings.size(), KernelCategory::kOther);
+    for (size_t i = 0; i < t_.strings.size(); ++i) {
+      out_.kernel_categories[i] = classifier.category(StringId{static_cast<int32_t>(i)});
+    }
+    return std::move(out_);
+  }
+
+ private:
+  RowDraft& stream(int32_t device, int64_t stream) {
+    const StreamKey key{device, stream};
+    if (key == last_key_ && last_stream_) return *last_stream_;
+    auto [it, fresh] = streams_.try_emplace(key);
+    if (fresh) {
+      it->second.kind = RowKind::kStream;
+      it->second.label = "GPU " + std::to_string(device) + " · stream " +
+                         (isNull(stream) ? std::string("?") : std::to_string(stream));
+    }
+    last_key_ = key;
+    last_stream_ = &it->second;
+    return it->second;
+  }
+
+  RowDraft& thread(int64_t thread_id) {
+    auto [it, fresh] = threads_.try_emplace(thread_id);
+    if (fresh) {
+      it->second.kind = RowKind::kThread;
+      it->second.label = threadLabel(thread_id);
+    }
+    return it->second;
+  }
+
+  std::string threadLabel(int64_t thread_id) const {
+    if (thread_id < 0 || static_cast<size_t>(thread_id) >= t_.threads.size()) {
+      return "thread ?";
+    }
+    const size_t i = static_cast<size_t>(thread_id);
+    std::string label = "thread " + std::to_string(t_.threads.tid[i]);
+    const std::string_view name = t_.strings.get(t_.threads.name[i]);
+    if (!name.empty()) label += " (" + std::string(name) + ")";
+    return label;
+  }
+
+  void collectDeviceWork() {
+    const auto& k = t_.kernels;
+    for (size_t i = 0; i < k.size(); ++i) {
+      stream(k.device[i], k.stream[i])
+          .work.push_back({k.ts[i], endOf(k.ts[i], k.dur[i]), static_cast<int64_t>(i),
+                           EventKind::kKernel});
+    }
+    const auto& c = t_.memcpys;
+    for (size_t i = 0; i < c.size(); ++i) {
+      stream(c.device[i], c.stream[i])
+          .work.push_back({c.ts[i], endOf(c.ts[i], c.dur[i]), static_cast<int64_t>(i),
+                           EventKind::kMemcpy});
+    }
+    const auto& m = t_.memsets;
+    for (size_t i = 0; i < m.size(); ++i) {
+      stream(m.device[i], m.stream[i])
+          .work.push_back({m.ts[i], endOf(m.ts[i], m.dur[i]), static_cast<int64_t>(i),
+                           EventKind::kMemset});
+    }
+  }
+
+  void collectHost() {
+    const auto& r = t_.ranges;
+    for (size_t i = 0; i < r.size(); ++i) {
+      const LaneEvent e{r.ts[i], endOf(r.ts[i], r.dur[i]), static_cast<int64_t>(i),
+                        EventKind::kRange};
+      const int32_t depth = isNull(r.depth[i]) ? 0 : std::max(0, r.depth[i]);
+      if (!isNull(r.thread_id[i])) {
+        thread(r.thread_id[i]).ranges[depth].push_back(e);
+      } else if (!isNull(r.device[i])) {
+        stream(r.device[i], r.stream[i]).ranges[depth].push_back(e);
+      }
+    }
+    const auto& a = t_.api_calls;
+    for (size_t i = 0; i < a.size(); ++i) {
+      thread(a.thread_id[i])
+          .api_calls.push_back({a.ts[i], endOf(a.ts[i], a.dur[i]), static_cast<int64_t>(i),
+                                EventKind::kApiCall});
+    }
+    const auto& s = t_.syncs;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const LaneEvent e{s.ts[i], endOf(s.ts[i], s.dur[i]), static_cast<int64_t>(i),
+                        EventKind::kSync};
+      if (!isNull(s.thread_id[i])) {
+        thread(s.thread_id[i]).syncs.push_back(e);
+      } else if (!isNull(s.device[i])) {
+        stream(s.device[i], s.stream[i]).syncs.push_back(e);
+      }
+    }
+  }
+
+  void collectGaps() {
+    for (size_t i = 0; i < result_->gaps.size(); ++i) {
+      const GapResult& g = result_->gaps[i];
+      const LaneEvent e{g.ts, endOf(g.ts, g.dur), static_cast<int64_t>(i), EventKind::kGap};
+      if (g.stream) {
+        stream(g.device, *g.stream).bubbles.push_back(e);
+      } else {
+        auto [it, fresh] = device_bubbles_.try_emplace(g.device);
+        if (fresh) {
+          it->second.kind = RowKind::kBubbles;
+          it->second.label = "GPU " + std::to_string(g.device) + " · bubbles";
+        }
+        it->second.bubbles.push_back(e);
+      }
+    }
+  }
+
+  // Appends one lane of `events` (sorted here) to the current row.
+  void addLane(LaneKind kind, std::vector<LaneEvent> events) {
+    sortByStart(events);
+    Lane lane;
+    lane.kind = kind;
+    lane.row = static_cast<int>(out_.rows.size()) - 1;
+    lane.events = std::move(events);
+    const int32_t index = static_cast<int32_t>(out_.lanes.size());
+    for (const LaneEvent& e : lane.events) {
+      auto& lookup = out_.lane_of[static_cast<size_t>(e.kind)];
+      if (lookup.empty()) lookup.assign(tableSize(e.kind), -1);
+      lookup[static_cast<size_t>(e.id)] = index;
+    }
+    out_.lanes.push_back(std::move(lane));
+    ++out_.rows.back().lane_count;
+  }
+
+  // Packs events that may overlap onto the fewest lanes where none overlaps
+  // (first fit in start order), appending each lane.
+  void addPackedLanes(LaneKind kind, std::vector<LaneEvent> events) {
+    sortByStart(events);
+    std::vector<std::vector<LaneEvent>> packed;
+    std::vector<int64_t> ends;
+    for (const LaneEvent& e : events) {
+      size_t j = 0;
+      while (j < ends.size() && ends[j] > e.start) ++j;
+      if (j == ends.size()) {
+        packed.emplace_back();
+        ends.push_back(0);
+      }
+      packed[j].push_back(e);
+      ends[j] = e.end;
+    }
+    for (auto& lane : packed) addLane(kind, std::move(lane));
+  }
+
+  size_t tableSize(EventKind kind) const {
+    switch (kind) {
+      case EventKind::kKernel: return t_.kernels.size();
+      case EventKind::kMemcpy: return t_.memcpys.size();
+      case EventKind::kMemset: return t_.memsets.size();
+      case EventKind::kApiCall: return t_.api_calls.size();
+      case EventKind::kRange: return t_.ranges.size();
+      case EventKind::kSync: return t_.syncs.size();
+      case EventKind::kGap: return result_ ? result_->gaps.size() : 0;
+    }
+    return 0;
+  }
+
+  void emitRow(RowDraft& draft) {
+    TimelineRow row;
+    row.kind = draft.kind;
+    row.label = std::move(draft.label);
+    row.first_lane = static_cast<int>(out_.lanes.size());
+    out_.rows.push_back(std::move(row));
+    if (!draft.work.empty()) addLane(LaneKind::kDeviceWork, std::move(draft.work));
+    if (!draft.bubbles.empty()) addLane(LaneKind::kBubbles, std::move(draft.bubbles));
+    for (auto& [depth, events] : draft.ranges) addLane(LaneKind::kRanges, std::move(events));
+    if (!draft.api_calls.empty()) addPackedLanes(LaneKind::kApiCalls, std::move(draft.api_calls));
+    if (!draft.syncs.empty()) addPackedLanes(LaneKind::kSyncs, std::move(draft.syncs));
+    if (out_.rows.back().lane_count == 0) out_.rows.pop_back();
+  }
+
+  // Devices in order, each with its streams then its bubbles; then threads.
+  void emitRows() {
+    std::map<int32_t, bool> devices;
+    for (const auto& [key, draft] : streams_) devices[key.first] = true;
+    for (const auto& [device, draft] : device_bubbles_) devices[device] = true;
+    for (const auto& [device, unused] : devices) {
+      for (auto it = streams_.lower_bound({device, std::numeric_limits<int64_t>::min()});
+           it != streams_.end() && it->first.first == device; ++it) {
+        emitRow(it->second);
+      }
+      if (auto it = device_bubbles_.find(device); it != device_bubbles_.end()) emitRow(it->second);
+    }
+    for (auto& [id, draft] : threads_) emitRow(draft);
+  }
+
+  void collectCounters() {
+    const auto& c = t_.counters;
+    using Key = std::tuple<std::string_view, int32_t, int64_t>;
+    std::map<Key, std::vector<size_t>> groups;
+    for (size_t i = 0; i < c.size(); ++i) {
+      groups[{t_.strings.get(c.name[i]), c.device[i], c.thread_id[i]}].push_back(i);
+    }
+    for (auto& [key, rows] : groups) {
+      const auto& [name, device, thread_id] = key;
+      std::stable_sort(rows.begin(), rows.end(),
+                       [&](size_t a, size_t b) { return c.ts[a] < c.ts[b]; });
+      TimelineRow row;
+      row.kind = RowKind::kCounter;
+      row.label = std::string(name);
+      if (!isNull(device)) row.label += " (GPU " + std::to_string(device) + ")";
+      if (!isNull(thread_id)) row.label += " (" + threadLabel(thread_id) + ")";
+      row.first_lane = static_cast<int>(out_.lanes.size());
+      row.lane_count = 1;
+      out_.rows.push_back(std::move(row));
+      Lane lane;
+      lane.kind = LaneKind::kCounter;
+      lane.row = static_cast<int>(out_.rows.size()) - 1;
+      for (size_t j = 0; j < rows.size(); ++j) {
+        const size_t i = rows[j];
+        const int64_t end = j + 1 < rows.size() ? c.ts[rows[j + 1]] : c.ts[i];
+        // Counters are not events an EventRef names; id keeps the table row.
+        lane.events.push_back({c.ts[i], end, static_cast<int64_t>(i), EventKind::kRange});
+        const double value = std::isnan(c.value[i]) ? 0.0 : c.value[i];
+        lane.values.push_back(value);
+        lane.max_value = std::max(lane.max_value, value);
+      }
+      out_.lanes.push_back(std::move(lane));
+    }
+  }
+
+  void extent() {
+    int64_t lo = std::numeric_limits<int64_t>::max();
+    int64_t hi = std::numeric_limits<int64_t>::min();
+    for (const Lane& lane : out_.lanes) {
+      if (lane.events.empty()) continue;
+      lo = std::min(lo, lane.events.front().start);
+      for (const LaneEvent& e : lane.events) hi = std::max(hi, e.end);
+    }
+    for (const StepBandItem& s : out_.steps) {
+      lo = std::min(lo, s.ts);
+      hi = std::max(hi, s.ts + s.dur);
+    }
+    if (lo > hi) lo = hi = 0;
+    out_.start = lo;
+    out_.end = hi;
+  }
+
+  const TraceTables& t_;
+  const RankResult* result_ = nullptr;
+  TimelineRows out_;
+  std::map<StreamKey, RowDraft> streams_;
+  StreamKey last_key_{std::numeric_limits<int32_t>::min(), 0};
+  RowDraft* last_stream_ = nullptr;
+  std::map<int64_t, RowDraft> threads_;
+  std::map<int32_t, RowDraft> device_bubbles_;
+};
+
+}  // namespace
+
+int TimelineRows::laneOf(const EventRef& ref) const {
+  if (ref.rank != rank) return -1;
+  const size_t kind = static_cast<size_t>(ref.kind);
+  if (kind >= lane_of.size() || ref.id < 0 ||
+      static_cast<size_t>(ref.id) >= lane_of[kind].size()) {
+    return -1;
+  }
+  return lane_of[kind][static_cast<size_t>(ref.id)];
+}
+
+size_t TimelineRows::bytes() const {
+  size_t n = sizeof(*this) + rows.capacity() * sizeof(TimelineRow) +
+             lanes.capacity() * sizeof(Lane) + kernel_categories.capacity();
+  for (const Lane& lane : lanes) {
+    n += lane.events.capacity() * sizeof(LaneEvent) + lane.values.capacity() * sizeof(double);
+  }
+  for (const auto& lookup : lane_of) n += lookup.capacity() * sizeof(int32_t);
+  return n;
+}
+
+TimelineRows buildTimelineRows(const AnalysedRun& run, int rank) {
+  if (rank < 0 || static_cast<size_t>(rank) >= run.tables.size()) return {};
+  return Builder(run, rank).build();
+}
+
+}  // namespace damscope

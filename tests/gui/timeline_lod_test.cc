@@ -1,0 +1,120 @@
+// LevelOfDetail on random lanes: no event lost at any level, items sorted, and
+// a query returns a bounded number of items per pixel.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "gui/timeline/level_of_detail.h"
+
+namespace damscope {
+namespace {
+
+// `lanes` lanes of `n` non-overlapping events each: log-uniform durations of
+// 10 ns .. 1 ms and gaps of 0 .. 50 µs.
+TimelineRows randomRows(int lanes, int n, uint32_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> log_dur(1, 6);
+  std::uniform_int_distribution<int64_t> gap(0, 50'000);
+  TimelineRows rows;
+  rows.rows.push_back({RowKind::kStream, "GPU 0 · stream 1", 0, lanes});
+  for (int l = 0; l < lanes; ++l) {
+    Lane lane;
+    int64_t t = 1'000'000'000;
+    for (int i = 0; i < n; ++i) {
+      t += gap(rng);
+      const int64_t dur = static_cast<int64_t>(std::pow(10.0, log_dur(rng)));
+      lane.events.push_back({t, t + dur, i, EventKind::kKernel});
+      t += dur;
+    }
+    rows.end = std::max(rows.end, t);
+    rows.lanes.push_back(std::move(lane));
+  }
+  rows.start = 1'000'000'000;
+  return rows;
+}
+
+TEST(LevelOfDetail, EveryLevelKeepsEveryEventAndItsBusyTime) {
+  const TimelineRows rows = randomRows(3, 20'000, 7);
+  const LevelOfDetail lod(rows);
+  for (int l = 0; l < 3; ++l) {
+    int64_t raw_busy = 0;
+    for (const LaneEvent& e : rows.lanes[static_cast<size_t>(l)].events) raw_busy += e.end - e.start;
+    ASSERT_GT(lod.levelCount(l), 3) << "lane " << l;
+    for (int k = 0; k < lod.levelCount(l); ++k) {
+      const auto items = lod.levelItems(l, k);
+      int64_t count = 0;
+      int64_t busy = 0;
+      for (size_t i = 0; i < items.size(); ++i) {
+        count += items[i].count;
+        busy += items[i].busy_ns;
+        if (i > 0) EXPECT_LE(items[i - 1].start, items[i].start);
+      }
+      EXPECT_EQ(count, 20'000) << "lane " << l << " level " << k;
+      EXPECT_EQ(busy, raw_busy) << "lane " << l << " level " << k;
+      if (k > 0) EXPECT_LT(items.size(), lod.levelItems(l, k - 1).size());
+    }
+  }
+}
+
+TEST(LevelOfDetail, AQueryReturnsABoundedNumberOfItemsPerPixel) {
+  const TimelineRows rows = randomRows(2, 50'000, 11);
+  const LevelOfDetail lod(rows);
+  const int width_px = 1000;
+  std::mt19937_64 rng(3);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int64_t span = rows.end - rows.start;
+    const int64_t view = std::max<int64_t>(width_px, span >> (trial % 30));
+    const int64_t t0 = rows.start + static_cast<int64_t>(rng() % static_cast<uint64_t>(span));
+    const double ns_per_px = static_cast<double>(view) / width_px;
+    for (int l = 0; l < 2; ++l) {
+      std::vector<LodItem> items;
+      lod.query(l, t0, t0 + view, ns_per_px, items);
+      // kGrowth items per pixel, / kKeepFraction for a skipped level, + the edges.
+      EXPECT_LE(items.size(), static_cast<size_t>(
+                                  width_px * LevelOfDetail::kGrowth / LevelOfDetail::kKeepFraction) + 2)
+          << "view " << view << " ns";
+      for (const LodItem& item : items) {
+        EXPECT_GT(item.end, t0 - 1);
+        EXPECT_LT(item.start, t0 + view);
+      }
+    }
+  }
+}
+
+TEST(LevelOfDetail, AQueryAtTheFinestZoomReturnsTheEventsThemselves) {
+  const TimelineRows rows = randomRows(1, 1000, 5);
+  const LevelOfDetail lod(rows);
+  const auto& events = rows.lanes[0].events;
+  std::vector<LodItem> items;
+  lod.query(0, events[100].start, events[110].end, 1.0, items);
+  ASSERT_EQ(items.size(), 11u);
+  EXPECT_EQ(items.front().id, 100);
+  EXPECT_EQ(items.back().id, 110);
+  for (const LodItem& item : items) EXPECT_FALSE(item.summary());
+}
+
+TEST(LevelOfDetail, SummaryItemsNameTheirLongestEvent) {
+  TimelineRows rows;
+  rows.rows.push_back({RowKind::kStream, "s", 0, 1});
+  Lane lane;
+  // Ten 10 ns events 5 ns apart, the fourth 15 ns long.
+  int64_t t = 0;
+  for (int i = 0; i < 10; ++i) {
+    const int64_t dur = i == 3 ? 15 : 10;
+    lane.events.push_back({t, t + dur, i, EventKind::kKernel});
+    t += dur + 5;
+  }
+  rows.lanes.push_back(lane);
+  rows.end = t;
+  const LevelOfDetail lod(rows);
+  ASSERT_GE(lod.levelCount(0), 2);
+  const auto top = lod.levelItems(0, lod.levelCount(0) - 1);
+  ASSERT_EQ(top.size(), 1u);
+  EXPECT_EQ(top[0].count, 10u);
+  EXPECT_EQ(top[0].busy_ns, 105);
+  EXPECT_EQ(top[0].id, 3);
+  EXPECT_EQ(top[0].longest_ns, 15);
+}
+
+}  // namespace
+}  // namespace damscope

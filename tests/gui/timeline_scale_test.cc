@@ -1,0 +1,98 @@
+// TimeScale: mapping, zoom at the cursor (at a 1e9 s epoch too), clamps and
+// ruler ticks, without a window.
+#include <gtest/gtest.h>
+
+#include "gui/timeline/time_scale.h"
+
+namespace damscope {
+namespace {
+
+TEST(TimeScale, MapsTimeToPixelsAndBack) {
+  TimeScale s;
+  s.setWidth(1000);
+  s.setView(5000, 10.0);
+  EXPECT_DOUBLE_EQ(s.x(5000), 0);
+  EXPECT_DOUBLE_EQ(s.x(6000), 100);
+  EXPECT_EQ(s.ts(100), 6000);
+  EXPECT_EQ(s.end(), 15000);
+}
+
+TEST(TimeScale, ZoomKeepsTheTimeUnderTheCursorAtA1e9SecondEpoch) {
+  constexpr int64_t kEpoch = int64_t{1'000'000'000} * 1'000'000'000;  // 1e9 s in ns
+  TimeScale s;
+  s.setWidth(1200);
+  s.setLimits(kEpoch, kEpoch + 2'000'000'000);
+  s.fitAll();
+  const double cursor = 437;
+  const int64_t anchor = s.ts(cursor);
+  for (int i = 0; i < 40; ++i) {
+    s.zoom(1.5, cursor);
+    // Within one pixel's time of where it was, at every zoom down to 1 ns/px.
+    EXPECT_NEAR(static_cast<double>(s.ts(cursor) - anchor), 0.0, s.nsPerPx()) << "zoom " << i;
+  }
+  EXPECT_DOUBLE_EQ(s.nsPerPx(), TimeScale::kMinNsPerPx);
+  // Adjacent nanoseconds land a whole pixel apart: no double rounding at 1e18.
+  EXPECT_DOUBLE_EQ(s.x(anchor + 1) - s.x(anchor), 1.0);
+}
+
+TEST(TimeScale, ClampsZoomOutToTheTraceWithItsMargin) {
+  TimeScale s;
+  s.setWidth(1000);
+  s.setLimits(0, 1'000'000);
+  s.zoom(1e-6, 500);
+  EXPECT_LE(s.nsPerPx(), 1'000'000 * (1 + 2 * TimeScale::kMarginFraction) / 1000 + 1);
+  EXPECT_LE(s.start(), 0);
+  EXPECT_GE(s.end(), 1'000'000);
+}
+
+TEST(TimeScale, PanStopsAtTheTraceEdge) {
+  TimeScale s;
+  s.setWidth(1000);
+  s.setLimits(0, 1'000'000);
+  s.fit(0, 100'000);
+  s.pan(1e9);
+  EXPECT_LE(s.end(), 1'000'000 + 1'000'000 * TimeScale::kMarginFraction + 100);
+  s.pan(-1e9);
+  EXPECT_GE(s.start(), -1'000'000 * TimeScale::kMarginFraction - 1);
+}
+
+TEST(TimeScale, FitShowsTheSpan) {
+  TimeScale s;
+  s.setWidth(800);
+  s.setLimits(0, 10'000'000);
+  s.fit(2'000'000, 2'800'000);
+  EXPECT_EQ(s.start(), 2'000'000);
+  EXPECT_DOUBLE_EQ(s.nsPerPx(), 1000.0);
+}
+
+TEST(TimeScale, TicksUseANiceStepAboutAHundredPixelsApart) {
+  TimeScale s;
+  s.setWidth(1000);
+  s.setView(0, 37.0);  // 100 px = 3700 ns -> 5 µs
+  EXPECT_EQ(s.tickStep(), 5000);
+  const auto ticks = s.ticks(0);
+  ASSERT_GE(ticks.size(), 2u);
+  EXPECT_EQ(ticks[1].ts - ticks[0].ts, 5000);
+  EXPECT_GE(ticks[1].x - ticks[0].x, TimeScale::kTickSpacingPx);
+  EXPECT_EQ(ticks[1].label, "5 µs");
+}
+
+TEST(TimeScale, TickLabelsAreRelativeToTheOrigin) {
+  TimeScale s;
+  s.setWidth(1000);
+  s.setView(1'000'000'000, 20'000.0);  // 100 px = 2 ms
+  const auto ticks = s.ticks(1'000'000'000);
+  ASSERT_FALSE(ticks.empty());
+  EXPECT_EQ(ticks[0].label, "0 ms");
+  EXPECT_EQ(ticks[1].label, "2 ms");
+}
+
+TEST(TimeScale, FormatsDurationsInTheirUnit) {
+  EXPECT_EQ(TimeScale::formatDuration(350), "350 ns");
+  EXPECT_EQ(TimeScale::formatDuration(12'500), "12.5 µs");
+  EXPECT_EQ(TimeScale::formatDuration(3'200'000), "3.20 ms");
+  EXPECT_EQ(TimeScale::formatDuration(1'050'000'000), "1.05 s");
+}
+
+}  // namespace
+}  // namespace damscope

@@ -1,0 +1,204 @@
+// The timeline's rows built from a small training run, and the widget on
+// them: showEvents, search, click-to-select and painting, offscreen.
+#include <gtest/gtest.h>
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include "gui/timeline/timeline_widget.h"
+#include "tests/gui/gui_test_support.h"
+#include "tests/trace_builder.h"
+
+namespace damscope {
+namespace {
+
+using testing::analysedRunOf;
+using testing::TraceBuilder;
+using testing::us;
+using testing::smallTrainingTrace;
+
+std::shared_ptr<const AnalysedRun> smallRun() {
+  return std::make_shared<const AnalysedRun>(analysedRunOf(smallTrainingTrace()));
+}
+
+const Lane* laneOfKind(const TimelineRows& rows, RowKind row_kind, LaneKind lane_kind) {
+  for (const TimelineRow& row : rows.rows) {
+    if (row.kind != row_kind) continue;
+    for (int l = 0; l < row.lane_count; ++l) {
+      const Lane& lane = rows.lanes[static_cast<size_t>(row.first_lane + l)];
+      if (lane.kind == lane_kind) return &lane;
+    }
+  }
+  return nullptr;
+}
+
+TEST(TimelineRows, SmallTrainingRunHasEveryRowKind) {
+  const auto run = smallRun();
+  const TimelineRows rows = buildTimelineRows(*run, 0);
+
+  const Lane* work = laneOfKind(rows, RowKind::kStream, LaneKind::kDeviceWork);
+  ASSERT_NE(work, nullptr);
+  int kernels = 0;
+  for (const LaneEvent& e : work->events) kernels += e.kind == EventKind::kKernel;
+  EXPECT_EQ(kernels, 18);  // 6 per step, 3 steps
+  for (size_t i = 1; i < work->events.size(); ++i) {
+    EXPECT_LE(work->events[i - 1].start, work->events[i].start);
+  }
+
+  // The data-loading stalls show as bubbles, whole-device or per stream.
+  int data_loading = 0;
+  for (const Lane& lane : rows.lanes) {
+    if (lane.kind != LaneKind::kBubbles) continue;
+    for (const LaneEvent& e : lane.events) {
+      data_loading += run->run.ranks[0].gaps[static_cast<size_t>(e.id)].cause == GapCause::kDataLoading;
+    }
+  }
+  EXPECT_GE(data_loading, 2);
+
+  const Lane* ranges = laneOfKind(rows, RowKind::kThread, LaneKind::kRanges);
+  const Lane* calls = laneOfKind(rows, RowKind::kThread, LaneKind::kApiCalls);
+  ASSERT_NE(ranges, nullptr);
+  ASSERT_NE(calls, nullptr);
+  EXPECT_FALSE(ranges->events.empty());
+  EXPECT_EQ(calls->events.front().kind, EventKind::kApiCall);
+  // API calls never share a lane with ranges.
+  for (const LaneEvent& e : ranges->events) EXPECT_EQ(e.kind, EventKind::kRange);
+
+  ASSERT_EQ(rows.steps.size(), 3u);
+  EXPECT_EQ(rows.steps[0].number, 1);
+  EXPECT_EQ(rows.laneOf({0, EventKind::kKernel, 0}),
+            static_cast<int>(work - rows.lanes.data()));
+}
+
+TEST(TimelineRows, OverlappingApiCallsArePackedOntoSeparateLanes) {
+  TraceBuilder b;
+  b.device(0, 80);
+  b.call(0, 100, "cudaStreamSynchronize");
+  b.call(10, 5, "cudaLaunchKernel");
+  const auto run = std::make_shared<const AnalysedRun>(analysedRunOf(b.build()));
+  const TimelineRows rows = buildTimelineRows(*run, 0);
+  int call_lanes = 0;
+  for (const Lane& lane : rows.lanes) call_lanes += lane.kind == LaneKind::kApiCalls;
+  EXPECT_EQ(call_lanes, 2);
+}
+
+class TimelineWidgetTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    run_ = smallRun();
+    widget_.resize(1200, 600);
+    widget_.setRun(run_, 0);
+  }
+  std::shared_ptr<const AnalysedRun> run_;
+  TimelineWidget widget_;
+};
+
+TEST_F(TimelineWidgetTest, ShowEventsZoomsToTheFirstEvent) {
+  const EventRef kernel{0, EventKind::kKernel, 7};
+  const auto span = spanOf(kernel, *run_);
+  ASSERT_TRUE(span);
+  widget_.showEvents({kernel, {0, EventKind::kKernel, 8}});
+  EXPECT_LE(widget_.scale().start(), span->ts);
+  EXPECT_GE(widget_.scale().end(), span->end());
+  // Zoomed in: the kernel fills a good part of the view.
+  EXPECT_GT(widget_.scale().x(span->end()) - widget_.scale().x(span->ts),
+            0.3 * widget_.scale().width());
+  EXPECT_EQ(widget_.highlighted().size(), 2u);
+  EXPECT_FALSE(widget_.eventRect(kernel).isEmpty());
+}
+
+TEST_F(TimelineWidgetTest, SearchFindsNextAndPreviousInTimeOrder) {
+  // Zoomed into the second step, so the match can be centred without the
+  // view leaving the trace; the search starts at the view's start.
+  const int64_t origin = widget_.data()->rows.start;
+  widget_.zoomToSpan(origin + testing::us(2000), origin + testing::us(2400));
+  QSignalSpy spy(&widget_, &TimelineWidget::eventSelected);
+  ASSERT_TRUE(widget_.findNext("SGEMM"));
+  const EventRef first = *widget_.selected();
+  EXPECT_GE(spanOf(first, *run_)->ts, origin + testing::us(2000));
+  // The match is centred in the view.
+  const auto span = spanOf(first, *run_);
+  EXPECT_NEAR(widget_.scale().x(span->ts + span->dur / 2), widget_.scale().width() / 2.0, 2.0);
+  EXPECT_EQ(first.kind, EventKind::kKernel);
+  EXPECT_NE(nameOf(first, *run_).find("sgemm"), std::string::npos);
+  ASSERT_TRUE(widget_.findNext("sgemm"));
+  const EventRef second = *widget_.selected();
+  EXPECT_GT(spanOf(second, *run_)->ts, spanOf(first, *run_)->ts);
+  ASSERT_TRUE(widget_.findPrevious("sgemm"));
+  EXPECT_EQ(*widget_.selected(), first);
+  EXPECT_EQ(spy.count(), 3);
+  EXPECT_FALSE(widget_.findNext("no such kernel"));
+}
+
+TEST_F(TimelineWidgetTest, AClickOnAnEventSelectsIt) {
+  const EventRef kernel{0, EventKind::kKernel, 4};
+  const auto span = spanOf(kernel, *run_);
+  widget_.zoomToSpan(span->ts - span->dur, span->end() + span->dur);
+  const QRectF r = widget_.eventRect(kernel);
+  ASSERT_FALSE(r.isEmpty());
+  QSignalSpy spy(&widget_, &TimelineWidget::eventSelected);
+  QTest::mouseClick(&widget_, Qt::LeftButton, Qt::NoModifier, r.center().toPoint());
+  ASSERT_EQ(spy.count(), 1);
+  EXPECT_EQ(spy.at(0).at(0).value<EventRef>(), kernel);
+  EXPECT_EQ(widget_.selected(), kernel);
+}
+
+TEST_F(TimelineWidgetTest, ShiftDragZoomsToTheRange) {
+  const double before = widget_.scale().nsPerPx();
+  const int x0 = TimelineWidget::kGutterPx + 100;
+  const int x1 = TimelineWidget::kGutterPx + 300;
+  const int64_t t0 = widget_.scale().ts(100);
+  QTest::mousePress(&widget_, Qt::LeftButton, Qt::ShiftModifier, QPoint(x0, 100));
+  QMouseEvent move(QEvent::MouseMove, QPointF(x1, 100), widget_.mapToGlobal(QPointF(x1, 100)),
+                   Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
+  QApplication::sendEvent(&widget_, &move);
+  QTest::mouseRelease(&widget_, Qt::LeftButton, Qt::ShiftModifier, QPoint(x1, 100));
+  EXPECT_LT(widget_.scale().nsPerPx(), before / 4);
+  EXPECT_NEAR(static_cast<double>(widget_.scale().start()), static_cast<double>(t0), before);
+}
+
+TEST_F(TimelineWidgetTest, KeysZoomAndFit) {
+  const double fit = widget_.scale().nsPerPx();
+  QTest::keyClick(&widget_, Qt::Key_W);
+  EXPECT_LT(widget_.scale().nsPerPx(), fit);
+  QTest::keyClick(&widget_, Qt::Key_F);
+  EXPECT_DOUBLE_EQ(widget_.scale().nsPerPx(), fit);
+}
+
+TEST(TimelineWidget, PaintsWithNoOneOrManyEvents) {
+  TimelineWidget widget;
+  widget.resize(1200, 600);
+  EXPECT_FALSE(widget.grab().isNull());  // no run
+
+  TraceBuilder one;
+  one.device(0, 80);
+  one.kernel(10, 5, "only_kernel", kNullInt);
+  widget.setRun(std::make_shared<const AnalysedRun>(analysedRunOf(one.build())), 0);
+  const QImage single = widget.grab().toImage();
+  EXPECT_EQ(single.size(), QSize(1200, 600));
+
+  TraceBuilder many;
+  many.device(0, 80);
+  for (int i = 0; i < 20'000; ++i) many.kernel(i * 3.0, 2.0, "k" + std::to_string(i % 50), kNullInt);
+  for (int i = 0; i < 2; ++i) {
+    CounterTable::Row counter;
+    counter.ts = us(i * 30'000.0);
+    counter.name = many.tables().strings.intern("memory");
+    counter.value = 1.0 + 2 * i;
+    many.tables().counters.append(counter);
+  }
+  widget.setRun(std::make_shared<const AnalysedRun>(analysedRunOf(many.build())), 0);
+  const QImage image = widget.grab().toImage();
+  // Something was drawn in the lane area: not every pixel is the background.
+  const QRgb background = image.pixel(TimelineWidget::kGutterPx + 5, image.height() - 40);
+  int differing = 0;
+  const int y = TimelineWidget::kRulerPx + TimelineWidget::kStepBandPx + TimelineWidget::kLanePx / 2;
+  for (int x = TimelineWidget::kGutterPx + 30; x < 1100; ++x) differing += image.pixel(x, y) != background;
+  EXPECT_GT(differing, 500);
+
+  widget.setRun(nullptr, 0);
+  EXPECT_FALSE(widget.grab().isNull());
+}
+
+}  // namespace
+}  // namespace damscope
