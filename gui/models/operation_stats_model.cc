@@ -1,0 +1,335 @@
+// Operation summaries: see operation_stats_model.h.
+#include "gui/models/operation_stats_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include <QLocale>
+
+#include "analyzer/analyses/kernel_categories.h"
+
+namespace damscope {
+namespace {
+
+// Accumulates the durations of one row's instances.
+struct Group {
+  std::string name;
+  std::string category;
+  std::vector<int64_t> durs;
+  int64_t bytes = 0;
+  EventRefs events;
+};
+
+OperationRow finish(Group& g, double total_ns) {
+  OperationRow row;
+  row.name = std::move(g.name);
+  row.category = std::move(g.category);
+  row.count = static_cast<int64_t>(g.durs.size());
+  row.bytes = g.bytes;
+  row.events = std::move(g.events);
+  if (g.durs.empty()) return row;
+  std::sort(g.durs.begin(), g.durs.end());
+  for (int64_t d : g.durs) row.total_ns += d;
+  row.min_ns = g.durs.front();
+  row.max_ns = g.durs.back();
+  row.average_ns = static_cast<double>(row.total_ns) / static_cast<double>(row.count);
+  const size_t n = g.durs.size();
+  row.median_ns = n % 2 ? static_cast<double>(g.durs[n / 2])
+                        : (static_cast<double>(g.durs[n / 2 - 1]) + static_cast<double>(g.durs[n / 2])) / 2;
+  row.pct = total_ns > 0 ? 100.0 * static_cast<double>(row.total_ns) / total_ns : 0;
+  return row;
+}
+
+int64_t sumDur(const std::vector<int64_t>& dur) {
+  int64_t total = 0;
+  for (int64_t d : dur) total += std::max<int64_t>(0, d);
+  return total;
+}
+
+// Sorts a group's events by start time (the tables are not guaranteed sorted).
+template <typename Table>
+void sortEvents(EventRefs& events, const Table& table) {
+  std::stable_sort(events.begin(), events.end(), [&](const EventRef& a, const EventRef& b) {
+    return table.ts[static_cast<size_t>(a.id)] < table.ts[static_cast<size_t>(b.id)];
+  });
+}
+
+// Groups rows of `table` by the key `keyOf(i)` (a StringId's value or an enum).
+template <typename Table, typename KeyOf, typename NameOf>
+std::vector<Group> groupBy(const Table& table, int rank, EventKind kind, KeyOf keyOf,
+                           NameOf nameOf) {
+  std::unordered_map<int64_t, size_t> index;
+  std::vector<Group> groups;
+  for (size_t i = 0; i < table.size(); ++i) {
+    const int64_t key = keyOf(i);
+    auto [it, fresh] = index.try_emplace(key, groups.size());
+    if (fresh) {
+      groups.emplace_back();
+      groups.back().name = nameOf(i);
+    }
+    Group& g = groups[it->second];
+    g.durs.push_back(std::max<int64_t>(0, table.dur[i]));
+    g.events.push_back({rank, kind, static_cast<int64_t>(i)});
+  }
+  for (Group& g : groups) sortEvents(g.events, table);
+  return groups;
+}
+
+}  // namespace
+
+std::vector<OperationRow> operationRows(const AnalysedRun& run, int rank, OperationKind kind) {
+  std::vector<OperationRow> out;
+  if (rank < 0 || static_cast<size_t>(rank) >= run.tables.size()) return out;
+  const TraceTables& t = run.tables[static_cast<size_t>(rank)];
+  const double device_ns = static_cast<double>(sumDur(t.kernels.dur) + sumDur(t.memcpys.dur) +
+                                               sumDur(t.memsets.dur));
+  std::vector<Group> groups;
+  double total_ns = device_ns;
+  switch (kind) {
+    case OperationKind::kKernels: {
+      groups = groupBy(
+          t.kernels, rank, EventKind::kKernel,
+          [&](size_t i) { return static_cast<int64_t>(t.kernels.name[i].value); },
+          [&](size_t i) { return std::string(t.strings.get(t.kernels.name[i])); });
+      const KernelClassifier classifier(t.strings, t.kernels.name);
+      for (Group& g : groups) {
+        const auto first = static_cast<size_t>(g.events.front().id);
+        g.category = std::string(toText(classifier.category(t.kernels.name[first])));
+      }
+      break;
+    }
+    case OperationKind::kCopies: {
+      groups = groupBy(
+          t.memcpys, rank, EventKind::kMemcpy,
+          [&](size_t i) { return static_cast<int64_t>(t.memcpys.copy_kind[i]); },
+          [&](size_t i) { return std::string(toText(t.memcpys.copy_kind[i])); });
+      for (Group& g : groups) {
+        for (const EventRef& e : g.events) {
+          g.bytes += std::max<int64_t>(0, t.memcpys.bytes[static_cast<size_t>(e.id)]);
+        }
+      }
+      std::vector<Group> memsets = groupBy(
+          t.memsets, rank, EventKind::kMemset, [](size_t) { return int64_t{0}; },
+          [](size_t) { return std::string("memset"); });
+      for (Group& g : memsets) {
+        for (const EventRef& e : g.events) {
+          g.bytes += std::max<int64_t>(0, t.memsets.bytes[static_cast<size_t>(e.id)]);
+        }
+        groups.push_back(std::move(g));
+      }
+      break;
+    }
+    case OperationKind::kApiCalls:
+      groups = groupBy(
+          t.api_calls, rank, EventKind::kApiCall,
+          [&](size_t i) { return static_cast<int64_t>(t.api_calls.name[i].value); },
+          [&](size_t i) { return std::string(t.strings.get(t.api_calls.name[i])); });
+      total_ns = static_cast<double>(sumDur(t.api_calls.dur));
+      break;
+  }
+  out.reserve(groups.size());
+  for (Group& g : groups) out.push_back(finish(g, total_ns));
+  std::stable_sort(out.begin(), out.end(), [](const OperationRow& a, const OperationRow& b) {
+    return a.total_ns > b.total_ns;
+  });
+  return out;
+}
+
+QString formatDuration(double ns) {
+  const double a = std::abs(ns);
+  if (a < 1e3) return QStringLiteral("%1 ns").arg(ns, 0, 'f', 0);
+  if (a < 1e6) return QStringLiteral("%1 µs").arg(ns / 1e3, 0, 'f', a < 1e4 ? 2 : 1);
+  if (a < 1e9) return QStringLiteral("%1 ms").arg(ns / 1e6, 0, 'f', a < 1e7 ? 2 : 1);
+  return QStringLiteral("%1 s").arg(ns / 1e9, 0, 'f', 2);
+}
+
+QString formatBytes(double bytes) {
+  static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (bytes >= 1024 && unit < 4) {
+    bytes /= 1024;
+    ++unit;
+  }
+  return QStringLiteral("%1 %2").arg(bytes, 0, 'f', unit == 0 ? 0 : 1).arg(kUnits[unit]);
+}
+
+OperationStatsModel::OperationStatsModel(OperationKind kind, QObject* parent)
+    : QAbstractTableModel(parent), kind_(kind) {
+  using C = Column;
+  switch (kind) {
+    case OperationKind::kKernels:
+      columns_ = {C::kName, C::kCategory, C::kCount, C::kTotal, C::kAverage,
+                  C::kMedian, C::kMin, C::kMax, C::kPct};
+      break;
+    case OperationKind::kCopies:
+      columns_ = {C::kName, C::kCount, C::kTotal, C::kAverage, C::kMedian, C::kMin,
+                  C::kMax, C::kBytes, C::kThroughput, C::kPct};
+      break;
+    case OperationKind::kApiCalls:
+      columns_ = {C::kName, C::kCount, C::kTotal, C::kAverage, C::kMedian, C::kMin, C::kMax,
+                  C::kPct};
+      break;
+  }
+}
+
+void OperationStatsModel::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
+  beginResetModel();
+  rows_.clear();
+  cpu_ = false;
+  if (run) {
+    rows_ = operationRows(*run, rank, kind_);
+    if (rank >= 0 && static_cast<size_t>(rank) < run->run.ranks.size()) {
+      cpu_ = run->run.ranks[static_cast<size_t>(rank)].device_kind == DeviceKind::kCpu;
+    }
+  }
+  endResetModel();
+}
+
+int OperationStatsModel::columnOf(Column column) const {
+  const auto it = std::find(columns_.begin(), columns_.end(), column);
+  return it == columns_.end() ? -1 : static_cast<int>(it - columns_.begin());
+}
+
+int OperationStatsModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+
+int OperationStatsModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(columns_.size());
+}
+
+namespace {
+
+double throughputPerS(const OperationRow& row) {
+  return row.total_ns > 0 ? static_cast<double>(row.bytes) * 1e9 / static_cast<double>(row.total_ns)
+                          : 0;
+}
+
+}  // namespace
+
+QVariant OperationStatsModel::display(const OperationRow& row, Column column) const {
+  switch (column) {
+    case Column::kName:
+      return QString::fromStdString(row.name);
+    case Column::kCategory:
+      return QString::fromStdString(row.category);
+    case Column::kCount:
+      return QLocale().toString(static_cast<qlonglong>(row.count));
+    case Column::kTotal:
+      return formatDuration(static_cast<double>(row.total_ns));
+    case Column::kAverage:
+      return formatDuration(row.average_ns);
+    case Column::kMedian:
+      return formatDuration(row.median_ns);
+    case Column::kMin:
+      return formatDuration(static_cast<double>(row.min_ns));
+    case Column::kMax:
+      return formatDuration(static_cast<double>(row.max_ns));
+    case Column::kBytes:
+      return formatBytes(static_cast<double>(row.bytes));
+    case Column::kThroughput:
+      return row.total_ns > 0 ? formatBytes(throughputPerS(row)) + QStringLiteral("/s")
+                              : QStringLiteral("—");
+    case Column::kPct:
+      return QStringLiteral("%1 %").arg(row.pct, 0, 'f', 1);
+  }
+  return {};
+}
+
+QVariant OperationStatsModel::sortKey(const OperationRow& row, Column column) const {
+  switch (column) {
+    case Column::kName:
+      return QString::fromStdString(row.name);
+    case Column::kCategory:
+      return QString::fromStdString(row.category);
+    case Column::kCount:
+      return static_cast<qlonglong>(row.count);
+    case Column::kTotal:
+      return static_cast<qlonglong>(row.total_ns);
+    case Column::kAverage:
+      return row.average_ns;
+    case Column::kMedian:
+      return row.median_ns;
+    case Column::kMin:
+      return static_cast<qlonglong>(row.min_ns);
+    case Column::kMax:
+      return static_cast<qlonglong>(row.max_ns);
+    case Column::kBytes:
+      return static_cast<qlonglong>(row.bytes);
+    case Column::kThroughput:
+      return throughputPerS(row);
+    case Column::kPct:
+      return row.pct;
+  }
+  return {};
+}
+
+QVariant OperationStatsModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
+    return {};
+  }
+  const OperationRow& row = rows_[static_cast<size_t>(index.row())];
+  const Column column = columns_[static_cast<size_t>(index.column())];
+  switch (role) {
+    case Qt::DisplayRole:
+      return display(row, column);
+    case Qt::ToolTipRole:
+      return column == Column::kName ? QString::fromStdString(row.name) : QVariant();
+    case Qt::TextAlignmentRole:
+      return column == Column::kName || column == Column::kCategory
+                 ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                 : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case SortRole:
+      return sortKey(row, column);
+    case EventsRole:
+      return QVariant::fromValue(row.events);
+    default:
+      return {};
+  }
+}
+
+QVariant OperationStatsModel::headerData(int section, Qt::Orientation orientation,
+                                         int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
+      section >= static_cast<int>(columns_.size())) {
+    return QAbstractTableModel::headerData(section, orientation, role);
+  }
+  const QString device = cpu_ ? QStringLiteral("CPU") : QStringLiteral("GPU");
+  switch (columns_[static_cast<size_t>(section)]) {
+    case Column::kName:
+      return kind_ == OperationKind::kCopies ? tr("Kind") : tr("Name");
+    case Column::kCategory:
+      return tr("Category");
+    case Column::kCount:
+      return tr("Count");
+    case Column::kTotal:
+      return tr("Total");
+    case Column::kAverage:
+      return tr("Average");
+    case Column::kMedian:
+      return tr("Median");
+    case Column::kMin:
+      return tr("Min");
+    case Column::kMax:
+      return tr("Max");
+    case Column::kBytes:
+      return tr("Bytes");
+    case Column::kThroughput:
+      return tr("Throughput");
+    case Column::kPct:
+      return kind_ == OperationKind::kApiCalls ? tr("% of API time")
+                                               : tr("% of %1 time").arg(device);
+  }
+  return {};
+}
+
+OperationFilterProxy::OperationFilterProxy(QObject* parent) : QSortFilterProxyModel(parent) {
+  setSortRole(OperationStatsModel::SortRole);
+  setFilterCaseSensitivity(Qt::CaseInsensitive);
+  setFilterKeyColumn(0);
+}
+
+void OperationFilterProxy::setNameFilter(const QString& text) { setFilterFixedString(text); }
+
+}  // namespace damscope

@@ -1,0 +1,108 @@
+// Summary tables of one rank's operations, like `nsys stats`' cuda_gpu_kern_sum,
+// cuda_gpu_mem_time_sum and cuda_api_sum reports: one row per kernel name, per
+// copy kind (memsets as one more row) or per API call name, with count, total,
+// average, median, min and max duration and the row's share of the time.
+//
+// The figures are computed once per setRun by operationRows(), a pure
+// function of the event tables (tested against hand-computed figures); the
+// item model only formats them. Durations are shown in ns/µs/ms/s but the
+// SortRole carries them as numbers, so a proxy sorting on it sorts
+// numerically ("9 µs" before "10 µs").
+//
+// Shares: a kernel or copy row's "% of GPU time" is its total over the total
+// of all device operations of the rank (kernels + copies + memsets), so the
+// kernel and copy tables add up to 100 % together; an API row's share is of
+// all API-call time (nsys cuda_api_sum's "Time (%)"). On a CPU run
+// (RankResult::device_kind kCpu) the device is the CPU and the header says so.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
+
+#include "gui/models/event_ref.h"
+
+namespace damscope {
+
+enum class OperationKind : uint8_t { kKernels, kCopies, kApiCalls };
+
+// One row of a summary. Times in ns; bytes only for copies (0 otherwise).
+struct OperationRow {
+  std::string name;      // kernel name, copy kind ("HtoD", "memset") or API name
+  std::string category;  // kernel category (kernel_categories.h); empty for others
+  int64_t count = 0;
+  int64_t total_ns = 0;
+  double average_ns = 0;
+  double median_ns = 0;  // the middle run; the mean of the two middle ones for an even count
+  int64_t min_ns = 0;
+  int64_t max_ns = 0;
+  int64_t bytes = 0;
+  double pct = 0;     // of the device's (or the API calls') total time, 0..100
+  EventRefs events;   // every instance, in time order
+};
+
+// The rows of `kind` for `rank` of `run`, largest total first; empty for a
+// rank the run does not have.
+std::vector<OperationRow> operationRows(const AnalysedRun& run, int rank, OperationKind kind);
+
+// "850 ns", "12.3 µs", "4.56 ms", "1.23 s".
+QString formatDuration(double ns);
+// "512 B", "1.5 KiB", "3.2 MiB", "1.1 GiB".
+QString formatBytes(double bytes);
+
+class OperationStatsModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Role {
+    // The cell as a number (durations in ns, shares in percent, counts,
+    // bytes, bytes per second); the name columns as their text.
+    SortRole = Qt::UserRole + 1,
+    // QVariant of EventRefs: every instance the row stands for.
+    EventsRole,
+  };
+  enum class Column { kName, kCategory, kCount, kTotal, kAverage, kMedian, kMin, kMax, kBytes,
+                      kThroughput, kPct };
+
+  explicit OperationStatsModel(OperationKind kind, QObject* parent = nullptr);
+
+  OperationKind kind() const { return kind_; }
+  // A null run empties the model.
+  void setRun(std::shared_ptr<const AnalysedRun> run, int rank);
+
+  // The columns this kind shows, left to right.
+  const std::vector<Column>& columns() const { return columns_; }
+  int columnOf(Column column) const;
+  const std::vector<OperationRow>& rows() const { return rows_; }
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
+
+ private:
+  QVariant display(const OperationRow& row, Column column) const;
+  QVariant sortKey(const OperationRow& row, Column column) const;
+
+  OperationKind kind_;
+  std::vector<Column> columns_;
+  std::vector<OperationRow> rows_;
+  bool cpu_ = false;
+};
+
+// The proxy every statistics view uses: sorts by SortRole, filters the name
+// column by a case-insensitive substring.
+class OperationFilterProxy : public QSortFilterProxyModel {
+  Q_OBJECT
+
+ public:
+  explicit OperationFilterProxy(QObject* parent = nullptr);
+  // Rows whose name contains `text`, ignoring case; empty shows every row.
+  void setNameFilter(const QString& text);
+};
+
+}  // namespace damscope

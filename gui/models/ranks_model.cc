@@ -1,0 +1,173 @@
+// The ranks model: see ranks_model.h.
+#include "gui/models/ranks_model.h"
+
+#include <algorithm>
+
+#include "analyzer/report/result_words.h"
+#include "gui/models/operation_stats_model.h"
+
+namespace damscope {
+
+RanksModel::RanksModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void RanksModel::setRun(std::shared_ptr<const AnalysedRun> run, int) {
+  beginResetModel();
+  run_ = std::move(run);
+  steps_.clear();
+  if (run_) {
+    for (const RankResult& r : run_->run.ranks) {
+      for (const StepResult& s : r.steps) steps_.push_back(s.number);
+    }
+    std::sort(steps_.begin(), steps_.end());
+    steps_.erase(std::unique(steps_.begin(), steps_.end()), steps_.end());
+  }
+  endResetModel();
+}
+
+QColor RanksModel::stragglerBackground() { return QColor(220, 50, 47, 90); }
+
+int RanksModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() || !run_ ? 0 : static_cast<int>(run_->run.ranks.size());
+}
+
+int RanksModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : kFixedColumnCount + static_cast<int>(steps_.size());
+}
+
+const RankComparison* RanksModel::comparisonOf(int row) const {
+  const auto& cross = run_->run.cross_rank;
+  return static_cast<size_t>(row) < cross.size() ? &cross[static_cast<size_t>(row)] : nullptr;
+}
+
+std::optional<int64_t> RanksModel::stepDur(int row, int64_t number) const {
+  for (const StepResult& s : run_->run.ranks[static_cast<size_t>(row)].steps) {
+    if (s.number == number) return s.dur;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+const QString kNone = QStringLiteral("—");
+
+QString pctText(double v) { return QStringLiteral("%1 %").arg(v, 0, 'f', 1); }
+
+}  // namespace
+
+QVariant RanksModel::display(int row, int column) const {
+  const RankResult& r = run_->run.ranks[static_cast<size_t>(row)];
+  const RankComparison* c = comparisonOf(row);
+  switch (column) {
+    case kRank:
+      return r.rank ? QString::number(*r.rank) : QString::number(row);
+    case kDevice: {
+      const std::string label = deviceLabel(r);
+      return label.empty() ? kNone : QString::fromStdString(label);
+    }
+    case kMedianStep:
+      return c ? formatDuration(static_cast<double>(c->median_step_ns)) : kNone;
+    case kSlowerThanMedian:
+      return c ? pctText(c->slower_than_median_pct) : kNone;
+    case kStraggler:
+      return c ? (c->straggler ? tr("straggler") : tr("no")) : kNone;
+    case kCollectiveSkew:
+      return c && c->collectives > 0
+                 ? QStringLiteral("%1 / %2")
+                       .arg(formatDuration(static_cast<double>(c->median_start_skew_ns)),
+                            formatDuration(static_cast<double>(c->max_start_skew_ns)))
+                 : kNone;
+    case kLastToStart:
+      return c && c->collectives > 0 ? pctText(c->last_to_start_pct) : kNone;
+    case kVerdict:
+      return r.verdict() == Verdict::kNone ? kNone : QString::fromUtf8(toText(r.verdict()).data(),
+                                                            static_cast<qsizetype>(toText(r.verdict()).size()));
+    default: {
+      const auto dur = stepDur(row, steps_[static_cast<size_t>(column - kFixedColumnCount)]);
+      return dur ? formatDuration(static_cast<double>(*dur)) : kNone;
+    }
+  }
+}
+
+QVariant RanksModel::sortKey(int row, int column) const {
+  const RankComparison* c = comparisonOf(row);
+  switch (column) {
+    case kRank:
+      return row;
+    case kDevice:
+    case kVerdict:
+      return display(row, column);
+    case kMedianStep:
+      return c ? static_cast<qlonglong>(c->median_step_ns) : qlonglong{-1};
+    case kSlowerThanMedian:
+      return c ? c->slower_than_median_pct : -1.0;
+    case kStraggler:
+      return c ? int{c->straggler} : -1;
+    case kCollectiveSkew:
+      return c && c->collectives > 0 ? static_cast<qlonglong>(c->median_start_skew_ns)
+                                     : qlonglong{-1};
+    case kLastToStart:
+      return c && c->collectives > 0 ? c->last_to_start_pct : -1.0;
+    default: {
+      const auto dur = stepDur(row, steps_[static_cast<size_t>(column - kFixedColumnCount)]);
+      return static_cast<qlonglong>(dur.value_or(-1));
+    }
+  }
+}
+
+QVariant RanksModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
+    return {};
+  }
+  const RankComparison* c = comparisonOf(index.row());
+  const bool straggler = c && c->straggler;
+  switch (role) {
+    case Qt::DisplayRole:
+      return display(index.row(), index.column());
+    case SortRole:
+      return sortKey(index.row(), index.column());
+    case StragglerRole:
+      return straggler;
+    case Qt::BackgroundRole:
+      return straggler ? QVariant(stragglerBackground()) : QVariant();
+    case Qt::TextAlignmentRole:
+      return index.column() == kDevice || index.column() == kVerdict
+                 ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                 : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ToolTipRole:
+      if (index.column() == kCollectiveSkew) {
+        return tr("Start skew of matched collectives: median / max");
+      }
+      return QString::fromStdString(run_->run.ranks[static_cast<size_t>(index.row())].source);
+    default:
+      return {};
+  }
+}
+
+QVariant RanksModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
+      section >= columnCount()) {
+    return QAbstractTableModel::headerData(section, orientation, role);
+  }
+  switch (section) {
+    case kRank:
+      return tr("Rank");
+    case kDevice:
+      return tr("Device");
+    case kMedianStep:
+      return tr("Median step");
+    case kSlowerThanMedian:
+      return tr("Slower than median");
+    case kStraggler:
+      return tr("Straggler");
+    case kCollectiveSkew:
+      return tr("Collective skew (median / max)");
+    case kLastToStart:
+      return tr("Last to start");
+    case kVerdict:
+      return tr("Verdict");
+    default:
+      return tr("Step %1").arg(steps_[static_cast<size_t>(section - kFixedColumnCount)]);
+  }
+}
+
+}  // namespace damscope

@@ -1,0 +1,125 @@
+// The scorecard bar: see scorecard_bar.h.
+#include "gui/panels/scorecard_bar.h"
+
+#include <QPainter>
+#include <QPainterPath>
+
+#include "gui/models/palette.h"
+
+namespace damscope {
+namespace {
+
+constexpr int kBarHeight = 30;
+constexpr int kLegendGap = 10;      // between the bar and the legend
+constexpr int kSwatch = 12;         // legend swatch side
+constexpr int kEntrySpacing = 18;   // between legend entries
+constexpr int kRowSpacing = 6;      // between legend rows
+
+QString legendText(const Scorecard& card, Axis axis) {
+  const auto label = axisLabel(axis);
+  return QStringLiteral("%1  %2 %")
+      .arg(QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size())))
+      .arg(card.pct(axis), 0, 'f', 1);
+}
+
+}  // namespace
+
+ScorecardBar::ScorecardBar(QWidget* parent) : QWidget(parent) {
+  QSizePolicy policy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+  policy.setHeightForWidth(true);
+  setSizePolicy(policy);
+}
+
+void ScorecardBar::setScorecard(std::optional<Scorecard> card) {
+  card_ = std::move(card);
+  updateGeometry();
+  update();
+}
+
+std::vector<Axis> ScorecardBar::legendAxes() const {
+  std::vector<Axis> out;
+  if (!card_) return out;
+  for (size_t a = 0; a < kAxisCount; ++a) {
+    if (card_->ns[a] > 0) out.push_back(static_cast<Axis>(a));
+  }
+  return out;
+}
+
+int ScorecardBar::layoutLegend(int width, std::vector<QRect>* rects) const {
+  const QFontMetrics fm(font());
+  const int line = std::max(kSwatch, fm.height());
+  int x = 0, y = 0;
+  for (Axis axis : legendAxes()) {
+    const int w = kSwatch + 6 + fm.horizontalAdvance(legendText(*card_, axis));
+    if (x > 0 && x + w > width) {
+      x = 0;
+      y += line + kRowSpacing;
+    }
+    if (rects) rects->emplace_back(x, y, w, line);
+    x += w + kEntrySpacing;
+  }
+  return legendAxes().empty() ? 0 : y + line;
+}
+
+int ScorecardBar::heightForWidth(int width) const {
+  const int legend = layoutLegend(width, nullptr);
+  return kBarHeight + (legend > 0 ? kLegendGap + legend : 0) + 2;
+}
+
+QSize ScorecardBar::sizeHint() const { return {480, heightForWidth(480)}; }
+QSize ScorecardBar::minimumSizeHint() const { return {200, heightForWidth(200)}; }
+
+void ScorecardBar::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.setRenderHint(QPainter::Antialiasing);
+  const QRectF bar(0.5, 0.5, width() - 1.0, kBarHeight);
+  QPainterPath clip;
+  clip.addRoundedRect(bar, 5, 5);
+  if (!card_ || card_->total() <= 0) {
+    p.setPen(palette().color(QPalette::Mid));
+    p.setBrush(Qt::NoBrush);
+    p.drawPath(clip);
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    p.drawText(bar, Qt::AlignCenter, tr("No device work to judge"));
+    return;
+  }
+  const double total = static_cast<double>(card_->total());
+  p.save();
+  p.setClipPath(clip);
+  double x = bar.left();
+  QFont bold = font();
+  bold.setBold(true);
+  p.setFont(bold);
+  const QFontMetrics fm(bold);
+  for (size_t a = 0; a < kAxisCount; ++a) {
+    if (card_->ns[a] <= 0) continue;
+    const double w = bar.width() * static_cast<double>(card_->ns[a]) / total;
+    const QRectF seg(x, bar.top(), w, bar.height());
+    const QColor fill = axisColor(static_cast<Axis>(a));
+    p.fillRect(seg, fill);
+    const QString text = QStringLiteral("%1 %").arg(card_->pct(static_cast<Axis>(a)), 0, 'f', 0);
+    if (fm.horizontalAdvance(text) + 10 <= w) {
+      p.setPen(textOn(fill));
+      p.drawText(seg, Qt::AlignCenter, text);
+    }
+    x += w;
+  }
+  p.restore();
+  p.setFont(font());
+  std::vector<QRect> rects;
+  layoutLegend(width(), &rects);
+  const std::vector<Axis> axes = legendAxes();
+  const int top = kBarHeight + kLegendGap;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    const QRect r = rects[i].translated(0, top);
+    const QRect swatch(r.left(), r.center().y() - kSwatch / 2, kSwatch, kSwatch);
+    p.setPen(Qt::NoPen);
+    p.setBrush(axisColor(axes[i]));
+    p.drawRoundedRect(swatch, 2, 2);
+    p.setPen(palette().color(QPalette::WindowText));
+    p.drawText(r.adjusted(kSwatch + 6, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
+               legendText(*card_, axes[i]));
+  }
+}
+
+}  // namespace damscope

@@ -1,0 +1,255 @@
+// The GUI's item models over one rank's results and events: the operation
+// summaries (figures against hand-computed ones, numeric sorting and
+// filtering through the proxy), the findings, the ranks of a two-rank run and
+// the event details; every model under QAbstractItemModelTester.
+#include <QAbstractItemModelTester>
+
+#include <gtest/gtest.h>
+
+#include "gui/models/event_details.h"
+#include "gui/models/findings_model.h"
+#include "gui/models/operation_stats_model.h"
+#include "gui/models/ranks_model.h"
+#include "tests/gui/gui_test_support.h"
+#include "tests/test_support.h"
+#include "tests/trace_builder.h"
+
+namespace damscope {
+namespace {
+
+using testing::analysedRunOf;
+using testing::smallTrainingTrace;
+using testing::TraceBuilder;
+
+std::shared_ptr<const AnalysedRun> smallRun() {
+  return std::make_shared<const AnalysedRun>(analysedRunOf(smallTrainingTrace()));
+}
+
+void testModel(QAbstractItemModel* model) {
+  QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+}
+
+const OperationRow* rowNamed(const OperationStatsModel& m, const std::string& name) {
+  for (const OperationRow& r : m.rows()) {
+    if (r.name == name) return &r;
+  }
+  return nullptr;
+}
+
+TEST(OperationStatsModel, EveryKindPassesTheModelTesterOnARunAndOnNone) {
+  const auto run = smallRun();
+  for (OperationKind kind :
+       {OperationKind::kKernels, OperationKind::kCopies, OperationKind::kApiCalls}) {
+    OperationStatsModel model(kind);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    OperationFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester proxy_tester(&proxy,
+                                          QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setRun(run, 0);
+    EXPECT_GT(model.rowCount(), 0);
+    proxy.sort(2, Qt::DescendingOrder);
+    proxy.setNameFilter(QStringLiteral("a"));
+    model.setRun(std::make_shared<const AnalysedRun>(), 0);  // an empty run
+    EXPECT_EQ(model.rowCount(), 0);
+    model.setRun(nullptr, 0);
+    EXPECT_EQ(model.rowCount(), 0);
+  }
+}
+
+TEST(OperationStatsModel, KernelFiguresEqualTheHandComputedOnes) {
+  const auto run = smallRun();
+  OperationStatsModel model(OperationKind::kKernels);
+  model.setRun(run, 0);
+  const OperationRow* sgemm = rowNamed(model, "volta_sgemm_128x64_nn");
+  ASSERT_NE(sgemm, nullptr);
+  // Three steps, three sgemm runs of 140 µs each (gui_test_support.cc).
+  EXPECT_EQ(sgemm->count, 9);
+  EXPECT_EQ(sgemm->total_ns, 9 * 140'000);
+  EXPECT_DOUBLE_EQ(sgemm->average_ns, 140'000);
+  EXPECT_DOUBLE_EQ(sgemm->median_ns, 140'000);
+  EXPECT_EQ(sgemm->min_ns, 140'000);
+  EXPECT_EQ(sgemm->max_ns, 140'000);
+  EXPECT_EQ(sgemm->category, "gemm");
+  // 18 kernels of 140 µs and three 40 µs copies: the device's time.
+  EXPECT_NEAR(sgemm->pct, 100.0 * 9 * 140 / (18 * 140 + 3 * 40), 1e-9);
+  EXPECT_EQ(sgemm->events, kernelsNamed(*run, 0, "volta_sgemm_128x64_nn"));
+  const int row = static_cast<int>(sgemm - model.rows().data());
+  const auto events =
+      model.index(row, 0).data(OperationStatsModel::EventsRole).value<EventRefs>();
+  EXPECT_EQ(events, sgemm->events);
+  EXPECT_EQ(model.index(row, model.columnOf(OperationStatsModel::Column::kTotal)).data(),
+            QStringLiteral("1.26 ms"));
+  EXPECT_EQ(model.headerData(model.columnOf(OperationStatsModel::Column::kPct), Qt::Horizontal),
+            QStringLiteral("% of GPU time"));
+}
+
+TEST(OperationStatsModel, MedianOfAnEvenCountIsTheMeanOfTheMiddleTwo) {
+  TraceBuilder b;
+  b.device(0, 80);
+  const double durs[] = {10, 30, 20, 50};
+  for (int i = 0; i < 4; ++i) b.launchKernel(i * 100, i * 100 + 5, durs[i], "k");
+  const AnalysedRun run = analysedRunOf(b.build());
+  const std::vector<OperationRow> rows = operationRows(run, 0, OperationKind::kKernels);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(rows[0].median_ns, 25'000);
+  EXPECT_EQ(rows[0].min_ns, 10'000);
+  EXPECT_EQ(rows[0].max_ns, 50'000);
+  EXPECT_DOUBLE_EQ(rows[0].average_ns, 27'500);
+  const std::vector<OperationRow> api = operationRows(run, 0, OperationKind::kApiCalls);
+  ASSERT_EQ(api.size(), 1u);
+  EXPECT_EQ(api[0].name, "cudaLaunchKernel");
+  EXPECT_EQ(api[0].count, 4);
+  EXPECT_DOUBLE_EQ(api[0].pct, 100);
+}
+
+TEST(OperationStatsModel, TheProxySortsDurationsAsNumbersAndFiltersIgnoringCase) {
+  TraceBuilder b;
+  b.device(0, 80);
+  // As text "9.00 µs" sorts after "100.0 µs"; as numbers it comes first.
+  b.launchKernel(0, 10, 100, "Long_kernel");
+  b.launchKernel(200, 210, 9, "short_kernel");
+  b.launchKernel(300, 310, 10, "middle_kernel");
+  OperationStatsModel model(OperationKind::kKernels);
+  model.setRun(std::make_shared<const AnalysedRun>(analysedRunOf(b.build())), 0);
+  OperationFilterProxy proxy;
+  proxy.setSourceModel(&model);
+  testModel(&proxy);
+  proxy.sort(model.columnOf(OperationStatsModel::Column::kTotal), Qt::AscendingOrder);
+  ASSERT_EQ(proxy.rowCount(), 3);
+  EXPECT_EQ(proxy.index(0, 0).data(), QStringLiteral("short_kernel"));
+  EXPECT_EQ(proxy.index(1, 0).data(), QStringLiteral("middle_kernel"));
+  EXPECT_EQ(proxy.index(2, 0).data(), QStringLiteral("Long_kernel"));
+  proxy.setNameFilter(QStringLiteral("LONG"));
+  ASSERT_EQ(proxy.rowCount(), 1);
+  EXPECT_EQ(proxy.index(0, 0).data(), QStringLiteral("Long_kernel"));
+  proxy.setNameFilter({});
+  EXPECT_EQ(proxy.rowCount(), 3);
+}
+
+TEST(OperationStatsModel, CopiesAreGroupedByKindWithBytes) {
+  const auto run = smallRun();
+  OperationStatsModel model(OperationKind::kCopies);
+  model.setRun(run, 0);
+  testModel(&model);
+  ASSERT_EQ(model.rowCount(), 1);
+  const OperationRow& row = model.rows()[0];
+  EXPECT_EQ(row.name, "HtoD");
+  EXPECT_EQ(row.count, 3);
+  EXPECT_EQ(row.total_ns, 3 * 40'000);
+  EXPECT_EQ(row.bytes, std::max<int64_t>(0, run->tables[0].memcpys.bytes[0]) * 3);
+}
+
+TEST(FindingsModel, RowsFollowTheAnalyzerOrderAndCarryTheirEvents) {
+  const auto run = smallRun();
+  FindingsModel model;
+  testModel(&model);
+  model.setRun(run, 0);
+  const auto& findings = run->run.ranks[0].findings.findings;
+  ASSERT_FALSE(findings.empty());
+  ASSERT_EQ(model.rowCount(), static_cast<int>(findings.size()));
+  for (int i = 0; i < model.rowCount(); ++i) {
+    const Finding& f = findings[static_cast<size_t>(i)];
+    EXPECT_EQ(model.index(i, FindingsModel::kTitle).data().toString().toStdString(), f.title);
+    EXPECT_EQ(model.index(i, 0).data(FindingsModel::EventsRole).value<EventRefs>(),
+              eventsOfFinding(f, 0));
+    EXPECT_EQ(model.index(i, FindingsModel::kEvidence).data().toInt(),
+              static_cast<int>(eventsOfFinding(f, 0).size()));
+    EXPECT_EQ(model.index(i, FindingsModel::kMaxGain).data().toString(),
+              f.max_gain_pct ? QStringLiteral("%1 %").arg(*f.max_gain_pct, 0, 'f', 1)
+                             : QStringLiteral("—"));
+  }
+  model.setRun(std::make_shared<const AnalysedRun>(), 0);
+  EXPECT_EQ(model.rowCount(), 0);
+}
+
+TEST(RanksModel, TheSlowerOfTwoRanksIsMarkedAsTheStraggler) {
+  testing::TempDir dir;
+  const std::vector<std::string> inputs{dir.file("rank0.json"), dir.file("rank1.json")};
+  testing::writeFile(inputs[0], testing::dataBoundKinetoTrace(0, 0, 8));
+  testing::writeFile(inputs[1], testing::dataBoundKinetoTrace(1, 400, 8));
+  PipelineOptions options;
+  options.store = false;
+  auto opened = openAnalysedRun(inputs, options);
+  ASSERT_TRUE(opened.ok()) << opened.error().message();
+  const auto run = std::make_shared<const AnalysedRun>(std::move(opened.value()));
+  ASSERT_EQ(run->run.cross_rank.size(), 2u);
+  RanksModel model;
+  testModel(&model);
+  model.setRun(run);
+  ASSERT_EQ(model.rowCount(), 2);
+  EXPECT_FALSE(model.index(0, 0).data(RanksModel::StragglerRole).toBool());
+  EXPECT_TRUE(model.index(1, 0).data(RanksModel::StragglerRole).toBool());
+  EXPECT_EQ(model.index(1, 0).data(Qt::BackgroundRole).value<QColor>(),
+            RanksModel::stragglerBackground());
+  EXPECT_FALSE(model.index(0, 0).data(Qt::BackgroundRole).isValid());
+  EXPECT_EQ(model.index(1, RanksModel::kStraggler).data(), QStringLiteral("straggler"));
+  EXPECT_GT(model.index(1, RanksModel::kSlowerThanMedian).data(RanksModel::SortRole).toDouble(),
+            model.index(0, RanksModel::kSlowerThanMedian).data(RanksModel::SortRole).toDouble());
+  // A step column per step number, each rank's step time in it.
+  ASSERT_FALSE(model.stepNumbers().empty());
+  EXPECT_EQ(model.columnCount(),
+            RanksModel::kFixedColumnCount + static_cast<int>(model.stepNumbers().size()));
+  const int step_column = RanksModel::kFixedColumnCount;
+  EXPECT_GT(model.index(1, step_column).data(RanksModel::SortRole).toLongLong(),
+            model.index(0, step_column).data(RanksModel::SortRole).toLongLong());
+  model.setRun(nullptr);
+  EXPECT_EQ(model.rowCount(), 0);
+}
+
+TEST(RanksModel, OneRankHasNoComparison) {
+  RanksModel model;
+  testModel(&model);
+  model.setRun(smallRun());
+  ASSERT_EQ(model.rowCount(), 1);
+  EXPECT_EQ(model.index(0, RanksModel::kStraggler).data(), QStringLiteral("—"));
+  EXPECT_EQ(model.stepNumbers(), (std::vector<int64_t>{1, 2, 3}));
+}
+
+std::string lineOf(const EventDetailLines& lines, const std::string& key) {
+  std::string out;
+  for (const auto& [k, v] : lines) {
+    if (k == key) out += (out.empty() ? "" : " | ") + v;
+  }
+  return out;
+}
+
+TEST(EventDetails, AKernelNamesItsLaunchCallAndEnclosingRanges) {
+  const auto run = smallRun();
+  const EventRefs sgemm = kernelsNamed(*run, 0, "volta_sgemm_128x64_nn");
+  ASSERT_FALSE(sgemm.empty());
+  const EventDetailLines lines = eventDetails(sgemm.front(), *run);
+  EXPECT_EQ(lineOf(lines, "Name"), "volta_sgemm_128x64_nn");
+  EXPECT_EQ(lineOf(lines, "Duration"), "140.0 µs");
+  EXPECT_EQ(lineOf(lines, "Where"), "device 0, stream 7");
+  EXPECT_NE(lineOf(lines, "Launched by").find("cudaLaunchKernel"), std::string::npos);
+  // The launch lies in step 1 and, inside it, in aten::linear: outermost first.
+  const std::string ranges = lineOf(lines, "In range");
+  const auto step = ranges.find("ProfilerStep#1");
+  const auto linear = ranges.find("aten::linear");
+  ASSERT_NE(step, std::string::npos) << ranges;
+  ASSERT_NE(linear, std::string::npos) << ranges;
+  EXPECT_LT(step, linear);
+  const int64_t origin = firstEventTs(run->tables[0]);
+  EXPECT_EQ(lineOf(lines, "Start"),
+            "+" + formatDuration(static_cast<double>(run->tables[0].kernels.ts[static_cast<size_t>(
+                                                         sgemm.front().id)] -
+                                                     origin))
+                      .toStdString() +
+                " (" + std::to_string(run->tables[0].kernels.ts[static_cast<size_t>(sgemm.front().id)]) +
+                " ns)");
+}
+
+TEST(EventDetails, AGapSaysItsCauseAndAStaleReferenceSaysNothing) {
+  const auto run = smallRun();
+  const auto& gaps = run->run.ranks[0].gaps;
+  ASSERT_FALSE(gaps.empty());
+  const EventDetailLines lines = eventDetails({0, EventKind::kGap, 0}, *run);
+  EXPECT_FALSE(lineOf(lines, "Cause").empty());
+  EXPECT_EQ(lineOf(lines, "Kind"), "idle gap");
+  EXPECT_TRUE(eventDetails({0, EventKind::kKernel, 1'000'000}, *run).empty());
+  EXPECT_TRUE(eventDetails({3, EventKind::kKernel, 0}, *run).empty());
+}
+
+}  // namespace
+}  // namespace damscope
