@@ -1,11 +1,13 @@
 // The diagnosis panel: see diagnosis_panel.h.
 #include "gui/panels/diagnosis_panel.h"
 
-#include <QApplication>
+#include <algorithm>
+
 #include <QGridLayout>
 #include <QLabel>
 #include <QListView>
 #include <QPainter>
+#include <QPainterPath>
 #include <QStyledItemDelegate>
 #include <QVBoxLayout>
 
@@ -50,7 +52,8 @@ class FindingDelegate : public QStyledItemDelegate {
     p->save();
     p->setRenderHint(QPainter::Antialiasing);
     const QPalette& pal = option.palette;
-    const QRect card = option.rect.adjusted(kOuter, kOuter / 2, -kOuter, -kOuter / 2);
+    // Flush left with the panel's headings; the gap between cards is kOuter.
+    const QRect card = option.rect.adjusted(0, kOuter / 2, -2, -kOuter / 2);
     const bool selected = option.state & QStyle::State_Selected;
     const bool hover = option.state & QStyle::State_MouseOver;
     QColor background = pal.color(QPalette::Base);
@@ -60,14 +63,20 @@ class FindingDelegate : public QStyledItemDelegate {
     } else if (hover) {
       background = pal.color(QPalette::AlternateBase);
     }
-    p->setPen(QPen(pal.color(QPalette::Mid), 1));
-    p->setBrush(background);
-    p->drawRoundedRect(QRectF(card).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
+    QPainterPath outline;
+    outline.addRoundedRect(QRectF(card).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
+    p->fillPath(outline, background);
     const int severity = index.data(FindingsModel::SeverityRole).toInt();
     const QColor strip = severityColor(severity);
+    // The severity strip is the card's left edge, inside its rounded outline.
+    p->save();
+    p->setClipPath(outline);
+    p->fillRect(QRect(card.left(), card.top(), 5, card.height()), strip);
+    p->restore();
+    p->setPen(QPen(pal.color(QPalette::Mid), 1));
+    p->setBrush(Qt::NoBrush);
+    p->drawPath(outline);
     p->setPen(Qt::NoPen);
-    p->setBrush(strip);
-    p->drawRoundedRect(QRect(card.left(), card.top(), 5, card.height()), 2, 2);
 
     const Layout l = layout(option, index, card.width());
     int y = card.top() + kInner;
@@ -97,7 +106,7 @@ class FindingDelegate : public QStyledItemDelegate {
   }
 
   QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override {
-    const int width = std::max(240, view_->viewport()->width()) - 2 * kOuter;
+    const int width = std::max(240, view_->viewport()->width()) - 2;
     const Layout l = layout(option, index, width);
     return {width, l.title_height + l.recommendation_height + l.footer_height + 8 + 2 * kInner +
                        kOuter};
@@ -134,8 +143,9 @@ class FindingDelegate : public QStyledItemDelegate {
     const int events = index.siblingAtColumn(FindingsModel::kEvidence).data().toInt();
     l.footer = index.data(FindingsModel::GainRole).toString();
     if (!l.footer.isEmpty()) l.footer[0] = l.footer[0].toUpper();
-    l.footer += events > 0 ? QObject::tr("  ·  %n evidence event(s) — click to show", "", events)
-                           : QObject::tr("  ·  no timeline evidence");
+    l.footer += events == 1 ? QObject::tr("  ·  1 evidence event — click to show it")
+                : events > 1  ? QObject::tr("  ·  %1 evidence events — click to show them").arg(events)
+                              : QObject::tr("  ·  no evidence on the timeline");
     const QFontMetrics title_fm(l.title_font);
     l.title_line = title_fm.height();
     const int title_width = l.text_width - l.badge.width() - 8;
@@ -258,7 +268,9 @@ void DiagnosisPanel::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
                                            " padding: 3px 12px; }")
                                 .arg(colour.name(), textOn(colour).name()));
     verdict_->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Preferred);
-    sentence_->setText(qs(verdictLabel(verdict, r->device_kind)) +
+    QString sentence = qs(verdictLabel(verdict, r->device_kind));
+    if (!sentence.isEmpty()) sentence[0] = sentence[0].toUpper();
+    sentence_->setText(sentence +
                        (r->verdict_may_be_off
                             ? tr(" (so much of the trace was lost that this may be off)")
                             : QString()));
@@ -271,7 +283,8 @@ void DiagnosisPanel::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
   context_->setText(context.join(QStringLiteral("  ·  ")));
 
   const std::vector<KeyFigure> figures = keyFigures(*r, {});
-  constexpr int kColumns = 3;
+  // Four tiles a row at most, so four figures (the usual count) share one row.
+  const int kColumns = std::clamp(static_cast<int>(figures.size()), 1, 4);
   for (size_t i = 0; i < figures.size(); ++i) {
     auto* tile = new QWidget;
     auto* tile_layout = new QVBoxLayout(tile);
@@ -291,7 +304,7 @@ void DiagnosisPanel::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
     tile_layout->addStretch(1);
     figures_->addWidget(tile, static_cast<int>(i) / kColumns, static_cast<int>(i) % kColumns);
   }
-  for (int c = 0; c < kColumns; ++c) figures_->setColumnStretch(c, 1);
+  for (int c = 0; c < 4; ++c) figures_->setColumnStretch(c, c < kColumns ? 1 : 0);
 
   bar_->setScorecard(r->scorecard ? std::optional<Scorecard>(r->scorecard->run) : std::nullopt);
   const int n = findings_->rowCount();
