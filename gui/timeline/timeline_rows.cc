@@ -173,6 +173,7 @@ class Builder {
     lane.kind = kind;
     lane.row = static_cast<int>(out_.rows.size()) - 1;
     lane.events = std::move(events);
+    lane.events.shrink_to_fit();  // drafts grow by doubling; a lane keeps only its events
     const int32_t index = static_cast<int32_t>(out_.lanes.size());
     for (const LaneEvent& e : lane.events) {
       auto& lookup = out_.lane_of[static_cast<size_t>(e.kind)];
