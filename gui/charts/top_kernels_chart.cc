@@ -1,0 +1,133 @@
+// The top kernels chart: see top_kernels_chart.h.
+#include "gui/charts/top_kernels_chart.h"
+
+#include <array>
+#include <cmath>
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QHorizontalStackedBarSeries>
+#include <QLegend>
+#include <QToolTip>
+#include <QValueAxis>
+
+#include "analyzer/report/result_words.h"
+#include "analyzer/report/text_format.h"
+#include "gui/charts/chart_axes.h"
+#include "gui/models/palette.h"
+
+namespace damscope {
+namespace {
+
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+}  // namespace
+
+TopKernelsChart::TopKernelsChart(QWidget* parent) : ChartFrame(parent) {}
+
+void TopKernelsChart::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
+  run_ = std::move(run);
+  rank_ = rank;
+  bars_.clear();
+  series_ = nullptr;
+  QChart* chart = resetChart();
+  if (!run_ || rank_ < 0 || static_cast<size_t>(rank_) >= run_->run.ranks.size()) {
+    showEmpty(tr("No run is open."));
+    return;
+  }
+  const RankResult& r = run_->run.ranks[static_cast<size_t>(rank_)];
+  bars_ = topKernelBars(r);
+  if (bars_.empty()) {
+    showEmpty(tr("No kernels: the trace has no %1 kernels in the analysed window.")
+                  .arg(qs(deviceWord(r))));
+    return;
+  }
+  const QPalette pal = palette();
+  chart->setTitle(bars_.size() == 1 ? tr("The kernel by total time")
+                                    : tr("Top %1 kernels by total time").arg(bars_.size()));
+  series_ = new QHorizontalStackedBarSeries;
+  series_->setBarWidth(0.75);
+  std::array<QBarSet*, kKernelCategoryCount> sets{};
+  for (const KernelBar& b : bars_) {
+    QBarSet*& set = sets[static_cast<size_t>(b.category)];
+    if (set) continue;
+    set = new QBarSet(qs(toText(b.category)));
+    const QColor colour = categoryColor(b.category);
+    set->setColor(colour);
+    set->setBorderColor(colour.darker(130));
+  }
+  double max_ms = 0;
+  for (size_t row = 0; row < bars_.size(); ++row) {
+    const KernelBar& b = bars_[bars_.size() - 1 - row];
+    for (QBarSet* set : sets) {
+      if (set) set->append(set == sets[static_cast<size_t>(b.category)] ? b.ms : 0);
+    }
+    max_ms = std::max(max_ms, b.ms);
+  }
+  for (QBarSet* set : sets) {
+    if (set) series_->append(set);
+  }
+  chart->addSeries(series_);
+  auto* names = new QBarCategoryAxis;
+  for (size_t row = 0; row < bars_.size(); ++row) {
+    // Axis labels are rich text: "<…>" would be read as a tag and vanish.
+    names->append(qs(bars_[bars_.size() - 1 - row].label).toHtmlEscaped());
+  }
+  names->setGridLineVisible(false);
+  styleAxis(names, pal);
+  auto* ms = valueAxisFromZero(max_ms, tr("total time (ms)"), pal, 0.001);
+  chart->addAxis(names, Qt::AlignLeft);
+  chart->addAxis(ms, Qt::AlignBottom);
+  series_->attachAxis(names);
+  series_->attachAxis(ms);
+  chart->legend()->setVisible(true);
+  setCaption(tr("%1 of kernel time in these kernels. Hover for the full name, click to select "
+                "its runs on the timeline.")
+                 .arg([&] {
+                   double pct = 0;
+                   for (const KernelBar& b : bars_) pct += b.pct;
+                   return qs(percent(std::min(pct, 100.0)));
+                 }()));
+}
+
+std::optional<QPointF> TopKernelsChart::barCentre(size_t bar) const {
+  if (!series_ || !showsChart() || bar >= bars_.size()) return std::nullopt;
+  return toViewport(QPointF(bars_[bar].ms / 2, rowOf(bar)), series_);
+}
+
+std::optional<size_t> TopKernelsChart::barAt(QPointF viewport_pos) const {
+  if (!series_ || !showsChart() || !inPlotArea(viewport_pos)) return std::nullopt;
+  const QPointF v = toValue(viewport_pos, series_);
+  const double row = std::round(v.y());
+  if (row < 0 || row >= static_cast<double>(bars_.size())) return std::nullopt;
+  if (std::fabs(v.y() - row) > series_->barWidth() / 2) return std::nullopt;
+  // The whole row answers, not just the bar: a short kernel's bar is thin.
+  return bars_.size() - 1 - static_cast<size_t>(row);
+}
+
+bool TopKernelsChart::onPress(QPointF pos) {
+  const std::optional<size_t> bar = barAt(pos);
+  if (!bar) return false;
+  emit eventsRequested(kernelsNamed(*run_, rank_, bars_[*bar].name));
+  return true;
+}
+
+void TopKernelsChart::onHover(QPointF pos, QPoint global_pos) {
+  const std::optional<size_t> bar = barAt(pos);
+  if (!bar) {
+    QToolTip::hideText();
+    return;
+  }
+  const KernelBar& b = bars_[*bar];
+  QToolTip::showText(global_pos,
+                     tr("<b>%1</b><br>%2<br>%3 ms in %4, mean %5<br>%6 of kernel time")
+                         .arg(qs(clipText(b.name, 400)).toHtmlEscaped(), qs(toText(b.category)))
+                         .arg(b.ms, 0, 'f', 2)
+                         .arg(counted(b.kernels, "run"))
+                         .arg(qs(formatDuration(b.mean_ms * 1e6)), qs(percent(b.pct))),
+                     viewport());
+}
+
+}  // namespace damscope

@@ -1,0 +1,300 @@
+// The chart widgets, offscreen: a click on a roofline disc or a bar asks for
+// the events it stands for (and a click on empty space asks for nothing and
+// does not crash, as QScatterSeries::clicked can in Qt 6.4), the empty states
+// say why, MFU that is not computed is not drawn, and every chart paints with
+// a run and without one. With ../shared/traces, ResNet-50's charts are drawn
+// and, when DAMSCOPE_CHART_GRABS names a directory, saved there to be looked at.
+#include <gtest/gtest.h>
+
+#include <QBarSet>
+#include <QChart>
+#include <QGraphicsSimpleTextItem>
+#include <QHorizontalStackedBarSeries>
+#include <QImage>
+#include <QLineSeries>
+#include <QSignalSpy>
+#include <QStackedBarSeries>
+#include <QTest>
+#include <set>
+
+#include "gui/charts/charts_view.h"
+#include "gui/charts/roofline_chart.h"
+#include "gui/charts/step_breakdown_chart.h"
+#include "gui/charts/step_time_chart.h"
+#include "gui/charts/top_kernels_chart.h"
+#include "tests/gui/gui_test_support.h"
+#include "tests/test_support.h"
+
+namespace damscope {
+namespace {
+
+// Distinct colours in a coarse sample: a blank image has one or two.
+size_t coloursIn(const QImage& image) {
+  std::set<QRgb> colours;
+  for (int y = 0; y < image.height(); y += 5) {
+    for (int x = 0; x < image.width(); x += 5) colours.insert(image.pixel(x, y));
+  }
+  return colours.size();
+}
+
+// Shown at a size, laid out, as a person would see it.
+template <typename W>
+void showAt(W& widget, QSize size = {1000, 700}) {
+  widget.resize(size);
+  widget.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&widget));
+  QCoreApplication::processEvents();
+}
+
+EventRefs eventsOf(const QSignalSpy& spy, int i = 0) {
+  return spy.at(i).at(0).value<EventRefs>();
+}
+
+// The small training run with roofline points on its two kernel names, one
+// point that cannot sit on log axes, a device peak and a bandwidth.
+std::shared_ptr<AnalysedRun> runWithRoofline(DeviceKind kind = DeviceKind::kGpu) {
+  auto run = std::make_shared<AnalysedRun>(testing::analysedRunOf(testing::smallTrainingTrace()));
+  RankResult& r = run->run.ranks.at(0);
+  r.device_kind = kind;
+  RooflineResult& roof = r.roofline;
+  roof.bandwidth_bytes_per_s = 900e9;
+  roof.ceilings = {{Precision::kFp32, 15.7e12, 15.7e12 / 900e9}};
+  auto point = [](std::string name, KernelCategory cat, std::optional<double> ai, double rate,
+                  int64_t time) {
+    RooflinePoint p;
+    p.name = std::move(name);
+    p.category = cat;
+    p.intensity = ai;
+    p.achieved_flops_per_s = rate;
+    p.time_ns = time;
+    p.kernels = 9;
+    p.ceiling_flops_per_s = ai ? std::optional<double>(std::min(15.7e12, 900e9 * *ai)) : std::nullopt;
+    if (p.ceiling_flops_per_s) p.pct_of_ceiling = 100 * rate / *p.ceiling_flops_per_s;
+    return p;
+  };
+  roof.kernels = {point("volta_sgemm_128x64_nn", KernelCategory::kGemm, 60.0, 9e12, 1'260'000),
+                  point("vectorized_elementwise_kernel", KernelCategory::kElementwise, 0.25, 1.5e11,
+                        200'000),
+                  point("shapeless_kernel", KernelCategory::kOther, std::nullopt, 0, 100'000)};
+  return run;
+}
+
+TEST(RooflineChart, ClickOnADiscSelectsEveryRunOfThatKernel) {
+  auto run = runWithRoofline();
+  RooflineChart chart;
+  chart.setRun(run, 0);
+  showAt(chart);
+  ASSERT_TRUE(chart.showsChart());
+  ASSERT_EQ(chart.plot().markers.size(), 2u);
+  QSignalSpy spy(&chart, &RooflineChart::eventsRequested);
+  for (size_t i = 0; i < 2; ++i) {
+    const std::optional<QPointF> at = chart.markerPosition(i);
+    ASSERT_TRUE(at.has_value());
+    QTest::mouseMove(chart.viewport(), at->toPoint());  // the tooltip path
+    QTest::mouseClick(chart.viewport(), Qt::LeftButton, {}, at->toPoint());
+    ASSERT_EQ(spy.count(), static_cast<int>(i + 1));
+    const std::string& name = run->run.ranks[0].roofline.kernels[chart.plot().markers[i].kernel].name;
+    const EventRefs expected = kernelsNamed(*run, 0, name);
+    EXPECT_EQ(expected.size(), 9u);  // three steps, three runs each
+    EXPECT_EQ(eventsOf(spy, static_cast<int>(i)), expected) << name;
+  }
+}
+
+TEST(RooflineChart, ClickOnEmptySpaceAsksForNothing) {
+  RooflineChart chart;
+  chart.setRun(runWithRoofline(), 0);
+  showAt(chart);
+  const QString dir = qEnvironmentVariable("DAMSCOPE_CHART_GRABS");
+  if (!dir.isEmpty()) chart.grab().save(dir + "/charts_roofline_fabricated.png");
+  QSignalSpy spy(&chart, &RooflineChart::eventsRequested);
+  const QPointF a = *chart.markerPosition(0), b = *chart.markerPosition(1);
+  // Far from both discs, inside the plot; then outside the plot, on the axes.
+  const QPoint empty(static_cast<int>(a.x()), static_cast<int>(b.y()));
+  ASSERT_FALSE(chart.markerAt(empty).has_value());
+  QTest::mouseClick(chart.viewport(), Qt::LeftButton, {}, empty);
+  QTest::mouseClick(chart.viewport(), Qt::LeftButton, {}, QPoint(3, 3));
+  QTest::mouseClick(chart.viewport(), Qt::RightButton, {}, a.toPoint());
+  EXPECT_EQ(spy.count(), 0);
+}
+
+TEST(RooflineChart, SaysHowManyKernelsAreLeftOutAndNamesTheMemoryRoof) {
+  for (DeviceKind kind : {DeviceKind::kGpu, DeviceKind::kCpu}) {
+    RooflineChart chart;
+    chart.setRun(runWithRoofline(kind), 0);
+    showAt(chart);
+    EXPECT_NE(chart.caption().indexOf("1 kernel without FLOPs or bytes is not shown"), -1)
+        << chart.caption().toStdString();
+    QStringList labels;
+    for (QGraphicsItem* item : chart.chart()->childItems()) {
+      if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item)) labels << text->text();
+    }
+    const QString memory = kind == DeviceKind::kCpu ? "DRAM 900 GB/s" : "HBM 900 GB/s";
+    EXPECT_TRUE(labels.contains(memory)) << labels.join(" | ").toStdString();
+    EXPECT_TRUE(labels.contains("fp32 peak 15.7 TFLOP/s")) << labels.join(" | ").toStdString();
+  }
+}
+
+TEST(RooflineChart, WithoutKernelWorkSaysWhyInsteadOfEmptyAxes) {
+  auto run = std::make_shared<AnalysedRun>(testing::analysedRunOf(testing::smallTrainingTrace()));
+  ASSERT_TRUE(run->run.ranks[0].roofline.kernels.empty());
+  RooflineChart chart;
+  chart.setRun(run, 0);
+  showAt(chart);
+  EXPECT_FALSE(chart.showsChart());
+  EXPECT_NE(chart.emptyText().indexOf("no kernel has FLOP and byte counts"), -1);
+  QSignalSpy spy(&chart, &RooflineChart::eventsRequested);
+  QTest::mouseClick(chart.viewport(), Qt::LeftButton, {}, QPoint(100, 100));
+  EXPECT_EQ(spy.count(), 0);
+}
+
+TEST(StepBreakdownChart, OneSetPerAxisAndAClickSelectsTheStep) {
+  auto run = std::make_shared<AnalysedRun>(testing::analysedRunOf(testing::smallTrainingTrace()));
+  const RankResult& r = run->run.ranks[0];
+  StepBreakdownChart chart;
+  chart.setRun(run, 0);
+  showAt(chart);
+  ASSERT_NE(chart.barSeries(), nullptr);
+  ASSERT_EQ(chart.barSeries()->count(), static_cast<int>(kAxisCount));
+  for (QBarSet* set : chart.barSeries()->barSets()) {
+    EXPECT_EQ(set->count(), static_cast<int>(r.scorecard->steps.size()));
+  }
+  EXPECT_EQ(chart.barSeries()->barSets()[0]->label(), "data stall");
+  QSignalSpy spy(&chart, &StepBreakdownChart::eventsRequested);
+  const size_t step = 1;
+  ASSERT_TRUE(r.steps[step].range_id.has_value());
+  QTest::mouseClick(chart.viewport(), Qt::LeftButton, {},
+                    chart.barCentre(step)->toPoint());
+  ASSERT_EQ(spy.count(), 1);
+  EXPECT_EQ(eventsOf(spy), (EventRefs{{0, EventKind::kRange, *r.steps[step].range_id}}));
+  // Between two bars: nothing.
+  const QPointF gap = (*chart.barCentre(0) + *chart.barCentre(1)) / 2;
+  QTest::mouseClick(chart.viewport(), Qt::LeftButton, {}, gap.toPoint());
+  EXPECT_EQ(spy.count(), 1);
+}
+
+TEST(StepTimeChart, MfuNotComputedIsSaidNotDrawnAsZeros) {
+  auto run = std::make_shared<AnalysedRun>(testing::analysedRunOf(testing::smallTrainingTrace()));
+  StepTimeChart chart;
+  chart.setRun(run, 0);
+  showAt(chart);
+  ASSERT_TRUE(chart.showsChart());
+  EXPECT_EQ(chart.mfuSeries(), nullptr);
+  EXPECT_TRUE(chart.caption().startsWith("MFU not computed: ")) << chart.caption().toStdString();
+  QSignalSpy spy(&chart, &StepTimeChart::eventsRequested);
+  QTest::mouseClick(chart.viewport(), Qt::LeftButton, {}, chart.barCentre(0)->toPoint());
+  ASSERT_EQ(spy.count(), 1);
+  EXPECT_EQ(eventsOf(spy)[0].kind, EventKind::kRange);
+}
+
+TEST(StepTimeChart, MfuPerStepOnItsOwnAxis) {
+  auto run = std::make_shared<AnalysedRun>(testing::analysedRunOf(testing::smallTrainingTrace()));
+  RankResult& r = run->run.ranks[0];
+  r.mfu.mfu_pct = 40;
+  r.mfu.steps.assign(r.steps.size(), StepMfu{});
+  for (StepMfu& s : r.mfu.steps) s.mfu_pct = 40;
+  StepTimeChart chart;
+  chart.setRun(run, 0);
+  showAt(chart);
+  ASSERT_NE(chart.mfuSeries(), nullptr);
+  EXPECT_EQ(chart.mfuSeries()->count(), static_cast<int>(r.steps.size()));
+  EXPECT_EQ(chart.mfuSeries()->attachedAxes().size(), 2);
+}
+
+TEST(TopKernelsChart, ClickOnABarSelectsEveryRunOfThatKernel) {
+  auto run = std::make_shared<AnalysedRun>(testing::analysedRunOf(testing::smallTrainingTrace()));
+  TopKernelsChart chart;
+  chart.setRun(run, 0);
+  showAt(chart);
+  ASSERT_EQ(chart.bars().size(), 2u);
+  QSignalSpy spy(&chart, &TopKernelsChart::eventsRequested);
+  for (size_t i = 0; i < 2; ++i) {
+    QTest::mouseMove(chart.viewport(), chart.barCentre(i)->toPoint());
+    QTest::mouseClick(chart.viewport(), Qt::LeftButton, {},
+                      chart.barCentre(i)->toPoint());
+    ASSERT_EQ(spy.count(), static_cast<int>(i + 1));
+    EXPECT_EQ(eventsOf(spy, static_cast<int>(i)), kernelsNamed(*run, 0, chart.bars()[i].name));
+  }
+}
+
+TEST(ChartsView, EveryChartPaintsWithARunAndWithout) {
+  ChartsView view;
+  QSignalSpy spy(&view, &ChartsView::eventsRequested);
+  showAt(view, {1400, 900});
+  for (auto run : {std::shared_ptr<AnalysedRun>{}, runWithRoofline()}) {
+    view.setRun(run, 0);
+    QCoreApplication::processEvents();
+    for (QWidget* w : std::initializer_list<QWidget*>{view.roofline(), view.stepBreakdown(),
+                                                      view.stepTime(), view.topKernels()}) {
+      const QImage image = w->grab().toImage();
+      ASSERT_FALSE(image.isNull());
+      EXPECT_GT(coloursIn(image), run ? 20u : 1u) << w->metaObject()->className();
+    }
+  }
+  // A rank the run does not have clears the charts too.
+  view.setRun(runWithRoofline(), 5);
+  EXPECT_FALSE(view.roofline()->showsChart());
+  view.setRun(runWithRoofline(), 0);
+  QCoreApplication::processEvents();
+  QTest::mouseClick(view.roofline()->viewport(), Qt::LeftButton, {},
+                    view.roofline()->markerPosition(0)->toPoint());
+  EXPECT_EQ(spy.count(), 1);  // forwarded
+  view.setRooflineOnly(true);
+  EXPECT_TRUE(view.stepTime()->isHidden());
+  EXPECT_FALSE(view.roofline()->isHidden());
+}
+
+TEST(ChartsOfSharedTraces, ResNet50) {
+  DAMSCOPE_REQUIRE_SHARED_TRACES();
+  PipelineOptions options;
+  options.store = false;
+  auto opened =
+      openAnalysedRun({testing::sharedTrace("kineto/resnet50_workers0.pt.trace.json.gz")}, options);
+  ASSERT_TRUE(opened.ok()) << opened.error().message();
+  auto run = std::make_shared<const AnalysedRun>(std::move(opened.value()));
+  const RankResult& r = run->run.ranks.at(0);
+  const QSize size(1200, 800);
+  const QString dir = qEnvironmentVariable("DAMSCOPE_CHART_GRABS");
+  auto grab = [&](QWidget& w, const char* name) {
+    showAt(w, size);
+    const QImage image = w.grab().toImage();
+    EXPECT_GT(coloursIn(image), 20u) << name;
+    if (!dir.isEmpty()) image.save(dir + "/charts_" + name + ".png");
+  };
+
+  RooflineChart roofline;
+  roofline.setRun(run, 0);
+  ASSERT_TRUE(roofline.showsChart());
+  EXPECT_EQ(roofline.plot().markers.size() + static_cast<size_t>(roofline.plot().left_out),
+            r.roofline.kernels.size());
+  ASSERT_FALSE(roofline.plot().markers.empty());
+  grab(roofline, "roofline");
+  // Every disc of the real run, clicked: each asks for its kernel's runs.
+  QSignalSpy spy(&roofline, &RooflineChart::eventsRequested);
+  for (size_t i = 0; i < roofline.plot().markers.size(); ++i) {
+    const QPoint at = roofline.markerPosition(i)->toPoint();
+    QTest::mouseClick(roofline.viewport(), Qt::LeftButton, {}, at);
+    ASSERT_EQ(spy.count(), static_cast<int>(i + 1));
+    EXPECT_FALSE(eventsOf(spy, static_cast<int>(i)).empty());
+  }
+
+  StepBreakdownChart breakdown;
+  breakdown.setRun(run, 0);
+  EXPECT_EQ(breakdown.bars().labels.size(), r.steps.size());
+  grab(breakdown, "step_breakdown");
+  StepTimeChart step_time;
+  step_time.setRun(run, 0);
+  EXPECT_TRUE(step_time.caption().startsWith("MFU not computed"));
+  grab(step_time, "step_time");
+  TopKernelsChart top;
+  top.setRun(run, 0);
+  EXPECT_EQ(top.bars().size(), std::min<size_t>(15, r.kernels.top.size()));
+  grab(top, "top_kernels");
+
+  ChartsView view;
+  view.setRun(run, 0);
+  view.resize(1600, 1000);
+  grab(view, "view");
+}
+
+}  // namespace
+}  // namespace damscope
