@@ -87,12 +87,12 @@ StepTimes stepTimes(const RankResult& rank) {
   return out;
 }
 
-std::vector<KernelBar> topKernelBars(const RankResult& rank, size_t limit) {
+std::vector<KernelBar> topKernelBars(const RankResult& rank, size_t limit, size_t label_max) {
   std::vector<KernelBar> out;
   std::set<std::string> used;
   for (const TopKernelResult& k : rank.kernels.top) {
     if (out.size() >= limit) break;
-    const std::string label = kernelLabel(k.name);
+    const std::string label = kernelLabel(k.name, label_max);
     std::string unique = label;
     for (int n = 2; used.count(unique) > 0; ++n) unique = fmt::format("{} ({})", label, n);
     used.insert(unique);

@@ -59,7 +59,9 @@ struct KernelBar {
   int64_t kernels = 0;
   double mean_ms = 0;
 };
-std::vector<KernelBar> topKernelBars(const RankResult& rank, size_t limit = 15);
+// Labels are at most `label_max` characters (kernelLabel).
+std::vector<KernelBar> topKernelBars(const RankResult& rank, size_t limit = 15,
+                                     size_t label_max = 44);
 
 // A kernel name short enough for an axis: "void " and the argument list
 // dropped, template arguments folded to "<…>", then elided in the middle to

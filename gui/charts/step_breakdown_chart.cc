@@ -79,6 +79,9 @@ void StepBreakdownChart::setRun(std::shared_ptr<const AnalysedRun> run, int rank
     const bool any = std::any_of(bars_.ms[a].begin(), bars_.ms[a].end(), [](double v) { return v > 0; });
     markers[static_cast<qsizetype>(a)]->setVisible(any);
   }
+  // On the right: seven axis names side by side would be cut short in a
+  // narrow chart (Qt 6.4's legend does not wrap).
+  chart->legend()->setAlignment(Qt::AlignRight);
   chart->legend()->setVisible(true);
   const auto outside = std::count(bars_.analysed.begin(), bars_.analysed.end(), false);
   setCaption(outside > 0

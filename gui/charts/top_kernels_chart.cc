@@ -4,7 +4,10 @@
 #include <array>
 #include <cmath>
 
+#include <algorithm>
+
 #include <QBarCategoryAxis>
+#include <QFontMetrics>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
@@ -30,6 +33,31 @@ TopKernelsChart::TopKernelsChart(QWidget* parent) : ChartFrame(parent) {}
 void TopKernelsChart::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
   run_ = std::move(run);
   rank_ = rank;
+  fit_ = fitFor(size());
+  build();
+}
+
+TopKernelsChart::Fit TopKernelsChart::fitFor(QSize size) const {
+  // A row needs a line of text and some air; a label may take 30 % of the
+  // width: Qt cuts longer axis labels to "..." (seen at 560 px with 40 %).
+  const QFontMetrics fm(font());
+  constexpr int kChrome = 170;  // title, value axis, legend and caption, in px
+  Fit fit;
+  fit.rows = static_cast<size_t>(std::clamp((size.height() - kChrome) / (fm.height() + 8), 5, 15));
+  fit.label_chars = static_cast<size_t>(
+      std::clamp(static_cast<int>(0.3 * size.width() / fm.averageCharWidth()), 16, 44));
+  return fit;
+}
+
+void TopKernelsChart::resizeEvent(QResizeEvent* event) {
+  ChartFrame::resizeEvent(event);
+  const Fit fit = fitFor(size());
+  if (fit == fit_) return;
+  fit_ = fit;
+  if (run_) build();
+}
+
+void TopKernelsChart::build() {
   bars_.clear();
   series_ = nullptr;
   QChart* chart = resetChart();
@@ -38,7 +66,7 @@ void TopKernelsChart::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
     return;
   }
   const RankResult& r = run_->run.ranks[static_cast<size_t>(rank_)];
-  bars_ = topKernelBars(r);
+  bars_ = topKernelBars(r, fit_.rows, fit_.label_chars);
   if (bars_.empty()) {
     showEmpty(tr("No kernels: the trace has no %1 kernels in the analysed window.")
                   .arg(qs(deviceWord(r))));
