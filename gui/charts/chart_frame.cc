@@ -43,15 +43,25 @@ ChartFrame::ChartFrame(QWidget* parent) : QWidget(parent) {
   showEmpty(tr("No run is open."));
 }
 
-QWidget* ChartFrame::viewport() const { return view_->viewport(); }
+QWidget* ChartFrame::viewport() const {
+  return view_->viewport();
+}
 
-QChart* ChartFrame::chart() const { return view_->chart(); }
+QChart* ChartFrame::chart() const {
+  return view_->chart();
+}
 
-QString ChartFrame::emptyText() const { return showsChart() ? QString() : empty_->text(); }
+QString ChartFrame::emptyText() const {
+  return showsChart() ? QString() : empty_->text();
+}
 
-QString ChartFrame::caption() const { return caption_->isHidden() ? QString() : caption_->text(); }
+QString ChartFrame::caption() const {
+  return caption_->isHidden() ? QString() : caption_->text();
+}
 
-bool ChartFrame::showsChart() const { return stack_->currentWidget() == view_; }
+bool ChartFrame::showsChart() const {
+  return stack_->currentWidget() == view_;
+}
 
 QChart* ChartFrame::resetChart() {
   auto* chart = new QChart;
@@ -82,7 +92,8 @@ void ChartFrame::setCaption(const QString& text) {
 }
 
 QPointF ChartFrame::toViewport(QPointF value, const QAbstractSeries* series) const {
-  const QPointF scene = chart()->mapToScene(chart()->mapToPosition(value, const_cast<QAbstractSeries*>(series)));
+  const QPointF scene =
+      chart()->mapToScene(chart()->mapToPosition(value, const_cast<QAbstractSeries*>(series)));
   return view_->mapFromScene(scene);
 }
 

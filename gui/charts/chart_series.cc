@@ -19,8 +19,8 @@ std::vector<std::string> stepLabels(const RankResult& rank, size_t count) {
   std::vector<std::string> out;
   std::set<std::string> used;
   for (size_t i = 0; i < count; ++i) {
-    std::string label = i < rank.steps.size() ? fmt::format("{}", rank.steps[i].number)
-                                              : fmt::format("{}", i);
+    std::string label =
+        i < rank.steps.size() ? fmt::format("{}", rank.steps[i].number) : fmt::format("{}", i);
     std::string unique = label;
     for (int n = 2; used.count(unique) > 0; ++n) unique = fmt::format("{} ({})", label, n);
     used.insert(unique);

@@ -19,11 +19,11 @@ namespace damscope {
 // The scorecard per step (RankResult::scorecard->steps), one bar per step
 // with one stacked value per Axis, in ms.
 struct StepBreakdownBars {
-  std::vector<std::string> labels;  // the step's number, unique
-  std::vector<std::string> names;   // "ProfilerStep#3"
+  std::vector<std::string> labels;                 // the step's number, unique
+  std::vector<std::string> names;                  // "ProfilerStep#3"
   std::array<std::vector<double>, kAxisCount> ms;  // [axis][step]
   std::vector<std::optional<int64_t>> range_ids;   // ranges.id of each step
-  std::vector<bool> analysed;                       // inside the analysis window
+  std::vector<bool> analysed;                      // inside the analysis window
   bool empty() const { return labels.empty(); }
 };
 // Empty without a scorecard (no GPU work to judge).

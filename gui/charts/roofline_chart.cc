@@ -24,7 +24,9 @@
 namespace damscope {
 namespace {
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString qs(std::string_view s) {
+  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 
 // A disc for QScatterSeries::setLightMarker: painted once and blitted per
 // point instead of one scene item per point. Translucent so overlapping
@@ -134,10 +136,12 @@ void RooflineChart::build() {
     hideFromLegend(chart, bw);
     const QPointF a = plot_.bandwidth_roof.front(), b = plot_.bandwidth_roof.back();
     const double t = 0.25;  // a quarter along the roof, in log space
-    const QPointF at(std::pow(10, std::log10(a.x()) + t * (std::log10(b.x()) - std::log10(a.x()))),
-                     std::pow(10, std::log10(a.y()) + t * (std::log10(b.y()) - std::log10(a.y()))) /
-                         s);
-    addLabel(tr("%1 %2 GB/s").arg(memoryWord(r.device_kind)).arg(*r.roofline.bandwidth_bytes_per_s / 1e9, 0, 'f', 0),
+    const QPointF at(
+        std::pow(10, std::log10(a.x()) + t * (std::log10(b.x()) - std::log10(a.x()))),
+        std::pow(10, std::log10(a.y()) + t * (std::log10(b.y()) - std::log10(a.y()))) / s);
+    addLabel(tr("%1 %2 GB/s")
+                 .arg(memoryWord(r.device_kind))
+                 .arg(*r.roofline.bandwidth_bytes_per_s / 1e9, 0, 'f', 0),
              at, Qt::AlignLeft | Qt::AlignTop);
     bandwidth_label_ = labels_.size() - 1;
     bandwidth_to_ = QPointF(b.x(), b.y() / s);
@@ -277,7 +281,8 @@ std::optional<size_t> RooflineChart::markerAt(QPointF viewport_pos) const {
 bool RooflineChart::onPress(QPointF pos) {
   const std::optional<size_t> hit = markerAt(pos);
   if (!hit || !run_) return false;
-  const RooflinePoint& p = run_->run.ranks[static_cast<size_t>(rank_)].roofline.kernels[plot_.markers[*hit].kernel];
+  const RooflinePoint& p =
+      run_->run.ranks[static_cast<size_t>(rank_)].roofline.kernels[plot_.markers[*hit].kernel];
   emit eventsRequested(kernelsNamed(*run_, rank_, p.name));
   return true;
 }
@@ -296,7 +301,8 @@ QString RooflineChart::tooltipOf(const RooflineMarker& m) const {
   const RooflinePoint& p = r.roofline.kernels[m.kernel];
   QString ceiling = tr("n/a");
   if (p.pct_of_ceiling && p.ceiling_flops_per_s) {
-    ceiling = tr("%1 of %2").arg(qs(percent(*p.pct_of_ceiling)), qs(rateWords(*p.ceiling_flops_per_s)));
+    ceiling =
+        tr("%1 of %2").arg(qs(percent(*p.pct_of_ceiling)), qs(rateWords(*p.ceiling_flops_per_s)));
   }
   return tr("<b>%1</b><br>%2, %3 (%4)<br>time %5 in %6<br>AI %7 FLOP/byte<br>"
             "achieved %8<br>ceiling: %9")

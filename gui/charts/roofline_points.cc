@@ -12,7 +12,9 @@
 namespace damscope {
 namespace {
 
-bool positive(double v) { return std::isfinite(v) && v > 0; }
+bool positive(double v) {
+  return std::isfinite(v) && v > 0;
+}
 
 }  // namespace
 
@@ -28,7 +30,8 @@ DecadeRange decadesCovering(double lo, double hi) {
 
 double markerDiameterPx(int64_t time_ns, int64_t max_time_ns) {
   if (max_time_ns <= 0 || time_ns <= 0) return kMinDiameterPx;
-  const double share = std::min(1.0, static_cast<double>(time_ns) / static_cast<double>(max_time_ns));
+  const double share =
+      std::min(1.0, static_cast<double>(time_ns) / static_cast<double>(max_time_ns));
   // Area ∝ time: the diameter grows with the square root of the share.
   return std::max(kMinDiameterPx, kMaxDiameterPx * std::sqrt(share));
 }
@@ -50,8 +53,8 @@ RooflinePlot rooflinePlot(const RooflineResult& roofline) {
       ++plot.left_out;
       continue;
     }
-    plot.markers.push_back({i, *p.intensity, p.achieved_flops_per_s,
-                            markerDiameterPx(p.time_ns, max_time)});
+    plot.markers.push_back(
+        {i, *p.intensity, p.achieved_flops_per_s, markerDiameterPx(p.time_ns, max_time)});
     seen[static_cast<size_t>(p.category)] = true;
     xlo = std::min(xlo, *p.intensity);
     xhi = std::max(xhi, *p.intensity);
@@ -119,12 +122,14 @@ std::optional<size_t> markerAt(const std::vector<QPointF>& centres,
   return best;
 }
 
-const char* memoryWord(DeviceKind kind) { return kind == DeviceKind::kCpu ? "DRAM" : "HBM"; }
+const char* memoryWord(DeviceKind kind) {
+  return kind == DeviceKind::kCpu ? "DRAM" : "HBM";
+}
 
 RateUnit rateUnitFor(double max_flops_per_s) {
   // Smallest first: the first unit in which the top of the axis is at most 10^4.
-  static constexpr RateUnit kUnits[] = {{1, "FLOP/s"},     {1e3, "kFLOP/s"},  {1e6, "MFLOP/s"},
-                                        {1e9, "GFLOP/s"},  {1e12, "TFLOP/s"}, {1e15, "PFLOP/s"}};
+  static constexpr RateUnit kUnits[] = {{1, "FLOP/s"},    {1e3, "kFLOP/s"},  {1e6, "MFLOP/s"},
+                                        {1e9, "GFLOP/s"}, {1e12, "TFLOP/s"}, {1e15, "PFLOP/s"}};
   for (const RateUnit& u : kUnits) {
     if (max_flops_per_s / u.scale <= 1e4 * (1 + 1e-9)) return u;
   }
@@ -136,8 +141,8 @@ std::string rateWords(double flops_per_s) {
   static constexpr struct {
     double scale;
     const char* unit;
-  } kUnits[] = {{1e15, "PFLOP/s"}, {1e12, "TFLOP/s"}, {1e9, "GFLOP/s"}, {1e6, "MFLOP/s"},
-                {1e3, "kFLOP/s"}};
+  } kUnits[] = {
+      {1e15, "PFLOP/s"}, {1e12, "TFLOP/s"}, {1e9, "GFLOP/s"}, {1e6, "MFLOP/s"}, {1e3, "kFLOP/s"}};
   for (const auto& u : kUnits) {
     if (std::fabs(flops_per_s) >= u.scale) {
       const double v = flops_per_s / u.scale;

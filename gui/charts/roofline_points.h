@@ -24,7 +24,7 @@ namespace damscope {
 // A range of a log axis from one power of ten to a higher one, so the axis's
 // ticks fall on whole decades.
 struct DecadeRange {
-  double min = 1;  // a power of ten
+  double min = 1;   // a power of ten
   double max = 10;  // a power of ten, above min
   bool contains(double v) const { return v >= min && v <= max; }
 };
@@ -42,9 +42,9 @@ inline constexpr double kMaxDiameterPx = 34;
 double markerDiameterPx(int64_t time_ns, int64_t max_time_ns);
 
 struct RooflineMarker {
-  size_t kernel = 0;         // index into RooflineResult::kernels
-  double intensity = 0;      // FLOP/byte, > 0
-  double flops_per_s = 0;    // achieved, > 0
+  size_t kernel = 0;       // index into RooflineResult::kernels
+  double intensity = 0;    // FLOP/byte, > 0
+  double flops_per_s = 0;  // achieved, > 0
   double diameter_px = 0;
 };
 
@@ -65,7 +65,7 @@ struct RooflinePlot {
   // The bandwidth roof, bandwidth x AI, from the bottom edge to the highest
   // ridge (or the plot's edge without one); empty without a bandwidth.
   std::vector<QPointF> bandwidth_roof;
-  std::vector<PeakRoof> peak_roofs;       // one per ceiling with a positive peak
+  std::vector<PeakRoof> peak_roofs;        // one per ceiling with a positive peak
   std::vector<KernelCategory> categories;  // of the markers, in the enum's order
   bool empty() const { return markers.empty(); }
 };
@@ -88,7 +88,7 @@ const char* memoryWord(DeviceKind kind);
 // ("0.1" .. "1000" TFLOP/s rather than 1e+11 .. 1e+15): the smallest unit in
 // which `max_flops_per_s` is at most 10^4 (PFLOP/s above that).
 struct RateUnit {
-  double scale = 1;         // FLOP/s per unit
+  double scale = 1;  // FLOP/s per unit
   const char* name = "FLOP/s";
 };
 RateUnit rateUnitFor(double max_flops_per_s);

@@ -20,7 +20,9 @@
 namespace damscope {
 namespace {
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString qs(std::string_view s) {
+  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 
 }  // namespace
 
@@ -39,9 +41,9 @@ void StepBreakdownChart::setRun(std::shared_ptr<const AnalysedRun> run, int rank
   const RankResult& r = run_->run.ranks[static_cast<size_t>(rank_)];
   bars_ = stepBreakdownBars(r);
   if (bars_.empty()) {
-    showEmpty(r.scorecard ? tr("No step breakdown: the trace has no steps to split.")
-                          : tr("No step breakdown: there is no %1 work to judge.")
-                                .arg(qs(deviceWord(r))));
+    showEmpty(r.scorecard
+                  ? tr("No step breakdown: the trace has no steps to split.")
+                  : tr("No step breakdown: there is no %1 work to judge.").arg(qs(deviceWord(r))));
     return;
   }
   const QPalette pal = palette();
@@ -76,7 +78,8 @@ void StepBreakdownChart::setRun(std::shared_ptr<const AnalysedRun> run, int rank
   // The legend names only the axes some step has time on.
   const QList<QLegendMarker*> markers = chart->legend()->markers(series_);
   for (size_t a = 0; a < kAxisCount && a < static_cast<size_t>(markers.size()); ++a) {
-    const bool any = std::any_of(bars_.ms[a].begin(), bars_.ms[a].end(), [](double v) { return v > 0; });
+    const bool any =
+        std::any_of(bars_.ms[a].begin(), bars_.ms[a].end(), [](double v) { return v > 0; });
     markers[static_cast<qsizetype>(a)]->setVisible(any);
   }
   // On the right: seven axis names side by side would be cut short in a

@@ -21,7 +21,9 @@
 namespace damscope {
 namespace {
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString qs(std::string_view s) {
+  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 
 // Neither a D·A·M axis nor a kernel class colour: step time is its own thing.
 const QColor kStepColour(0x4e, 0x79, 0xa7);

@@ -7,10 +7,10 @@
 #include <algorithm>
 
 #include <QBarCategoryAxis>
-#include <QFontMetrics>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QFontMetrics>
 #include <QHorizontalStackedBarSeries>
 #include <QLegend>
 #include <QToolTip>
@@ -24,7 +24,9 @@
 namespace damscope {
 namespace {
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString qs(std::string_view s) {
+  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 
 }  // namespace
 

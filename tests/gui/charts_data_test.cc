@@ -128,7 +128,8 @@ TEST(MarkerAt, FindsTheNearestDiscUnderThePointer) {
   const std::vector<double> diameters = {30, 8, 8};
   EXPECT_EQ(markerAt(centres, diameters, {109, 101}), 1u);  // inside both: the nearer centre
   EXPECT_EQ(markerAt(centres, diameters, {88, 100}), 0u);   // only the large disc
-  EXPECT_EQ(markerAt(centres, diameters, {304, 303}), 2u);  // within the small disc's minimum hit radius
+  EXPECT_EQ(markerAt(centres, diameters, {304, 303}),
+            2u);  // within the small disc's minimum hit radius
   EXPECT_FALSE(markerAt(centres, diameters, {200, 200}).has_value());
   EXPECT_FALSE(markerAt({}, {}, {0, 0}).has_value());
 }
@@ -150,8 +151,9 @@ TEST(KernelLabel, DropsReturnTypeArgumentsAndTemplateArguments) {
                         "at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3>)"),
             "at::native::vectorized_elementwise_kernel<…>");
   EXPECT_EQ(kernelLabel("volta_sgemm_128x64_nn"), "volta_sgemm_128x64_nn");
-  EXPECT_EQ(kernelLabel("void (anonymous namespace)::softmax_warp_forward<float, float, 10>(float*)"),
-            "softmax_warp_forward<…>");
+  EXPECT_EQ(
+      kernelLabel("void (anonymous namespace)::softmax_warp_forward<float, float, 10>(float*)"),
+      "softmax_warp_forward<…>");
 }
 
 TEST(KernelLabel, LongNamesLoseLeadingNamespacesThenTheirMiddle) {
@@ -163,8 +165,10 @@ TEST(KernelLabel, LongNamesLoseLeadingNamespacesThenTheirMiddle) {
 
 TEST(TopKernelBars, LabelsAreUniqueWhenShortNamesCollide) {
   RankResult rank;
-  TopKernelResult a{"void f<int>(int)", KernelCategory::kGemm, 3, 3'000'000, 1'000'000, 0, 0, 60, {}};
-  TopKernelResult b{"void f<float>(float)", KernelCategory::kGemm, 1, 2'000'000, 2'000'000, 0, 0, 40, {}};
+  TopKernelResult a{
+      "void f<int>(int)", KernelCategory::kGemm, 3, 3'000'000, 1'000'000, 0, 0, 60, {}};
+  TopKernelResult b{
+      "void f<float>(float)", KernelCategory::kGemm, 1, 2'000'000, 2'000'000, 0, 0, 40, {}};
   rank.kernels.top = {a, b};
   const std::vector<KernelBar> bars = topKernelBars(rank);
   ASSERT_EQ(bars.size(), 2u);
@@ -207,7 +211,8 @@ TEST(StepSeries, MfuPerStepWhenComputed) {
   RankResult& r = run.run.ranks.at(0);
   r.mfu.mfu_pct = 41.0;
   r.mfu.steps.assign(r.steps.size(), StepMfu{});
-  for (size_t i = 0; i < r.mfu.steps.size(); ++i) r.mfu.steps[i].mfu_pct = 40.0 + static_cast<double>(i);
+  for (size_t i = 0; i < r.mfu.steps.size(); ++i)
+    r.mfu.steps[i].mfu_pct = 40.0 + static_cast<double>(i);
   const StepTimes times = stepTimes(r);
   EXPECT_TRUE(times.mfu_computed);
   EXPECT_TRUE(times.mfu_words.empty());

@@ -68,14 +68,15 @@ std::shared_ptr<AnalysedRun> runWithRoofline(DeviceKind kind = DeviceKind::kGpu)
     p.achieved_flops_per_s = rate;
     p.time_ns = time;
     p.kernels = 9;
-    p.ceiling_flops_per_s = ai ? std::optional<double>(std::min(15.7e12, 900e9 * *ai)) : std::nullopt;
+    p.ceiling_flops_per_s =
+        ai ? std::optional<double>(std::min(15.7e12, 900e9 * *ai)) : std::nullopt;
     if (p.ceiling_flops_per_s) p.pct_of_ceiling = 100 * rate / *p.ceiling_flops_per_s;
     return p;
   };
-  roof.kernels = {point("volta_sgemm_128x64_nn", KernelCategory::kGemm, 60.0, 9e12, 1'260'000),
-                  point("vectorized_elementwise_kernel", KernelCategory::kElementwise, 0.25, 1.5e11,
-                        200'000),
-                  point("shapeless_kernel", KernelCategory::kOther, std::nullopt, 0, 100'000)};
+  roof.kernels = {
+      point("volta_sgemm_128x64_nn", KernelCategory::kGemm, 60.0, 9e12, 1'260'000),
+      point("vectorized_elementwise_kernel", KernelCategory::kElementwise, 0.25, 1.5e11, 200'000),
+      point("shapeless_kernel", KernelCategory::kOther, std::nullopt, 0, 100'000)};
   return run;
 }
 
@@ -93,7 +94,8 @@ TEST(RooflineChart, ClickOnADiscSelectsEveryRunOfThatKernel) {
     QTest::mouseMove(chart.viewport(), at->toPoint());  // the tooltip path
     QTest::mouseClick(chart.viewport(), Qt::LeftButton, {}, at->toPoint());
     ASSERT_EQ(spy.count(), static_cast<int>(i + 1));
-    const std::string& name = run->run.ranks[0].roofline.kernels[chart.plot().markers[i].kernel].name;
+    const std::string& name =
+        run->run.ranks[0].roofline.kernels[chart.plot().markers[i].kernel].name;
     const EventRefs expected = kernelsNamed(*run, 0, name);
     EXPECT_EQ(expected.size(), 9u);  // three steps, three runs each
     EXPECT_EQ(eventsOf(spy, static_cast<int>(i)), expected) << name;
@@ -162,8 +164,7 @@ TEST(StepBreakdownChart, OneSetPerAxisAndAClickSelectsTheStep) {
   QSignalSpy spy(&chart, &StepBreakdownChart::eventsRequested);
   const size_t step = 1;
   ASSERT_TRUE(r.steps[step].range_id.has_value());
-  QTest::mouseClick(chart.viewport(), Qt::LeftButton, {},
-                    chart.barCentre(step)->toPoint());
+  QTest::mouseClick(chart.viewport(), Qt::LeftButton, {}, chart.barCentre(step)->toPoint());
   ASSERT_EQ(spy.count(), 1);
   EXPECT_EQ(eventsOf(spy), (EventRefs{{0, EventKind::kRange, *r.steps[step].range_id}}));
   // Between two bars: nothing.
@@ -209,8 +210,7 @@ TEST(TopKernelsChart, ClickOnABarSelectsEveryRunOfThatKernel) {
   QSignalSpy spy(&chart, &TopKernelsChart::eventsRequested);
   for (size_t i = 0; i < 2; ++i) {
     QTest::mouseMove(chart.viewport(), chart.barCentre(i)->toPoint());
-    QTest::mouseClick(chart.viewport(), Qt::LeftButton, {},
-                      chart.barCentre(i)->toPoint());
+    QTest::mouseClick(chart.viewport(), Qt::LeftButton, {}, chart.barCentre(i)->toPoint());
     ASSERT_EQ(spy.count(), static_cast<int>(i + 1));
     EXPECT_EQ(eventsOf(spy, static_cast<int>(i)), kernelsNamed(*run, 0, chart.bars()[i].name));
   }
@@ -288,7 +288,8 @@ TEST(ChartsOfSharedTraces, ResNet50) {
   TopKernelsChart top;
   top.setRun(run, 0);
   grab(top, "top_kernels");
-  EXPECT_EQ(top.bars().size(), std::min<size_t>(15, r.kernels.top.size()));  // all fit at 1200 x 800
+  EXPECT_EQ(top.bars().size(),
+            std::min<size_t>(15, r.kernels.top.size()));  // all fit at 1200 x 800
   // Small: fewer rows and shorter names, rather than labels Qt drops.
   top.resize(560, 340);
   QCoreApplication::processEvents();
