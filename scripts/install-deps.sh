@@ -3,12 +3,14 @@
 # Run as root (or with sudo) on a fresh machine; safe to run again.
 # CUDA is not a Debian package here: when $CUDA_HOME (or /usr/local/cuda) holds
 # a toolkit, the CUDA parts are built too; without it they are skipped.
-#   scripts/install-deps.sh [--sanitizers] [--chromium]
+#   scripts/install-deps.sh [--sanitizers] [--chromium] [--xvfb]
 #     --sanitizers  clang 14 with its sanitizer and libFuzzer runtimes
 #                   (libclang-rt-14-dev, only "recommended" by clang-14),
 #                   llvm-symbolizer (llvm-14) and clang's OpenMP runtime
 #                   (libomp-14-dev, for gpt2-train): sanitize.sh and fuzz.sh
 #     --chromium    headless Chromium: render_report.sh
+#     --xvfb        a virtual X server: damscope-gui in a real window without a
+#                   display (gui_screenshots.sh --xvfb)
 set -euo pipefail
 
 packages=(
@@ -30,8 +32,9 @@ for group in "$@"; do
   case "$group" in
     --sanitizers) packages+=(clang-14 libclang-rt-14-dev llvm-14 libomp-14-dev) ;;  # libomp: gpt2-train's OpenMP under clang
     --chromium) packages+=(chromium) ;;
+    --xvfb) packages+=(xvfb xauth) ;;
     *)
-      echo "install-deps: unknown option $group (expected --sanitizers or --chromium)" >&2
+      echo "install-deps: unknown option $group (expected --sanitizers, --chromium or --xvfb)" >&2
       exit 2
       ;;
   esac

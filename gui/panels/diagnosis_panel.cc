@@ -213,6 +213,7 @@ DiagnosisPanel::DiagnosisPanel(QWidget* parent) : QWidget(parent) {
   view_->setItemDelegate(new FindingDelegate(view_));
   view_->setResizeMode(QListView::Adjust);
   view_->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+  view_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // cards wrap to the width
   view_->setSelectionMode(QAbstractItemView::SingleSelection);
   view_->setMouseTracking(true);
   view_->setFrameShape(QFrame::NoFrame);

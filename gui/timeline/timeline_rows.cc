@@ -92,8 +92,11 @@ class Builder {
       return "thread ?";
     }
     const size_t i = static_cast<size_t>(thread_id);
-    std::string label = "thread " + std::to_string(t_.threads.tid[i]);
+    const std::string tid = std::to_string(t_.threads.tid[i]);
     const std::string_view name = t_.strings.get(t_.threads.name[i]);
+    // Kineto names threads "thread 25738 (python)" already.
+    if (name.find(tid) != std::string_view::npos) return std::string(name);
+    std::string label = "thread " + tid;
     if (!name.empty()) label += " (" + std::string(name) + ")";
     return label;
   }

@@ -1,0 +1,379 @@
+// The main window: see main_window.h.
+#include "gui/app/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QToolBar>
+
+#include "gui/app/report_export.h"
+#include "gui/app/run_loader.h"
+#include "gui/charts/charts_view.h"
+#include "gui/charts/roofline_chart.h"
+#include "gui/panels/diagnosis_panel.h"
+#include "gui/panels/event_details_panel.h"
+#include "gui/panels/ranks_panel.h"
+#include "gui/panels/statistics_panel.h"
+#include "gui/timeline/timeline_view.h"
+
+namespace damscope {
+namespace {
+
+constexpr int kMaxRecent = 10;
+const char* const kOpenFilter =
+    "Traces (*.db *.json *.json.gz *.sqlite *.sqlite3);;damscope run (*.db);;"
+    "PyTorch profiler trace (*.json *.json.gz);;Nsight Systems export (*.sqlite *.sqlite3);;"
+    "All files (*)";
+
+QString fileNames(const QStringList& inputs) {
+  QStringList names;
+  for (const QString& input : inputs) names << QFileInfo(input).fileName();
+  return names.join(", ");
+}
+
+}  // namespace
+
+std::optional<MainWindow::View> MainWindow::viewNamed(const QString& name) {
+  if (name == "timeline") return View::kTimeline;
+  if (name == "charts") return View::kCharts;
+  if (name == "roofline") return View::kRoofline;
+  if (name == "statistics") return View::kStatistics;
+  if (name == "ranks") return View::kRanks;
+  if (name == "diagnosis") return View::kDiagnosis;
+  return std::nullopt;
+}
+
+MainWindow::MainWindow(bool remember, QWidget* parent) : QMainWindow(parent), remember_(remember) {
+  setWindowTitle("damscope");
+  setAcceptDrops(true);
+  loader_ = new RunLoader(this);
+  connect(loader_, &RunLoader::loaded, this, &MainWindow::onLoaded);
+  connect(loader_, &RunLoader::failed, this, &MainWindow::onFailed);
+  connect(loader_, &RunLoader::progressed, this, &MainWindow::onProgress);
+  buildParts();
+  buildMenus();
+
+  resize(1600, 1000);
+  if (remember_) {
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+  }
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildParts() {
+  stack_ = new QStackedWidget(this);
+  welcome_ = new QLabel(
+      "<h2>damscope</h2><p>Why is this training run slow, and what do I change first?</p>"
+      "<p>Open a damscope <b>run.db</b>, a PyTorch profiler trace (<b>.json</b>, "
+      "<b>.json.gz</b>) or an Nsight Systems export (<b>.sqlite</b>):<br>"
+      "File ▸ Open (Ctrl+O), or drop the files here. Several files open as the ranks of "
+      "one job.</p>",
+      stack_);
+  welcome_->setAlignment(Qt::AlignCenter);
+  welcome_->setWordWrap(true);
+  stack_->addWidget(welcome_);
+
+  tabs_ = new QTabWidget(stack_);
+  tabs_->setDocumentMode(true);
+  timeline_ = new TimelineView(tabs_);
+  charts_ = new ChartsView(tabs_);
+  roofline_ = new RooflineChart(tabs_);
+  statistics_ = new StatisticsPanel(tabs_);
+  ranks_ = new RanksPanel(tabs_);
+  tabs_->addTab(timeline_, "Timeline");
+  tabs_->addTab(charts_, "Charts");
+  tabs_->addTab(roofline_, "Roofline");
+  tabs_->addTab(statistics_, "Statistics");
+  tabs_->addTab(ranks_, "Ranks");
+  stack_->addWidget(tabs_);
+  setCentralWidget(stack_);
+
+  diagnosis_ = new DiagnosisPanel(this);
+  auto* diagnosis_dock = new QDockWidget("Diagnosis", this);
+  diagnosis_dock->setObjectName("diagnosis");
+  diagnosis_dock->setWidget(diagnosis_);
+  diagnosis_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+  addDockWidget(Qt::RightDockWidgetArea, diagnosis_dock);
+  resizeDocks({diagnosis_dock}, {560}, Qt::Horizontal);
+
+  details_ = new EventDetailsPanel(this);
+  auto* details_dock = new QDockWidget("Event", this);
+  details_dock->setObjectName("details");
+  details_dock->setWidget(details_);
+  details_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                            QDockWidget::DockWidgetClosable);
+  addDockWidget(Qt::RightDockWidgetArea, details_dock);
+  resizeDocks({diagnosis_dock, details_dock}, {700, 260}, Qt::Vertical);
+
+  // Everything that points at events shows them on the timeline.
+  connect(diagnosis_, &DiagnosisPanel::eventsRequested, this, &MainWindow::showEvents);
+  connect(statistics_, &StatisticsPanel::eventsRequested, this, &MainWindow::showEvents);
+  connect(charts_, &ChartsView::eventsRequested, this, &MainWindow::showEvents);
+  connect(roofline_, &RooflineChart::eventsRequested, this, &MainWindow::showEvents);
+  connect(timeline_, &TimelineView::eventSelected, details_, &EventDetailsPanel::showEvent);
+  connect(ranks_, &RanksPanel::rankRequested, this, [this](int rank) {
+    showRank(rank);
+    showView(View::kTimeline);
+  });
+
+  progress_label_ = new QLabel(this);
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 1000);
+  progress_->setMaximumWidth(260);
+  cancel_ = new QPushButton("Cancel", this);
+  connect(cancel_, &QPushButton::clicked, loader_, &RunLoader::cancel);
+  statusBar()->addPermanentWidget(progress_label_);
+  statusBar()->addPermanentWidget(progress_);
+  statusBar()->addPermanentWidget(cancel_);
+  setBusy(false);
+}
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu("&File");
+  QAction* open = file->addAction("&Open…", this, &MainWindow::chooseFiles);
+  open->setShortcut(QKeySequence::Open);
+  recent_menu_ = file->addMenu("Open &Recent");
+  fillRecentMenu();
+  file->addSeparator();
+  QAction* report = file->addAction("Export &Report…", this, &MainWindow::exportReport);
+  report->setShortcut(QKeySequence("Ctrl+E"));
+  file->addAction("Export &Image of This View…", this, &MainWindow::exportImage);
+  file->addSeparator();
+  QAction* quit = file->addAction("&Quit", this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+
+  QMenu* view = menuBar()->addMenu("&View");
+  const std::pair<const char*, View> views[] = {{"&Timeline", View::kTimeline},
+                                                {"&Charts", View::kCharts},
+                                                {"&Roofline", View::kRoofline},
+                                                {"&Statistics", View::kStatistics},
+                                                {"R&anks", View::kRanks}};
+  int key = 1;
+  for (const auto& [label, which] : views) {
+    QAction* a = view->addAction(label, this, [this, which = which] { showView(which); });
+    a->setShortcut(QKeySequence(QString("Ctrl+%1").arg(key++)));
+  }
+
+  QToolBar* bar = addToolBar("Run");
+  bar->setObjectName("run");
+  bar->setMovable(false);
+  bar->addAction(open);
+  bar->addAction(report);
+  bar->addSeparator();
+  bar->addWidget(new QLabel(" Rank ", bar));
+  rank_box_ = new QComboBox(bar);
+  rank_box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  rank_box_->setEnabled(false);
+  connect(rank_box_, &QComboBox::activated, this, &MainWindow::showRank);
+  bar->addWidget(rank_box_);
+}
+
+void MainWindow::open(const QStringList& inputs) {
+  if (inputs.isEmpty()) return;
+  setBusy(true);
+  progress_label_->setText("Opening " + fileNames(inputs));
+  loader_->load(inputs);
+}
+
+void MainWindow::onProgress(const QString& stage, const QString& detail, double fraction) {
+  progress_->setValue(static_cast<int>(fraction * 1000));
+  QString text = stage.isEmpty() ? QString("Working") : stage.left(1).toUpper() + stage.mid(1);
+  if (!detail.isEmpty()) text += " " + QFileInfo(detail).fileName();
+  progress_label_->setText(text);
+}
+
+void MainWindow::setBusy(bool busy) {
+  progress_->setVisible(busy);
+  cancel_->setVisible(busy);
+  progress_label_->setVisible(busy);
+  if (busy) progress_->setValue(0);
+}
+
+void MainWindow::onLoaded(std::shared_ptr<const AnalysedRun> run, const QStringList& inputs) {
+  setBusy(false);
+  run_ = std::move(run);
+  inputs_ = inputs;
+  rememberRecent(inputs);
+  rank_box_->clear();
+  for (size_t i = 0; i < run_->run.ranks.size(); ++i) {
+    const RankResult& r = run_->run.ranks[i];
+    QString label = r.rank ? QString::number(*r.rank) : QString::number(i);
+    label += "  " + QFileInfo(QString::fromStdString(r.source)).fileName();
+    rank_box_->addItem(label);
+  }
+  rank_box_->setEnabled(run_->run.ranks.size() > 1);
+  charts_->setRun(run_, 0);
+  ranks_->setRun(run_, 0);
+  showRank(0);
+  stack_->setCurrentWidget(tabs_);
+  setWindowTitle(fileNames(inputs) + " — damscope");
+  statusBar()->showMessage(
+      QString("Opened %1: %2 rank(s)").arg(fileNames(inputs)).arg(run_->run.ranks.size()), 8000);
+  if (timeline_->isReady()) {
+    emit runShown();
+  } else {
+    connect(timeline_, &TimelineView::ready, this, &MainWindow::runShown,
+            Qt::SingleShotConnection);
+  }
+}
+
+void MainWindow::showRank(int rank) {
+  if (!run_ || rank < 0 || static_cast<size_t>(rank) >= run_->run.ranks.size()) return;
+  rank_ = rank;
+  rank_box_->setCurrentIndex(rank);
+  timeline_->setRun(run_, rank);
+  diagnosis_->setRun(run_, rank);
+  charts_->setRun(run_, rank);
+  roofline_->setRun(run_, rank);
+  statistics_->setRun(run_, rank);
+  details_->setRun(run_, rank);
+}
+
+void MainWindow::onFailed(const QString& message, bool cancelled) {
+  setBusy(false);
+  if (cancelled) {
+    statusBar()->showMessage("Opening cancelled", 5000);
+  } else {
+    emit openFailed(message);
+    if (isVisible()) QMessageBox::warning(this, "Cannot open the run", message);
+  }
+}
+
+void MainWindow::showEvents(const EventRefs& events) {
+  if (events.empty()) return;
+  if (events.front().rank != rank_) showRank(events.front().rank);
+  tabs_->setCurrentWidget(timeline_);
+  timeline_->showEvents(events);
+}
+
+void MainWindow::showView(View view) {
+  switch (view) {
+    case View::kTimeline:
+      tabs_->setCurrentWidget(timeline_);
+      break;
+    case View::kCharts:
+      tabs_->setCurrentWidget(charts_);
+      break;
+    case View::kRoofline:
+      tabs_->setCurrentWidget(roofline_);
+      break;
+    case View::kStatistics:
+      tabs_->setCurrentWidget(statistics_);
+      break;
+    case View::kRanks:
+      tabs_->setCurrentWidget(ranks_);
+      break;
+    case View::kDiagnosis:
+      break;
+  }
+}
+
+QImage MainWindow::grabView(View view) {
+  showView(view);
+  QApplication::processEvents();
+  if (view == View::kDiagnosis) return diagnosis_->grab().toImage();
+  return grab().toImage();
+}
+
+void MainWindow::chooseFiles() {
+  QSettings settings;
+  const QStringList files = QFileDialog::getOpenFileNames(
+      this, "Open a run (several files: the ranks of one job)",
+      settings.value("open/directory").toString(), kOpenFilter);
+  if (files.isEmpty()) return;
+  settings.setValue("open/directory", QFileInfo(files.front()).absolutePath());
+  open(files);
+}
+
+void MainWindow::exportReport() {
+  if (!run_) return;
+  const QString stem = QFileInfo(inputs_.value(0)).completeBaseName().section('.', 0, 0);
+  const QString path = QFileDialog::getSaveFileName(
+      this, "Export the report", stem + "-report.html",
+      "HTML report (*.html);;Markdown report (*.md);;JSON document (*.json)");
+  if (path.isEmpty()) return;
+  if (Status status = writeReport(*run_, path); !status.ok()) {
+    QMessageBox::warning(this, "Cannot export the report",
+                         QString::fromStdString(status.error().message()));
+    return;
+  }
+  statusBar()->showMessage("Report written to " + path, 8000);
+}
+
+void MainWindow::exportImage() {
+  const QString path =
+      QFileDialog::getSaveFileName(this, "Export an image of this view", "damscope.png",
+                                   "PNG image (*.png);;JPEG image (*.jpg)");
+  if (path.isEmpty()) return;
+  if (Status status = writeImage(grab().toImage(), path); !status.ok()) {
+    QMessageBox::warning(this, "Cannot export the image",
+                         QString::fromStdString(status.error().message()));
+  }
+}
+
+void MainWindow::rememberRecent(const QStringList& inputs) {
+  if (!remember_) return;
+  QStringList absolute;
+  for (const QString& input : inputs) absolute << QFileInfo(input).absoluteFilePath();
+  const QString entry = absolute.join('\n');  // several files: one job's ranks
+  QSettings settings;
+  QStringList recent = settings.value("recent").toStringList();
+  recent.removeAll(entry);
+  recent.prepend(entry);
+  while (recent.size() > kMaxRecent) recent.removeLast();
+  settings.setValue("recent", recent);
+  fillRecentMenu();
+}
+
+void MainWindow::fillRecentMenu() {
+  recent_menu_->clear();
+  const QStringList recent =
+      remember_ ? QSettings().value("recent").toStringList() : QStringList();
+  for (const QString& entry : recent) {
+    const QStringList files = entry.split('\n');
+    recent_menu_->addAction(fileNames(files), this, [this, files] { open(files); });
+  }
+  recent_menu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  QStringList files;
+  for (const QUrl& url : event->mimeData()->urls()) {
+    if (url.isLocalFile()) files << url.toLocalFile();
+  }
+  if (!files.isEmpty()) open(files);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (remember_) {
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+  }
+  QMainWindow::closeEvent(event);
+}
+
+}  // namespace damscope

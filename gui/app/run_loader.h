@@ -1,0 +1,62 @@
+// Opens a run off the UI thread: the pipeline's openAnalysedRun (import or
+// read, analyse, store) runs on a worker thread while the window stays
+// responsive; progress and the outcome come back to the UI thread as queued
+// signals (Hotspot's habit: heavy work in a pool, results delivered by
+// queued calls, stale results dropped).
+//
+// One load at a time: load() while another runs cancels it, and whatever the
+// cancelled one still delivers is dropped by its generation number. cancel()
+// is cooperative (trace/progress.h): the pipeline stops at its next check and
+// leaves no partial file. The destructor cancels and waits, so no worker
+// outlives the loader.
+//
+// Where results go: inputs that are all run.db files get their analysis
+// stored in them (as `damscope analyze` does, so the next open only reads);
+// a Kineto or nsys trace is analysed in memory and nothing is written beside
+// it, so opening a file never leaves files in the current directory.
+#pragma once
+
+#include <QFuture>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <memory>
+
+#include "analyzer/pipeline/pipeline.h"
+#include "trace/progress.h"
+
+namespace damscope {
+
+class RunLoader : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit RunLoader(QObject* parent = nullptr);
+  ~RunLoader() override;
+
+  // Starts opening `inputs` as the ranks of one run, in order.
+  void load(const QStringList& inputs);
+  void cancel();
+  bool busy() const { return running_ != nullptr; }
+
+  // The options the pipeline gets for `inputs` (store only into run.db files).
+  static PipelineOptions optionsFor(const QStringList& inputs);
+
+ signals:
+  // fraction of the whole load, 0..1; stage as the pipeline names it
+  // ("importing", "analysing", ...), detail the input it works on.
+  void progressed(const QString& stage, const QString& detail, double fraction);
+  void loaded(std::shared_ptr<const damscope::AnalysedRun> run, const QStringList& inputs);
+  // message names the file and what is wrong; cancelled: the user asked.
+  void failed(const QString& message, bool cancelled);
+
+ private:
+  struct Job;
+  std::shared_ptr<Job> running_;
+  QFuture<void> future_;
+  uint64_t generation_ = 0;
+};
+
+}  // namespace damscope
+
+Q_DECLARE_METATYPE(std::shared_ptr<const damscope::AnalysedRun>)

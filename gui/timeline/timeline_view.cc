@@ -1,0 +1,127 @@
+// The timeline with its search bar: see timeline_view.h.
+#include "gui/timeline/timeline_view.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QShortcut>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "gui/timeline/timeline_widget.h"
+
+namespace damscope {
+namespace {
+
+size_t eventsIn(const TraceTables& t) {
+  return t.kernels.size() + t.memcpys.size() + t.memsets.size() + t.api_calls.size() +
+         t.ranges.size() + t.syncs.size() + t.counters.size();
+}
+
+}  // namespace
+
+TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+
+  auto* bar = new QHBoxLayout;
+  bar->setContentsMargins(8, 4, 8, 4);
+  search_ = new QLineEdit(this);
+  search_->setPlaceholderText("Find an event by name (Ctrl+F)");
+  search_->setClearButtonEnabled(true);
+  search_->setMinimumWidth(260);
+  search_->setMaximumWidth(360);
+  auto* previous = new QPushButton("◀", this);
+  auto* next = new QPushButton("▶", this);
+  previous->setToolTip("Previous match (Shift+F3)");
+  next->setToolTip("Next match (Enter, F3)");
+  for (QPushButton* b : {previous, next}) b->setMaximumWidth(32);
+  status_ = new QLabel(this);
+  auto* fit = new QPushButton("Fit", this);
+  fit->setToolTip("Show the whole run (F)");
+  auto* hint = new QLabel(
+      "wheel or W/S: zoom · drag or A/D: pan · Shift+drag: zoom to a range · click: details",
+      this);
+  hint->setForegroundRole(QPalette::PlaceholderText);
+  bar->addWidget(search_);
+  bar->addWidget(previous);
+  bar->addWidget(next);
+  bar->addWidget(status_);
+  bar->addStretch(1);
+  bar->addWidget(hint);
+  bar->addWidget(fit);
+  layout->addLayout(bar);
+
+  timeline_ = new TimelineWidget(this);
+  layout->addWidget(timeline_, 1);
+
+  connect(search_, &QLineEdit::returnPressed, this, [this] { find(true); });
+  connect(next, &QPushButton::clicked, this, [this] { find(true); });
+  connect(previous, &QPushButton::clicked, this, [this] { find(false); });
+  connect(fit, &QPushButton::clicked, timeline_, &TimelineWidget::fit);
+  connect(timeline_, &TimelineWidget::eventSelected, this, &TimelineView::eventSelected);
+  auto* find_key = new QShortcut(QKeySequence::Find, this);
+  find_key->setContext(Qt::WindowShortcut);
+  connect(find_key, &QShortcut::activated, this, &TimelineView::focusSearch);
+  auto* next_key = new QShortcut(QKeySequence(Qt::Key_F3), this);
+  next_key->setContext(Qt::WindowShortcut);
+  connect(next_key, &QShortcut::activated, this, [this] { find(true); });
+  auto* previous_key = new QShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F3), this);
+  previous_key->setContext(Qt::WindowShortcut);
+  connect(previous_key, &QShortcut::activated, this, [this] { find(false); });
+}
+
+TimelineView::~TimelineView() { building_.waitForFinished(); }
+
+void TimelineView::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
+  const uint64_t generation = ++generation_;
+  ready_ = false;
+  pending_events_.clear();
+  status_->clear();
+  if (!run || rank < 0 || static_cast<size_t>(rank) >= run->tables.size() ||
+      eventsIn(run->tables[static_cast<size_t>(rank)]) < kBuildOnWorkerEvents) {
+    timeline_->setRun(run, rank);
+    ready_ = true;
+    emit ready();
+    return;
+  }
+  status_->setText("Building the timeline…");
+  building_ = QtConcurrent::run([this, run, rank, generation] {
+    std::shared_ptr<const TimelineData> data = buildTimelineData(*run, rank);
+    QMetaObject::invokeMethod(
+        this,
+        [this, run, rank, generation, data] {
+          if (generation != generation_) return;  // another run or rank since
+          status_->clear();
+          timeline_->setData(run, rank, data);
+          ready_ = true;
+          if (!pending_events_.empty()) timeline_->showEvents(std::exchange(pending_events_, {}));
+          emit ready();
+        },
+        Qt::QueuedConnection);
+  });
+}
+
+void TimelineView::showEvents(const EventRefs& events) {
+  if (!ready_) {
+    pending_events_ = events;
+    return;
+  }
+  timeline_->showEvents(events);
+}
+
+void TimelineView::focusSearch() {
+  search_->setFocus(Qt::ShortcutFocusReason);
+  search_->selectAll();
+}
+
+void TimelineView::find(bool forward) {
+  const QString text = search_->text().trimmed();
+  if (text.isEmpty()) return;
+  const bool found = forward ? timeline_->findNext(text) : timeline_->findPrevious(text);
+  status_->setText(found ? QString() : QString("no event named “%1”").arg(text));
+}
+
+}  // namespace damscope

@@ -1,0 +1,57 @@
+// The timeline as the main window shows it: the TimelineWidget under a bar
+// with search (Ctrl+F focuses it; Enter and F3 go to the next match,
+// Shift+F3 to the previous one), Fit, and a one-line reminder of the mouse
+// and keys. Large runs get their rows and level-of-detail aggregates built
+// off the UI thread (buildTimelineData), so opening a 10 M-event trace does
+// not freeze the window; ready() says when the timeline shows the run.
+#pragma once
+
+#include <QFuture>
+#include <QWidget>
+#include <memory>
+
+#include "gui/models/event_ref.h"
+
+class QLabel;
+class QLineEdit;
+
+namespace damscope {
+
+class TimelineWidget;
+
+class TimelineView : public QWidget {
+  Q_OBJECT
+
+ public:
+  // Runs with fewer events are built on the calling thread (a few ms each
+  // 100 k events), the rest on a worker.
+  static constexpr size_t kBuildOnWorkerEvents = 500'000;
+
+  explicit TimelineView(QWidget* parent = nullptr);
+  ~TimelineView() override;
+
+  TimelineWidget* timeline() const { return timeline_; }
+  bool isReady() const { return ready_; }
+
+ public slots:
+  void setRun(std::shared_ptr<const damscope::AnalysedRun> run, int rank);
+  void showEvents(const damscope::EventRefs& events);
+  void focusSearch();
+
+ signals:
+  void eventSelected(const damscope::EventRef& event);
+  void ready();
+
+ private:
+  void find(bool forward);
+
+  TimelineWidget* timeline_ = nullptr;
+  QLineEdit* search_ = nullptr;
+  QLabel* status_ = nullptr;
+  QFuture<void> building_;
+  uint64_t generation_ = 0;
+  bool ready_ = false;
+  EventRefs pending_events_;  // asked for while the rows were being built
+};
+
+}  // namespace damscope

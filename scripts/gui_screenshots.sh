@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The screenshots in docs/images/: damscope-gui opens real traces and saves a
+# view once the analysis has finished (--screenshot). Offscreen by default;
+# with --xvfb, in a real X window under Xvfb (installs xvfb when missing), to
+# see what a person sees with a window manager's fonts and scaling.
+#   scripts/gui_screenshots.sh [--xvfb] [OUT_DIR]      (default docs/images)
+# Needs ../shared/traces and a built build/gui/damscope-gui; the roofline
+# shot records the GPT-2 trainer for 8 steps (the CPU run has an op-level
+# roofline from the trainer's FLOP and byte counts).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+xvfb=0
+if [ "${1:-}" = "--xvfb" ]; then
+  xvfb=1
+  shift
+fi
+out=${1:-docs/images}
+traces=../shared/traces/kineto
+gui=build/gui/damscope-gui
+[ -x "$gui" ] || { echo "gui_screenshots: build first (bash scripts/build.sh)" >&2; exit 2; }
+[ -d "$traces" ] || { echo "gui_screenshots: $traces is absent" >&2; exit 2; }
+mkdir -p "$out"
+
+run_gui() {
+  if [ "$xvfb" = 1 ]; then
+    command -v xvfb-run >/dev/null || bash scripts/install-deps.sh --xvfb
+    xvfb-run -a -s "-screen 0 1920x1200x24" "$gui" "$@"
+  else
+    QT_QPA_PLATFORM=offscreen "$gui" "$@"
+  fi
+}
+
+resnet=$traces/resnet50_workers0.pt.trace.json.gz
+run_gui "$resnet" --screenshot "$out/gui-timeline.png" --view timeline
+run_gui "$resnet" --screenshot "$out/gui-diagnosis.png" --view diagnosis
+run_gui "$resnet" --screenshot "$out/gui-charts.png" --view charts
+run_gui "$traces/nccl_2rank_a100.json.gz" --screenshot "$out/gui-statistics.png" --view statistics
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+build/cli/damscope record -o "$tmp/gpt2.db" -- \
+  build/reference_workloads/gpt2/gpt2-train --config small --steps 8 >/dev/null
+run_gui "$tmp/gpt2.db" --screenshot "$out/gui-roofline.png" --view roofline
+ls -l "$out"/gui-*.png
