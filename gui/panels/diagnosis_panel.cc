@@ -284,8 +284,9 @@ void DiagnosisPanel::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
   context_->setText(context.join(QStringLiteral("  ·  ")));
 
   const std::vector<KeyFigure> figures = keyFigures(*r, {});
-  // Four tiles a row at most, so four figures (the usual count) share one row.
-  const int kColumns = std::clamp(static_cast<int>(figures.size()), 1, 4);
+  // Two or three tiles a row: the dock is narrow, and a tile's detail line
+  // (MFU's says where its peak came from) needs the width to stay readable.
+  const int kColumns = figures.size() <= 4 ? 2 : 3;
   for (size_t i = 0; i < figures.size(); ++i) {
     auto* tile = new QWidget;
     auto* tile_layout = new QVBoxLayout(tile);
