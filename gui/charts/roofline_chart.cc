@@ -20,13 +20,11 @@
 #include "analyzer/report/result_words.h"
 #include "analyzer/report/text_format.h"
 #include "gui/models/palette.h"
+#include "gui/models/qt_text.h"
 
 namespace damscope {
 namespace {
 
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 // A disc for QScatterSeries::setLightMarker: painted once and blitted per
 // point instead of one scene item per point. Translucent so overlapping
@@ -155,14 +153,14 @@ void RooflineChart::build() {
   for (const PeakRoof& roof : plot_.peak_roofs) {
     const RooflineCeiling& c = r.roofline.ceilings[roof.ceiling];
     auto* line = new QLineSeries;
-    line->setName(tr("%1 peak").arg(qs(toText(c.precision))));
+    line->setName(tr("%1 peak").arg(qtString(toText(c.precision))));
     line->setPen(QPen(roof_colour, 2, dash));
     dash = Qt::DashLine;  // the first (highest-priority) precision solid, others dashed
     line->append(roof.from.x(), roof.from.y() / s);
     line->append(roof.to.x(), roof.to.y() / s);
     attach(line);
     hideFromLegend(chart, line);
-    addLabel(tr("%1 peak %2").arg(qs(toText(c.precision)), qs(rateWords(c.peak_flops_per_s))),
+    addLabel(tr("%1 peak %2").arg(qtString(toText(c.precision)), qtString(rateWords(c.peak_flops_per_s))),
              QPointF(roof.to.x(), roof.to.y() / s), Qt::AlignRight | Qt::AlignTop);
     if (roof.ridge) {
       ridges->append(roof.ridge->x(), roof.ridge->y() / s);
@@ -195,7 +193,7 @@ void RooflineChart::build() {
     QScatterSeries*& series = by_size[{static_cast<int>(std::lround(m.diameter_px)), cat}];
     if (!series) {
       series = new QScatterSeries;
-      series->setName(qs(toText(cat)));
+      series->setName(qtString(toText(cat)));
       const QColor colour = categoryColor(cat);
       series->setColor(colour);
       series->setBorderColor(colour.darker(160));
@@ -217,7 +215,7 @@ void RooflineChart::build() {
   QStringList notes;
   notes << tr("%1 placed, %2 of kernel time.")
                .arg(counted(static_cast<int64_t>(plot_.markers.size()), "kernel"),
-                    qs(percent(r.roofline.time_with_work_pct)));
+                    qtString(percent(r.roofline.time_with_work_pct)));
   if (plot_.left_out > 0) {
     notes << (plot_.left_out == 1
                   ? tr("1 kernel without FLOPs or bytes is not shown.")
@@ -302,16 +300,16 @@ QString RooflineChart::tooltipOf(const RooflineMarker& m) const {
   QString ceiling = tr("n/a");
   if (p.pct_of_ceiling && p.ceiling_flops_per_s) {
     ceiling =
-        tr("%1 of %2").arg(qs(percent(*p.pct_of_ceiling)), qs(rateWords(*p.ceiling_flops_per_s)));
+        tr("%1 of %2").arg(qtString(percent(*p.pct_of_ceiling)), qtString(rateWords(*p.ceiling_flops_per_s)));
   }
   return tr("<b>%1</b><br>%2, %3 (%4)<br>time %5 in %6<br>AI %7 FLOP/byte<br>"
             "achieved %8<br>ceiling: %9")
-      .arg(qs(clipText(p.name, 160)).toHtmlEscaped(), qs(toText(p.category)),
+      .arg(qtString(clipText(p.name, 160)).toHtmlEscaped(), qtString(toText(p.category)),
            p.memory_bound ? (*p.memory_bound ? tr("memory-bound") : tr("compute-bound"))
                           : tr("no ridge"),
-           qs(metricSourceWords(p.source)), qs(formatDuration(static_cast<double>(p.time_ns))),
+           qtString(metricSourceWords(p.source)), qtString(formatDuration(static_cast<double>(p.time_ns))),
            counted(p.kernels, "run"), QString::number(m.intensity, 'g', 3),
-           qs(rateWords(m.flops_per_s)), ceiling);
+           qtString(rateWords(m.flops_per_s)), ceiling);
 }
 
 }  // namespace damscope

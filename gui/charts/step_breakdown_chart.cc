@@ -16,16 +16,9 @@
 #include "analyzer/report/result_words.h"
 #include "gui/charts/chart_axes.h"
 #include "gui/models/palette.h"
+#include "gui/models/qt_text.h"
 
 namespace damscope {
-namespace {
-
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-
-}  // namespace
-
 StepBreakdownChart::StepBreakdownChart(QWidget* parent) : ChartFrame(parent) {}
 
 void StepBreakdownChart::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
@@ -43,7 +36,7 @@ void StepBreakdownChart::setRun(std::shared_ptr<const AnalysedRun> run, int rank
   if (bars_.empty()) {
     showEmpty(r.scorecard
                   ? tr("No step breakdown: the trace has no steps to split.")
-                  : tr("No step breakdown: there is no %1 work to judge.").arg(qs(deviceWord(r))));
+                  : tr("No step breakdown: there is no %1 work to judge.").arg(qtString(deviceWord(r))));
     return;
   }
   const QPalette pal = palette();
@@ -53,7 +46,7 @@ void StepBreakdownChart::setRun(std::shared_ptr<const AnalysedRun> run, int rank
   double max_total = 0;
   for (size_t i = 0; i < bars_.labels.size(); ++i) max_total = std::max(max_total, total(i));
   for (size_t a = 0; a < kAxisCount; ++a) {
-    auto* set = new QBarSet(qs(axisLabel(static_cast<Axis>(a))));
+    auto* set = new QBarSet(qtString(axisLabel(static_cast<Axis>(a))));
     const QColor colour = axisColor(static_cast<Axis>(a));
     set->setColor(colour);
     set->setBorderColor(colour.darker(130));
@@ -131,16 +124,16 @@ void StepBreakdownChart::onHover(QPointF pos, QPoint global_pos) {
   }
   const double sum = total(*step);
   QString text = tr("<b>%1</b>%2<br>%3 ms")
-                     .arg(qs(bars_.names[*step]).toHtmlEscaped(),
+                     .arg(qtString(bars_.names[*step]).toHtmlEscaped(),
                           bars_.analysed[*step] ? QString() : tr(" (outside the analysed window)"))
                      .arg(sum, 0, 'f', 2);
   for (size_t a = 0; a < kAxisCount; ++a) {
     const double v = bars_.ms[a][*step];
     if (v <= 0) continue;
     text += tr("<br>%1: %2 ms (%3)")
-                .arg(qs(axisLabel(static_cast<Axis>(a))))
+                .arg(qtString(axisLabel(static_cast<Axis>(a))))
                 .arg(v, 0, 'f', 2)
-                .arg(qs(percent(sum > 0 ? 100 * v / sum : 0)));
+                .arg(qtString(percent(sum > 0 ? 100 * v / sum : 0)));
   }
   QToolTip::showText(global_pos, text, viewport());
 }

@@ -17,13 +17,11 @@
 
 #include "analyzer/report/result_words.h"
 #include "gui/charts/chart_axes.h"
+#include "gui/models/qt_text.h"
 
 namespace damscope {
 namespace {
 
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 // Neither a D·A·M axis nor a kernel class colour: step time is its own thing.
 const QColor kStepColour(0x4e, 0x79, 0xa7);
@@ -47,7 +45,7 @@ void StepTimeChart::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
   const RankResult& r = run_->run.ranks[static_cast<size_t>(rank_)];
   times_ = stepTimes(r);
   if (times_.empty()) {
-    showEmpty(tr("No step times: %1.").arg(qs(stepsLine(r))));
+    showEmpty(tr("No step times: %1.").arg(qtString(stepsLine(r))));
     return;
   }
   const QPalette pal = palette();
@@ -105,7 +103,7 @@ void StepTimeChart::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
     mfu_->attachAxis(pct);
     setCaption(tr("Click a bar to select its step on the timeline."));
   } else {
-    setCaption(qs(times_.mfu_words));
+    setCaption(qtString(times_.mfu_words));
   }
   chart->legend()->setVisible(true);
 }
@@ -140,10 +138,10 @@ void StepTimeChart::onHover(QPointF pos, QPoint global_pos) {
     return;
   }
   QString text = tr("<b>%1</b>%2<br>%3 ms")
-                     .arg(qs(times_.names[*step]).toHtmlEscaped(),
+                     .arg(qtString(times_.names[*step]).toHtmlEscaped(),
                           times_.analysed[*step] ? QString() : tr(" (outside the analysed window)"))
                      .arg(times_.ms[*step], 0, 'f', 2);
-  if (times_.mfu_pct[*step]) text += tr("<br>MFU %1").arg(qs(percent(*times_.mfu_pct[*step])));
+  if (times_.mfu_pct[*step]) text += tr("<br>MFU %1").arg(qtString(percent(*times_.mfu_pct[*step])));
   QToolTip::showText(global_pos, text, viewport());
 }
 

@@ -20,16 +20,9 @@
 #include "analyzer/report/text_format.h"
 #include "gui/charts/chart_axes.h"
 #include "gui/models/palette.h"
+#include "gui/models/qt_text.h"
 
 namespace damscope {
-namespace {
-
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-
-}  // namespace
-
 TopKernelsChart::TopKernelsChart(QWidget* parent) : ChartFrame(parent) {}
 
 void TopKernelsChart::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
@@ -71,7 +64,7 @@ void TopKernelsChart::build() {
   bars_ = topKernelBars(r, fit_.rows, fit_.label_chars);
   if (bars_.empty()) {
     showEmpty(tr("No kernels: the trace has no %1 kernels in the analysed window.")
-                  .arg(qs(deviceWord(r))));
+                  .arg(qtString(deviceWord(r))));
     return;
   }
   const QPalette pal = palette();
@@ -83,7 +76,7 @@ void TopKernelsChart::build() {
   for (const KernelBar& b : bars_) {
     QBarSet*& set = sets[static_cast<size_t>(b.category)];
     if (set) continue;
-    set = new QBarSet(qs(toText(b.category)));
+    set = new QBarSet(qtString(toText(b.category)));
     const QColor colour = categoryColor(b.category);
     set->setColor(colour);
     set->setBorderColor(colour.darker(130));
@@ -103,7 +96,7 @@ void TopKernelsChart::build() {
   auto* names = new QBarCategoryAxis;
   for (size_t row = 0; row < bars_.size(); ++row) {
     // Axis labels are rich text: "<…>" would be read as a tag and vanish.
-    names->append(qs(bars_[bars_.size() - 1 - row].label).toHtmlEscaped());
+    names->append(qtString(bars_[bars_.size() - 1 - row].label).toHtmlEscaped());
   }
   names->setGridLineVisible(false);
   styleAxis(names, pal);
@@ -118,7 +111,7 @@ void TopKernelsChart::build() {
                  .arg([&] {
                    double pct = 0;
                    for (const KernelBar& b : bars_) pct += b.pct;
-                   return qs(percent(std::min(pct, 100.0)));
+                   return qtString(percent(std::min(pct, 100.0)));
                  }()));
 }
 
@@ -153,10 +146,10 @@ void TopKernelsChart::onHover(QPointF pos, QPoint global_pos) {
   const KernelBar& b = bars_[*bar];
   QToolTip::showText(global_pos,
                      tr("<b>%1</b><br>%2<br>%3 ms in %4, mean %5<br>%6 of kernel time")
-                         .arg(qs(clipText(b.name, 400)).toHtmlEscaped(), qs(toText(b.category)))
+                         .arg(qtString(clipText(b.name, 400)).toHtmlEscaped(), qtString(toText(b.category)))
                          .arg(b.ms, 0, 'f', 2)
                          .arg(counted(b.kernels, "run"))
-                         .arg(qs(formatDuration(b.mean_ms * 1e6)), qs(percent(b.pct))),
+                         .arg(qtString(formatDuration(b.mean_ms * 1e6)), qtString(percent(b.pct))),
                      viewport());
 }
 

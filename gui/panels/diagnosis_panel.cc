@@ -15,13 +15,11 @@
 #include "gui/models/findings_model.h"
 #include "gui/models/palette.h"
 #include "gui/panels/scorecard_bar.h"
+#include "gui/models/qt_text.h"
 
 namespace damscope {
 namespace {
 
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 // Severity colours: the conventional red / amber / blue-grey of issue
 // trackers, mid-tones that read on light and dark windows.
@@ -38,7 +36,7 @@ QColor severityColor(int severity) {
 }
 
 QString severityWord(int severity) {
-  return qs(toText(static_cast<Severity>(severity))).toUpper();
+  return qtString(toText(static_cast<Severity>(severity))).toUpper();
 }
 
 // A finding as a card: a severity strip and badge, the title in bold, the
@@ -260,16 +258,16 @@ void DiagnosisPanel::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
     verdict_->setText(tr("No verdict"));
     verdict_->setStyleSheet({});
     sentence_->setText(tr("There was no %1 work in the analysed window to judge.")
-                           .arg(qs(deviceWord(*r))));
+                           .arg(qtString(deviceWord(*r))));
   } else {
     const QColor colour = axisColor(r->scorecard->run.deciding_axis);
-    verdict_->setText(qs(toText(verdict)).replace(0, 1, qs(toText(verdict)).left(1).toUpper()));
+    verdict_->setText(qtString(toText(verdict)).replace(0, 1, qtString(toText(verdict)).left(1).toUpper()));
     // A pill in the deciding axis's colour, text in black or white to match.
     verdict_->setStyleSheet(QStringLiteral("QLabel { background: %1; color: %2; border-radius: 6px;"
                                            " padding: 3px 12px; }")
                                 .arg(colour.name(), textOn(colour).name()));
     verdict_->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Preferred);
-    QString sentence = qs(verdictLabel(verdict, r->device_kind));
+    QString sentence = qtString(verdictLabel(verdict, r->device_kind));
     if (!sentence.isEmpty()) sentence[0] = sentence[0].toUpper();
     sentence_->setText(sentence +
                        (r->verdict_may_be_off

@@ -15,6 +15,7 @@
 
 #include "analyzer/report/report_charts.h"
 #include "gui/models/palette.h"
+#include "gui/models/qt_text.h"
 
 namespace damscope {
 namespace {
@@ -29,11 +30,8 @@ constexpr int kClickSlopPx = 4;
 // Margin around an event zoomed to, as a fraction of its duration on each side.
 constexpr double kZoomMargin = 0.25;
 
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
-QString durationText(int64_t ns) { return qs(TimeScale::formatDuration(ns)); }
+QString durationText(int64_t ns) { return qtString(TimeScale::formatDuration(ns)); }
 
 }  // namespace
 
@@ -206,7 +204,7 @@ void TimelineWidget::renderBase(QPainter& p) {
     p.setPen(palette().color(QPalette::Text));
     p.drawText(QRectF(4, y0, kGutterPx - 8, std::min<double>(y1 - y0, kLanePx)),
                Qt::AlignLeft | Qt::AlignVCenter,
-               fontMetrics().elidedText(qs(row.label), Qt::ElideMiddle, kGutterPx - 8));
+               fontMetrics().elidedText(qtString(row.label), Qt::ElideMiddle, kGutterPx - 8));
     for (int l = 0; l < row.lane_count; ++l) {
       const int lane = row.first_lane + l;
       const double y = laneTop(lane);
@@ -233,7 +231,7 @@ void TimelineWidget::paintRuler(QPainter& p) {
   for (const TimeScale::Tick& tick : scale_.ticks(data_->rows.start)) {
     const double x = kGutterPx + tick.x;
     p.drawLine(QPointF(x, kRulerPx - 6), QPointF(x, kRulerPx));
-    p.drawText(QPointF(x + 3, kRulerPx - 8), qs(tick.label));
+    p.drawText(QPointF(x + 3, kRulerPx - 8), qtString(tick.label));
   }
   p.restore();
   p.drawText(QRect(4, 0, kGutterPx - 8, kRulerPx), Qt::AlignLeft | Qt::AlignVCenter,
@@ -288,7 +286,7 @@ QColor TimelineWidget::colorOf(EventKind kind, int64_t id) const {
 }
 
 QString TimelineWidget::nameOf(EventKind kind, int64_t id) const {
-  return qs(damscope::nameOf(EventRef{rank_, kind, id}, *run_));
+  return qtString(damscope::nameOf(EventRef{rank_, kind, id}, *run_));
 }
 
 const QString& TimelineWidget::elided(EventKind kind, int64_t id, int width) {
@@ -412,7 +410,7 @@ void TimelineWidget::paintLegend(QPainter& p) {
   for (size_t c = 0; c < kGapCauseCount; ++c) {
     const GapCause cause = static_cast<GapCause>(c);
     p.fillRect(QRect(x, y + 5, 12, kLegendPx - 10), causeColor(cause));
-    const QString label = qs(causeLabel(cause));
+    const QString label = qtString(causeLabel(cause));
     p.drawText(QRect(x + 16, y, 200, kLegendPx), Qt::AlignLeft | Qt::AlignVCenter, label);
     x += 16 + fontMetrics().horizontalAdvance(label) + 14;
   }
@@ -550,7 +548,7 @@ bool TimelineWidget::find(const QString& text, bool forward) {
     // Match each distinct name once, then scan the name columns by id.
     std::vector<uint8_t> hit(t.strings.size(), 0);
     for (size_t s = 0; s < t.strings.size(); ++s) {
-      hit[s] = qs(t.strings.get(StringId{static_cast<int32_t>(s)})).contains(text, Qt::CaseInsensitive);
+      hit[s] = qtString(t.strings.get(StringId{static_cast<int32_t>(s)})).contains(text, Qt::CaseInsensitive);
     }
     auto scan = [&](const std::vector<StringId>& names, const std::vector<int64_t>& ts,
                     EventKind kind) {
@@ -672,7 +670,7 @@ bool TimelineWidget::event(QEvent* event) {
     event->ignore();
     return true;
   }
-  const QString row = qs(data_->rows.rows[static_cast<size_t>(data_->rows.lanes[static_cast<size_t>(d->lane)].row)].label);
+  const QString row = qtString(data_->rows.rows[static_cast<size_t>(data_->rows.lanes[static_cast<size_t>(d->lane)].row)].label);
   QString text;
   if (d->item.summary()) {
     text = tr("%1 events, busy %2 of %3\nlongest: %4 (%5)\n%6")
