@@ -1,8 +1,6 @@
 // The work of a CPU device: see cpu_device_work.h.
 #include "analyzer/analyses/cpu_device_work.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <charconv>
 #include <unordered_map>
@@ -18,17 +16,9 @@ constexpr std::string_view kRangeIdKey = "{\"range_id\":";
 // "matmul_fwd(qkv)" for {"op":"matmul_fwd","name":"qkv",...}; empty when the
 // message is not an op annotation.
 std::string trainerOpName(std::string_view message) {
-  if (message.empty() || message.front() != '{') return {};
-  const nlohmann::json j = nlohmann::json::parse(message, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object()) return {};
-  auto op = j.find("op");
-  if (op == j.end() || !op->is_string() || op->get_ref<const std::string&>().empty()) return {};
-  std::string name = op->get<std::string>();
-  auto what = j.find("name");
-  if (what != j.end() && what->is_string() && !what->get_ref<const std::string&>().empty()) {
-    name += "(" + what->get<std::string>() + ")";
-  }
-  return name;
+  const std::optional<OpAnnotation> a = parseOpAnnotation(message);
+  if (!a || a->op.empty()) return {};
+  return a->name.empty() ? a->op : a->op + "(" + a->name + ")";
 }
 
 bool hasGpuActivity(const TraceTables& t) {

@@ -1,12 +1,11 @@
 // The work of each kernel: see kernel_work.h.
 #include "analyzer/analyses/kernel_work.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
+#include "analyzer/analyses/model_annotation.h"
 #include "analyzer/analyses/op_shapes.h"
 
 namespace damscope {
@@ -32,19 +31,12 @@ std::optional<double> positive(double v) {
 
 // {"op":..,"flops":..,"bytes":..} in domain "damscope" (DESIGN.md, "Workload annotations").
 std::optional<RangeCounts> opAnnotation(std::string_view message) {
-  if (message.empty() || message.front() != '{') return std::nullopt;
-  const nlohmann::json j = nlohmann::json::parse(message, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object() || !j.contains("op")) return std::nullopt;
+  const std::optional<OpAnnotation> a = parseOpAnnotation(message);
+  if (!a || (!a->flops && !a->bytes)) return std::nullopt;
   RangeCounts c;
   c.source = MetricSource::kAnnotated;
-  auto number = [&](const char* key) -> std::optional<double> {
-    auto it = j.find(key);
-    return it != j.end() && it->is_number() ? positive(it->get<double>()) : std::nullopt;
-  };
-  const auto flops = number("flops");
-  c.bytes = number("bytes");
-  if (!flops && !c.bytes) return std::nullopt;
-  c.flops = flops.value_or(0);
+  c.flops = a->flops.value_or(0);
+  c.bytes = a->bytes;
   return c;
 }
 

@@ -61,6 +61,18 @@ bool parseInto(const json& j, ModelAnnotation& a) {
 
 }  // namespace
 
+std::optional<OpAnnotation> parseOpAnnotation(std::string_view message) {
+  if (message.empty() || message.front() != '{') return std::nullopt;
+  const json j = json::parse(message, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("op")) return std::nullopt;
+  OpAnnotation a;
+  a.op = text(j, "op").value_or("");
+  a.name = text(j, "name").value_or("");
+  a.flops = positiveNumber(j, "flops");
+  a.bytes = positiveNumber(j, "bytes");
+  return a;
+}
+
 ModelAnnotation readModelAnnotation(const TraceTables& t) {
   ModelAnnotation a;
   const StringId domain = t.strings.find("damscope");

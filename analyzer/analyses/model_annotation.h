@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "trace/tables.h"
@@ -52,6 +53,21 @@ struct ModelAnnotation {
   bool present() const { return !isNull(range_id); }
   bool operator==(const ModelAnnotation&) const = default;
 };
+
+// One op's cost annotation: a range in domain "damscope" whose message is a
+// JSON object with an "op" key, e.g.
+//   {"op":"matmul_fwd","layer":3,"name":"qkv","flops":1.2e9,"bytes":4.7e6}
+// The CPU device's kernels are named from it (cpu_device_work.h), and kernel
+// work takes its counts (kernel_work.h). Parsed here, once per message.
+struct OpAnnotation {
+  std::string op;    // "" when "op" is not a string
+  std::string name;  // "" when absent
+  std::optional<double> flops;  // positive and finite, else unknown
+  std::optional<double> bytes;
+};
+
+// Empty when `message` is not a JSON object with an "op" key.
+std::optional<OpAnnotation> parseOpAnnotation(std::string_view message);
 
 // Finds and parses the model annotation among the trace's ranges.
 ModelAnnotation readModelAnnotation(const TraceTables& tables);
