@@ -221,7 +221,6 @@ void MainWindow::onLoaded(std::shared_ptr<const AnalysedRun> run, const QStringL
     rank_box_->addItem(label);
   }
   rank_box_->setEnabled(run_->run.ranks.size() > 1);
-  charts_->setRun(run_, 0);
   ranks_->setRun(run_, 0);
   showRank(0);
   stack_->setCurrentWidget(tabs_);
