@@ -49,6 +49,8 @@ void CpuBackend::download(void* host_dst, const void* src, size_t bytes) {
   std::memcpy(host_dst, src, bytes);
 }
 
+void CpuBackend::copy(void* dst, const void* src, size_t bytes) { std::memcpy(dst, src, bytes); }
+
 void CpuBackend::embeddingForward(float* out, const int32_t* tokens, const float* wte,
                                   const float* wpe, int B, int T, int C) {
   cpu::embeddingForward(out, tokens, wte, wpe, B, T, C);

@@ -24,6 +24,8 @@ class CpuBackend final : public Backend {
   void release(void* p) noexcept override;
   void upload(void* dst, const void* host_src, size_t bytes) override;
   void download(void* host_dst, const void* src, size_t bytes) override;
+  void copy(void* dst, const void* src, size_t bytes) override;
+  void synchronize() override {}
 
   void embeddingForward(float* out, const int32_t* tokens, const float* wte, const float* wpe,
                         int B, int T, int C) override;

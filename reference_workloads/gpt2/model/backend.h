@@ -50,6 +50,12 @@ class Backend {
   virtual void release(void* p) noexcept = 0;
   virtual void upload(void* dst, const void* host_src, size_t bytes) = 0;
   virtual void download(void* host_dst, const void* src, size_t bytes) = 0;
+  // dst = src, both backend memory, in order with the ops (the data-parallel
+  // gradient buckets are packed and unpacked with it, dist/).
+  virtual void copy(void* dst, const void* src, size_t bytes) = 0;
+  // Returns when every op issued so far has finished (nothing to wait for
+  // where ops run synchronously).
+  virtual void synchronize() = 0;
 
   // out (B,T,C) = wte[tokens] + wpe[t]
   virtual void embeddingForward(float* out, const int32_t* tokens, const float* wte,
