@@ -42,7 +42,7 @@ void Loader::workerLoop(int worker) {
     lock.unlock();
     Batch batch;
     if (observer_) observer_->beginLoad();
-    makeBatch(source_, spec_, index, batch);
+    makeBatch(source_, spec_, index * options_.stride + options_.offset, batch);
     if (observer_) observer_->endLoad();
     lock.lock();
     done_.emplace(index, std::move(batch));
@@ -52,7 +52,7 @@ void Loader::workerLoop(int worker) {
 
 void Loader::next(Batch& out) {
   if (options_.workers == 0) {
-    makeBatch(source_, spec_, taken_++, out);
+    makeBatch(source_, spec_, taken_++ * options_.stride + options_.offset, out);
     return;
   }
   std::unique_lock lock(mutex_);

@@ -1,4 +1,5 @@
-// The data loader: batches in order (first, first + 1, ...), made inline on
+// The data loader: batches in order (first, first + 1, ...; strided across
+// data-parallel ranks, LoaderOptions), made inline on
 // the training thread or by worker threads through a bounded prefetch queue.
 //
 //   workers 0      the training thread makes each batch when it asks for it
@@ -35,6 +36,11 @@ class LoaderObserver {
 struct LoaderOptions {
   int workers = 0;
   int prefetch = 0;
+  // The loader's i-th batch is batch i * stride + offset of the source: rank
+  // r of a data-parallel job of N ranks takes every N-th batch from r
+  // (stride N, offset r), so the ranks train on disjoint batches.
+  int64_t stride = 1;
+  int64_t offset = 0;
 };
 
 class Loader {

@@ -95,13 +95,23 @@ float* Gpt2Model::grad(ParamTensor t, int layer) const {
 }
 
 float Gpt2Model::forward(const int32_t* inputs, const int32_t* targets) {
+  setTokens(inputs, targets);
+  forwardOps();
+  return readLoss();
+}
+
+void Gpt2Model::setTokens(const int32_t* inputs, const int32_t* targets) {
+  const size_t rows = size_t(shape_.batch) * shape_.seq;
+  backend_.upload(tokens_.get(), inputs, rows * sizeof(int32_t));
+  backend_.upload(tokens_.get() + rows, targets, rows * sizeof(int32_t));
+}
+
+void Gpt2Model::forwardOps() {
   const int B = shape_.batch, T = shape_.seq, C = config_.d_model, NH = config_.heads;
   const int rows = B * T;
   const size_t btc = size_t(rows) * C;
-  int32_t* in = tokens_.get();
-  int32_t* tgt = tokens_.get() + rows;
-  backend_.upload(in, inputs, rows * sizeof(int32_t));
-  backend_.upload(tgt, targets, rows * sizeof(int32_t));
+  const int32_t* in = tokens_.get();
+  const int32_t* tgt = tokens_.get() + rows;
   using P = ParamTensor;
 
   {
@@ -171,6 +181,10 @@ float Gpt2Model::forward(const int32_t* inputs, const int32_t* targets) {
     backend_.crossentropyForward(losses_, probs_, logits_, tgt, rows, config_.vocab,
                                  config_.padded_vocab);
   }
+}
+
+float Gpt2Model::readLoss() {
+  const size_t rows = host_losses_.size();
   backend_.download(host_losses_.data(), losses_, rows * sizeof(float));
   double sum = 0;  // in a fixed order, so the same losses give the same mean
   for (float x : host_losses_) sum += x;
@@ -205,6 +219,7 @@ void Gpt2Model::backward() {
     backend_.layernormBackward(dres_a_, grad(P::kLnfW), grad(P::kLnfB), dln_, last, param(P::kLnfW),
                                lnf_mean_, lnf_rstd_, rows, C, false);
   }
+  gradientsIssued(OpSite::kLnfBwd);
   // Each block takes the stream's gradient in dres_a and leaves the gradient
   // of the stream entering it in dres_a (via dres_b for the middle).
   for (int l = config_.layers - 1; l >= 0; --l) {
@@ -219,6 +234,7 @@ void Gpt2Model::backward() {
       backend_.matmulBackward(dfch_gelu_, grad(P::kFcProjW, l), grad(P::kFcProjB, l), dbranch_,
                               a.fch_gelu, param(P::kFcProjW, l), rows, 4 * C, C);
     }
+    gradientsIssued(OpSite::kFcProjBwd, l);
     {
       OpScope s(tracer_, OpSite::kGeluBwd, l);
       backend_.geluBackward(dfch_, a.fch, dfch_gelu_, 4 * btc);
@@ -228,11 +244,13 @@ void Gpt2Model::backward() {
       backend_.matmulBackward(dln_, grad(P::kFcW, l), grad(P::kFcB, l), dfch_, a.ln2,
                               param(P::kFcW, l), rows, C, 4 * C);
     }
+    gradientsIssued(OpSite::kFcBwd, l);
     {
       OpScope s(tracer_, OpSite::kLn2Bwd, l);  // adds to residual2's gradient
       backend_.layernormBackward(dres_b_, grad(P::kLn2W, l), grad(P::kLn2B, l), dln_, a.residual2,
                                  param(P::kLn2W, l), a.ln2_mean, a.ln2_rstd, rows, C, true);
     }
+    gradientsIssued(OpSite::kLn2Bwd, l);
     {
       OpScope s(tracer_, OpSite::kResidualAttnBwd, l);  // residual2 = residual_in + attproj
       backend_.residualBackward(dres_a_, dbranch_, dres_b_, btc);
@@ -242,6 +260,7 @@ void Gpt2Model::backward() {
       backend_.matmulBackward(datty_, grad(P::kAttProjW, l), grad(P::kAttProjB, l), dbranch_,
                               a.atty, param(P::kAttProjW, l), rows, C, C);
     }
+    gradientsIssued(OpSite::kAttProjBwd, l);
     {
       OpScope s(tracer_, OpSite::kAttentionBwd, l);
       backend_.attentionBackward(dqkv_, dpreatt_, datt_, datty_, a.qkv, a.att, B, T, C, NH);
@@ -251,16 +270,19 @@ void Gpt2Model::backward() {
       backend_.matmulBackward(dln_, grad(P::kQkvW, l), grad(P::kQkvB, l), dqkv_, a.ln1,
                               param(P::kQkvW, l), rows, C, 3 * C);
     }
+    gradientsIssued(OpSite::kQkvBwd, l);
     {
       OpScope s(tracer_, OpSite::kLn1Bwd, l);  // adds to residual_in's gradient
       backend_.layernormBackward(dres_a_, grad(P::kLn1W, l), grad(P::kLn1B, l), dln_, residual_in,
                                  param(P::kLn1W, l), a.ln1_mean, a.ln1_rstd, rows, C, true);
     }
+    gradientsIssued(OpSite::kLn1Bwd, l);
   }
   {
     OpScope s(tracer_, OpSite::kEmbeddingBwd);
     backend_.embeddingBackward(grad(P::kWte), grad(P::kWpe), dres_a_, in, B, T, C);
   }
+  gradientsIssued(OpSite::kEmbeddingBwd);
 }
 
 float Gpt2Model::gradNorm() {

@@ -21,6 +21,7 @@
 #include "reference_workloads/gpt2/model/backend.h"
 #include "reference_workloads/gpt2/model/config.h"
 #include "reference_workloads/gpt2/model/device_buffer.h"
+#include "reference_workloads/gpt2/model/gradient_listener.h"
 #include "reference_workloads/gpt2/model/op_tracer.h"
 #include "reference_workloads/gpt2/model/parameters.h"
 #include "trace/result.h"
@@ -52,10 +53,19 @@ class Gpt2Model {
   const ParameterLayout& layout() const { return layout_; }
   // The tracer every op call reports to; null (the default) for none. Not owned.
   void setTracer(OpTracer* tracer) { tracer_ = tracer; }
+  // Told when parameter gradients become final in backward(); null (the
+  // default) for none. Not owned.
+  void setGradientListener(GradientListener* listener) { listener_ = listener; }
 
   // The forward pass over B x T host token ids (every id < V); targets[i] is
-  // the token that follows inputs[i]. Returns the mean loss.
+  // the token that follows inputs[i]. Returns the mean loss:
+  // setTokens + forwardOps + readLoss.
   float forward(const int32_t* inputs, const int32_t* targets);
+  // The three parts of forward(), for a CUDA graph that captures the ops of
+  // forward and backward between a token upload and a loss read.
+  void setTokens(const int32_t* inputs, const int32_t* targets);
+  void forwardOps();
+  float readLoss();
   // The backward pass of the last forward: writes every parameter gradient.
   void backward();
   // The global L2 norm of the gradients (before clipping).
@@ -67,6 +77,9 @@ class Gpt2Model {
   int64_t optimizerSteps() const { return optimizer_steps_; }
   void setOptimizerSteps(int64_t steps) { optimizer_steps_ = steps; }
 
+  // The gradient buffer (backend memory, layout()), which data parallel
+  // averages across ranks between backward() and the optimizer.
+  float* gradientBuffer() const { return grads_.get(); }
   // Copies one state buffer (layout().total() floats) to or from the host.
   void download(StateBuffer which, float* host) const;
   void upload(StateBuffer which, const float* host);
@@ -90,6 +103,10 @@ class Gpt2Model {
 
   Gpt2Model(const ModelConfig& config, StepShape shape, Backend& backend);
   Status allocate();
+  // Tells the listener that the backward op at (site, layer) was issued.
+  void gradientsIssued(OpSite site, int layer = -1) {
+    if (listener_) listener_->gradientsReady(site, layer);
+  }
   float* param(ParamTensor t, int layer = 0) const;
   float* grad(ParamTensor t, int layer = 0) const;
   const DeviceBuffer<float>& state(StateBuffer which) const;
@@ -100,6 +117,7 @@ class Gpt2Model {
   ParameterLayout layout_;
   ActivationLayout acts_layout_;
   OpTracer* tracer_ = nullptr;
+  GradientListener* listener_ = nullptr;
   int64_t optimizer_steps_ = 0;
 
   DeviceBuffer<float> params_, grads_, adam_m_, adam_v_;

@@ -79,6 +79,30 @@ OpSiteInfo opSiteInfo(OpSite site) {
   return {"", "", false};
 }
 
+std::vector<ParamTensor> paramGradientsFinished(OpSite site) {
+  using P = ParamTensor;
+  switch (site) {
+    case OpSite::kLnfBwd:
+      return {P::kLnfW, P::kLnfB};
+    case OpSite::kFcProjBwd:
+      return {P::kFcProjW, P::kFcProjB};
+    case OpSite::kFcBwd:
+      return {P::kFcW, P::kFcB};
+    case OpSite::kLn2Bwd:
+      return {P::kLn2W, P::kLn2B};
+    case OpSite::kAttProjBwd:
+      return {P::kAttProjW, P::kAttProjB};
+    case OpSite::kQkvBwd:
+      return {P::kQkvW, P::kQkvB};
+    case OpSite::kLn1Bwd:
+      return {P::kLn1W, P::kLn1B};
+    case OpSite::kEmbeddingBwd:
+      return {P::kWte, P::kWpe};
+    default:
+      return {};
+  }
+}
+
 std::vector<std::pair<OpSite, int>> stepOrder(const ModelConfig& c) {
   using S = OpSite;
   std::vector<std::pair<OpSite, int>> order;

@@ -13,6 +13,7 @@
 
 #include "reference_workloads/gpt2/model/activations.h"
 #include "reference_workloads/gpt2/model/config.h"
+#include "reference_workloads/gpt2/model/parameters.h"
 #include "reference_workloads/gpt2/ops/op_cost.h"
 
 namespace damscope::gpt2 {
@@ -63,6 +64,13 @@ OpSiteInfo opSiteInfo(OpSite site);
 // Every (site, layer) of one training step in the order the model runs them
 // (gpt2_model.cc; a test holds the two to each other).
 std::vector<std::pair<OpSite, int>> stepOrder(const ModelConfig& config);
+
+// The parameter tensors whose gradients (for the site's layer, or whole
+// for tensors outside the blocks) are final once this backward site has run,
+// in the order the site writes them; empty for every other site. The tied
+// token embedding is final only after the embedding's backward, which adds
+// its share to the LM head's.
+std::vector<ParamTensor> paramGradientsFinished(OpSite site);
 
 // FLOPs and bytes of one invocation (ops/*.h); param_floats is the size of
 // the parameter buffer (grad_norm and adamw run over all of it).

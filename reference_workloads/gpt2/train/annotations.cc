@@ -42,12 +42,19 @@ std::string opMessage(OpSite site, int layer, const ModelConfig& config, StepSha
   return m;
 }
 
+std::string collectiveMessage(const char* collective, int bucket, size_t bytes, int ranks) {
+  return "{\"collective\":" + jsonString(collective) + ",\"bucket\":" + std::to_string(bucket) +
+         ",\"bytes\":" + std::to_string(bytes) + ",\"ranks\":" + std::to_string(ranks) + "}";
+}
+
 std::string modelMessage(const ModelDescription& a) {
   const ModelConfig& c = *a.config;
   char device[160];
   // TFLOP/s and GB/s with decimal prefixes, as the analyzer reads them.
-  std::snprintf(device, sizeof device, ",\"cores\":%d,\"peak_tflops\":%.6g,\"bandwidth_gbs\":%.6g}",
-                a.cores, a.peak_flops_per_s / 1e12, a.bandwidth_bytes_per_s / 1e9);
+  std::snprintf(device, sizeof device, ",\"peak_tflops\":%.6g,\"bandwidth_gbs\":%.6g}",
+                a.peak_flops_per_s / 1e12, a.bandwidth_bytes_per_s / 1e9);
+  const std::string cores =
+      a.device_kind == "cpu" ? ",\"cores\":" + std::to_string(a.cores) : std::string();
   const int64_t tokens = int64_t{a.shape.batch} * a.shape.seq;
   return "{\"model\":\"gpt2\",\"config\":" + jsonString(c.name) +
          ",\"params\":" + std::to_string(a.params) + ",\"layers\":" + std::to_string(c.layers) +
@@ -55,8 +62,9 @@ std::string modelMessage(const ModelDescription& a) {
          ",\"seq_len\":" + std::to_string(a.shape.seq) + ",\"vocab\":" + std::to_string(c.vocab) +
          ",\"batch\":" + std::to_string(a.shape.batch) +
          ",\"tokens_per_step\":" + std::to_string(tokens) +
-         ",\"precision\":\"fp32\",\"device\":{\"kind\":\"cpu\",\"name\":" + jsonString(a.cpu_name) +
-         device + "}";
+         ",\"precision\":" + jsonString(a.precision) + ",\"ranks\":" + std::to_string(a.ranks) +
+         ",\"device\":{\"kind\":" + jsonString(a.device_kind) +
+         ",\"name\":" + jsonString(a.device_name) + cores + device + "}";
 }
 
 #if DAMSCOPE_GPT2_NVTX
@@ -84,6 +92,10 @@ struct Annotations::State {
   nvtxDomainHandle_t domain = nullptr;
   nvtxEventAttributes_t phases[5];
   nvtxEventAttributes_t load_batch;
+  nvtxEventAttributes_t straggler_delay;
+  nvtxEventAttributes_t collective_unprepared;
+  std::vector<std::string> collective_messages;  // one per bucket
+  std::vector<nvtxEventAttributes_t> collectives;
   // Messages and their attributes, indexed site * (layers + 1) + (layer + 1).
   std::vector<std::string> op_messages;
   std::vector<nvtxEventAttributes_t> ops;
@@ -94,6 +106,8 @@ Annotations::Annotations() : state_(std::make_unique<State>()) {
   state_->domain = nvtxDomainCreateA("damscope");
   for (int i = 0; i < 5; ++i) state_->phases[i] = asciiAttributes(kPhaseNames[i]);
   state_->load_batch = asciiAttributes("load_batch");
+  state_->straggler_delay = asciiAttributes("straggler_delay");
+  state_->collective_unprepared = asciiAttributes("{\"collective\":\"all_reduce\"}");
 }
 
 Annotations::~Annotations() = default;
@@ -122,6 +136,37 @@ void Annotations::prepareOps(const ModelConfig& config, StepShape shape, size_t 
 
 OpTracer* Annotations::opTracer() {
   return this;
+}
+
+void Annotations::prepareCollectives(const std::vector<size_t>& bucket_bytes, int ranks) {
+  State& s = *state_;
+  s.collective_messages.clear();
+  for (size_t b = 0; b < bucket_bytes.size(); ++b) {
+    s.collective_messages.push_back(
+        collectiveMessage("all_reduce", static_cast<int>(b), bucket_bytes[b], ranks));
+  }
+  s.collectives.clear();
+  for (const std::string& m : s.collective_messages) s.collectives.push_back(asciiAttributes(m.c_str()));
+}
+
+CollectiveTracer* Annotations::collectiveTracer() {
+  return this;
+}
+
+void Annotations::beginCollective(const char*, size_t, int bucket) {
+  // The message was built for this bucket by prepareCollectives.
+  const bool prepared = bucket >= 0 && static_cast<size_t>(bucket) < state_->collectives.size();
+  nvtxDomainRangePushEx(state_->domain, prepared
+                                            ? &state_->collectives[static_cast<size_t>(bucket)]
+                                            : &state_->collective_unprepared);
+}
+
+void Annotations::endCollective() {
+  nvtxDomainRangePop(state_->domain);
+}
+
+void Annotations::pushStragglerDelay() {
+  nvtxDomainRangePushEx(state_->domain, &state_->straggler_delay);
 }
 
 void Annotations::markModel(const std::string& json) {
@@ -181,6 +226,13 @@ void Annotations::prepareOps(const ModelConfig&, StepShape, size_t) {}
 OpTracer* Annotations::opTracer() {
   return nullptr;
 }
+void Annotations::prepareCollectives(const std::vector<size_t>&, int) {}
+CollectiveTracer* Annotations::collectiveTracer() {
+  return nullptr;
+}
+void Annotations::beginCollective(const char*, size_t, int) {}
+void Annotations::endCollective() {}
+void Annotations::pushStragglerDelay() {}
 void Annotations::markModel(const std::string&) {}
 void Annotations::nameThisThread(const std::string&) {}
 void Annotations::push(Phase) {}

@@ -9,13 +9,18 @@
 //     more than once per block or step: qkv, attn_proj, fc, fc_proj,
 //     lm_head, ln1, ln2, lnf, attn, mlp)
 //   ranges on loader threads        load_batch (making one batch)
+//   ranges where collectives run     one per gradient bucket's all-reduce
+//     {"collective":"all_reduce","bucket":3,"bytes":N,"ranks":2}
+//     (the MPI thread "comm" on the CPU; the NCCL enqueue on a GPU)
+//   a range on the training thread  straggler_delay (--straggler-ms)
 //   one mark, before the first step the model annotation
 //     {"model":"gpt2","config":..,"params":..,"layers":..,"d_model":..,
 //      "heads":..,"seq_len":..,"vocab":..,"batch":..,"tokens_per_step":..,
-//      "precision":"fp32","device":{"kind":"cpu","name":..,"cores":..,
-//      "peak_tflops":..,"bandwidth_gbs":..}}
+//      "precision":"fp32","ranks":..,"device":{"kind":"cpu","name":..,
+//      "cores":..,"peak_tflops":..,"bandwidth_gbs":..}}
+//     (kind "gpu" and no "cores" on the CUDA backend)
 //     (the keys analyzer/analyses/model_annotation.h reads)
-//   thread names (nvtxNameOsThreadA) "train", "loader-0", "loader-1", ...
+//   thread names (nvtxNameOsThreadA) "train", "loader-0", "loader-1", "comm"
 // Nothing is formatted per call: every message is built once, at start-up
 // (the op costs depend only on the config, B and T), and a call only pushes
 // or pops a prepared nvtxEventAttributes_t. Without an NVTX injection
@@ -27,8 +32,10 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "reference_workloads/gpt2/data/loader.h"
+#include "reference_workloads/gpt2/dist/communicator.h"
 #include "reference_workloads/gpt2/model/activations.h"
 #include "reference_workloads/gpt2/model/config.h"
 #include "reference_workloads/gpt2/model/op_sites.h"
@@ -44,8 +51,11 @@ struct ModelDescription {
   const ModelConfig* config = nullptr;
   StepShape shape;
   int64_t params = 0;  // parameterCount
-  std::string cpu_name;
-  int cores = 0;  // compute threads
+  std::string device_kind = "cpu";  // "cpu" or "gpu"
+  std::string device_name;
+  std::string precision = "fp32";
+  int ranks = 1;
+  int cores = 0;  // compute threads (CPU)
   double peak_flops_per_s = 0;
   double bandwidth_bytes_per_s = 0;
 };
@@ -56,7 +66,10 @@ std::string jsonString(const std::string& text);
 
 enum class Phase { kStep, kData, kForward, kBackward, kOptimizer };
 
-class Annotations final : public OpTracer, public LoaderObserver {
+// The message of one bucket's all-reduce.
+std::string collectiveMessage(const char* collective, int bucket, size_t bytes, int ranks);
+
+class Annotations final : public OpTracer, public LoaderObserver, public CollectiveTracer {
  public:
   Annotations();
   ~Annotations() override;
@@ -69,14 +82,25 @@ class Annotations final : public OpTracer, public LoaderObserver {
   // The tracer to give the model: this, or null when NVTX is compiled out.
   OpTracer* opTracer();
 
+  // Builds the all-reduce messages of every bucket (sizes in bytes); call
+  // once before the first collective.
+  void prepareCollectives(const std::vector<size_t>& bucket_bytes, int ranks);
+  // The tracer to give the communicator: this, or null when NVTX is compiled out.
+  CollectiveTracer* collectiveTracer();
+
   void markModel(const std::string& json);
   void nameThisThread(const std::string& name);
   void push(Phase phase);
   void pushStep(int64_t step);
+  void pushStragglerDelay();
   void pop();
 
   void beginOp(OpSite site, int layer) override;
   void endOp() override;
+
+  void beginCollective(const char* collective, size_t bytes, int bucket) override;
+  void endCollective() override;
+  void nameThread(const char* name) override { nameThisThread(name); }
 
   void workerStarted(int worker) override;
   void beginLoad() override;

@@ -87,8 +87,8 @@ const std::vector<Flag>& flags() {
       return s.str();
     };
     std::vector<Flag> f = {
-        {"device", "cpu|cuda", "Backend; only cpu is built in this version", d.device,
-         text(&Options::device, "device")},
+        {"device", "cpu|cuda", "Backend: cpu (OpenBLAS, OpenMP) or cuda (cuBLASLt, own kernels)",
+         d.device, text(&Options::device, "device")},
         {"config", configNames(), "Model preset (listed below)", d.config,
          text(&Options::config, "config")},
         {"steps", "N", "Training steps of the run (a resumed run continues up to N)",
@@ -129,6 +129,28 @@ const std::vector<Flag>& flags() {
          onSwitch(&Options::pad_vocab)},
         {"print-ops", "", "Print one step's op annotations (JSON lines) and exit", "off",
          onSwitch(&Options::print_ops)},
+        {"precision", "fp32|tf32|bf16",
+         "GEMM precision (cuda); fp32 master weights and optimizer state either way", d.precision,
+         text(&Options::precision, "precision")},
+        {"attention", "naive|fused",
+         "Attention: naive materialises the B x H x T x T scores, fused tiles them (cuda only)",
+         "cpu naive, cuda fused", text(&Options::attention, "attention")},
+        {"cuda-graph", "", "Capture forward and backward in a CUDA graph, replayed every step",
+         "off", onSwitch(&Options::cuda_graph)},
+        {"pageable-copies", "",
+         "Copy the batch from pageable host memory (cudaMemcpy) instead of pinned memory on a "
+         "copy stream",
+         "off", onSwitch(&Options::pageable_copies)},
+        {"sync-every-op", "", "Wait for the GPU after every op (cudaStreamSynchronize)", "off",
+         onSwitch(&Options::sync_every_op)},
+        {"bucket-mb", "MB", "Data parallel: gradients all-reduced together, in megabytes",
+         num(d.bucket_mb), realNumber(&Options::bucket_mb, "bucket-mb")},
+        {"overlap", "", "Data parallel: start each bucket's all-reduce during the backward pass",
+         "off", onSwitch(&Options::overlap)},
+        {"straggler-rank", "R", "Data parallel: rank R is slowed by --straggler-ms per step",
+         "none", wholeNumber(&Options::straggler_rank, "straggler-rank")},
+        {"straggler-ms", "MS", "CPU work the straggler rank adds to every step, in milliseconds",
+         num(d.straggler_ms), realNumber(&Options::straggler_ms, "straggler-ms")},
         {"help", "", "Show this help and exit", "", onSwitch(&Options::help)},
     };
     return f;
@@ -176,7 +198,9 @@ Result<Options> parseFlags(const std::vector<std::string>& args) {
   for (const auto& [flag, value] : given) {
     o.explicit_flags.insert(flag->name);
     if (flag->name == "help") o.help = true;
-    if (flag->name == "scenario") DAMSCOPE_RETURN_IF_ERROR(flag->set(o, value));
+    if (flag->name == "scenario" || flag->name == "device") {
+      DAMSCOPE_RETURN_IF_ERROR(flag->set(o, value));
+    }
   }
   if (o.help) return o;
   const Scenario* scenario = findScenario(o.scenario);
@@ -184,8 +208,14 @@ Result<Options> parseFlags(const std::vector<std::string>& args) {
     return Error("unknown scenario '" + o.scenario + "' (expected one of: " + scenarioNames() +
                  ")");
   }
-  // Pass 2: the scenario's defaults, then the explicit flags over them.
-  for (const auto& [name, value] : scenario->settings) {
+  // Pass 2: the scenario's defaults for the device, then the explicit flags over them.
+  const std::vector<std::pair<std::string, std::string>>* settings = scenario->settingsFor(o.device);
+  if (!settings) {
+    return Error("scenario " + scenario->name + " is for --device " +
+                 (scenario->cpu ? std::string("cpu") : std::string("cuda")) + " (got --device " +
+                 o.device + ")");
+  }
+  for (const auto& [name, value] : *settings) {
     const Flag* flag = findFlag(name);
     if (!flag) return Error("scenario " + scenario->name + " sets unknown flag --" + name);
     if (!o.isExplicit(name)) DAMSCOPE_RETURN_IF_ERROR(flag->set(o, value));
@@ -213,12 +243,18 @@ std::string helpText() {
   }
   out << "\nScenarios (--scenario NAME sets these defaults; explicit flags override them):\n";
   for (const Scenario& s : scenarios()) {
-    out << "  " << s.name << ": " << s.reproduces << "\n    ";
-    if (s.settings.empty()) out << "(the defaults above)";
-    for (size_t i = 0; i < s.settings.size(); ++i) {
-      out << (i ? " " : "") << "--" << s.settings[i].first << " " << s.settings[i].second;
-    }
+    out << "  " << s.name << ": " << s.reproduces;
+    if (s.min_ranks > 1) out << " (" << s.min_ranks << "+ ranks)";
     out << "\n";
+    for (const auto& [device, settings] : {std::pair{"cpu", &s.cpu}, std::pair{"cuda", &s.cuda}}) {
+      if (!*settings) continue;
+      out << "    " << device << ":";
+      if ((*settings)->empty()) out << " (the defaults above)";
+      for (const auto& [flag, value] : **settings) {
+        out << " --" << flag << (value.empty() ? "" : " ") << value;
+      }
+      out << "\n";
+    }
   }
   out << "\nConfigs (layers / d_model / heads / context / vocabulary):\n";
   for (const ConfigPreset& p : configPresets()) {
@@ -230,7 +266,11 @@ std::string helpText() {
   }
   out << "\nOutput: a header (machine, measured peak FLOP/s and bandwidth, model), then one line\n"
          "per step on stdout: step k/N | loss | step time | tokens/s | MFU. Errors: one line\n"
-         "on stderr, exit status 2.\n"
+         "on stderr, exit status 2. In a data-parallel job rank 0 prints; tokens/s counts every\n"
+         "rank's tokens.\n"
+         "\nData parallel: one process per rank, started by mpirun (cpu: MPI; `mpirun -np 2\n"
+         "gpt2-train ...`, as root add --allow-run-as-root) or by torchrun-style RANK, WORLD_SIZE,\n"
+         "LOCAL_RANK, MASTER_ADDR, MASTER_PORT (cuda: NCCL; mpirun works too).\n"
          "\nEnvironment: OMP_WAIT_POLICY=passive makes idle OpenMP threads sleep at once\n"
          "instead of spinning first (the runtime's default, fastest on a dedicated machine);\n"
          "use it when other work keeps the cores busy (load average above the core count).\n"

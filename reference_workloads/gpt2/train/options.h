@@ -29,6 +29,19 @@ struct Options {
   std::string load;
   int threads = 0;  // 0: every CPU this process may use
   bool pad_vocab = false;
+  // The CUDA backend (cuda/cuda_backend.h).
+  std::string precision = "fp32";
+  std::string attention;  // empty: the backend's default (cpu naive, cuda fused)
+  bool cuda_graph = false;
+  bool pageable_copies = false;
+  bool sync_every_op = false;
+  // Data parallel (dist/): gradient buckets and their overlap with backward.
+  double bucket_mb = 25;  // PyTorch DDP's default bucket_cap_mb
+  bool overlap = false;
+  // The straggler scenario: this rank (-1: none) spends straggler_ms of CPU
+  // work in every step.
+  int straggler_rank = -1;
+  double straggler_ms = 0;
   bool print_ops = false;
   bool help = false;
 

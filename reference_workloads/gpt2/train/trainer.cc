@@ -8,24 +8,32 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <optional>
 #include <ostream>
 #include <vector>
 
-#include "reference_workloads/gpt2/cpu/cpu_backend.h"
 #include "reference_workloads/gpt2/data/loader.h"
 #include "reference_workloads/gpt2/data/token_source.h"
+#include "reference_workloads/gpt2/dist/gradient_sync.h"
+#include "reference_workloads/gpt2/dist/mpi_communicator.h"
+#include "reference_workloads/gpt2/dist/rank_environment.h"
 #include "reference_workloads/gpt2/model/gpt2_model.h"
 #include "reference_workloads/gpt2/model/memory_estimate.h"
 #include "reference_workloads/gpt2/model/model_flops.h"
 #include "reference_workloads/gpt2/train/annotations.h"
 #include "reference_workloads/gpt2/train/checkpoint.h"
 #include "reference_workloads/gpt2/train/lr_schedule.h"
-#include "reference_workloads/gpt2/train/peak_probe.h"
+#include "reference_workloads/gpt2/train/scenarios.h"
 #include "reference_workloads/gpt2/train/step_log.h"
 #include "reference_workloads/gpt2/train/system_info.h"
+#include "reference_workloads/gpt2/train/training_device.h"
+
+#if DAMSCOPE_GPT2_NCCL
+#include "reference_workloads/gpt2/dist/nccl_communicator.h"
+#endif
 
 namespace damscope::gpt2 {
 namespace {
@@ -34,6 +42,8 @@ using Clock = std::chrono::steady_clock;
 
 // What the options resolve to, before anything big is allocated.
 struct RunPlan {
+  DeviceRequest device;
+  RankEnvironment ranks;
   ModelConfig config;
   StepShape shape;
   uint64_t seed = 0;
@@ -66,11 +76,37 @@ bool sameShape(const ModelConfig& a, const ModelConfig& b) {
 }
 
 Result<RunPlan> planRun(const Options& o) {
-  if (o.device == "cuda") {
-    return Error("--device cuda: the CUDA backend is not built in this version (use --device cpu)");
-  }
-  if (o.device != "cpu") return Error("unknown device '" + o.device + "' (expected cpu or cuda)");
   RunPlan p;
+  p.device.device = o.device;
+  p.device.precision = o.precision;
+  p.device.attention = o.attention;
+  p.device.pageable_copies = o.pageable_copies;
+  p.device.sync_every_op = o.sync_every_op;
+  DAMSCOPE_RETURN_IF_ERROR(checkDeviceRequest(p.device));
+  if (o.cuda_graph && o.device != "cuda") return Error("--cuda-graph needs --device cuda");
+  DAMSCOPE_ASSIGN_OR_RETURN(p.ranks, rankEnvironment([](const char* name) { return std::getenv(name); }));
+  p.device.cuda_device = p.ranks.local_rank;
+  const Scenario* scenario = findScenario(o.scenario);
+  if (scenario && p.ranks.world_size < scenario->min_ranks) {
+    return Error("scenario " + o.scenario + " needs at least " +
+                 std::to_string(scenario->min_ranks) +
+                 " data-parallel ranks (e.g. mpirun -np 2 gpt2-train --scenario " + o.scenario +
+                 "; as root add --allow-run-as-root)");
+  }
+  if (p.ranks.world_size > 1 && o.device == "cpu" && p.ranks.launcher != Launcher::kMpirun) {
+    return Error("data parallel on the CPU runs under mpirun (MPI); this job was started by " +
+                 std::string(launcherName(p.ranks.launcher)));
+  }
+  if (!(o.bucket_mb > 0)) return Error("--bucket-mb must be positive");
+  if (o.overlap && o.cuda_graph) {
+    return Error("--overlap and --cuda-graph: the graph holds the whole backward pass, so the "
+                 "all-reduce cannot start inside it; choose one");
+  }
+  if (o.straggler_rank >= p.ranks.world_size) {
+    return Error("--straggler-rank " + std::to_string(o.straggler_rank) + " is not a rank of this " +
+                 std::to_string(p.ranks.world_size) + "-rank job");
+  }
+  if (o.straggler_ms < 0) return Error("--straggler-ms must not be negative");
   std::optional<CheckpointHeader> checkpoint;
   if (!o.load.empty()) {
     DAMSCOPE_ASSIGN_OR_RETURN(checkpoint, readCheckpointHeader(o.load));
@@ -128,7 +164,10 @@ Result<RunPlan> planRun(const Options& o) {
   if (o.prefetch < 0) return atLeast("prefetch", 0, o.prefetch);
   if (o.batch_cost_ms < 0) return Error("--batch-cost-ms must not be negative");
   if (o.isExplicit("threads") && o.threads < 1) return atLeast("threads", 1, o.threads);
-  p.threads = o.threads > 0 ? o.threads : availableCpus();
+  // Ranks on one node share its cores.
+  p.threads = o.threads > 0 ? o.threads
+                            : std::max(1, availableCpus() / std::max(1, p.ranks.local_world_size));
+  p.device.threads = p.threads;
   return p;
 }
 
@@ -150,16 +189,34 @@ void printOps(const RunPlan& p, std::ostream& out) {
   }
 }
 
-std::string gigaText(double v, const char* unit) {
-  char text[48];
-  std::snprintf(text, sizeof text, "%.1f %s", v / 1e9, unit);
-  return text;
-}
-
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const size_t n = v.size();
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+
+// The communicator of a data-parallel job, or null for one rank.
+Result<std::unique_ptr<Communicator>> openCommunicator(const RunPlan& p, TrainingDevice& device) {
+  if (p.ranks.world_size == 1) return std::unique_ptr<Communicator>();
+  std::unique_ptr<Communicator> comm;
+  if (p.device.device == "cpu") {
+    DAMSCOPE_ASSIGN_OR_RETURN(comm, createMpiCommunicator());
+  } else {
+#if DAMSCOPE_GPT2_NCCL
+    DAMSCOPE_ASSIGN_OR_RETURN(
+        comm, createNcclCommunicator(p.ranks, p.device.cuda_device, device.computeStream()));
+#else
+    (void)device;
+    return Error("data parallel on --device cuda needs NCCL, and this build has none");
+#endif
+  }
+  if (comm->size() != p.ranks.world_size || comm->rank() != p.ranks.rank) {
+    return Error(std::string(comm->name()) + " sees rank " + std::to_string(comm->rank()) +
+                 " of " + std::to_string(comm->size()) + ", the launcher said rank " +
+                 std::to_string(p.ranks.rank) + " of " + std::to_string(p.ranks.world_size));
+  }
+  return comm;
 }
 
 }  // namespace
@@ -172,15 +229,27 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
   auto planned = planRun(o);
   if (!planned) return fail(planned.error());
   const RunPlan& p = *planned;
+  const int world = p.ranks.world_size;
+  const bool lead = p.ranks.rank == 0;  // rank 0 prints and logs
+  auto failRank = [&](const Error& e) {
+    return fail(world > 1 ? Error("rank " + std::to_string(p.ranks.rank) + ": " + e.message())
+                          : e);
+  };
 
-  // Refuse what cannot fit before allocating any of it.
+  // Refuse what cannot fit before allocating any of it. Ranks on one node
+  // share its memory on the CPU; each GPU has its own.
   const MemoryEstimate memory = estimateMemory(p.config, p.shape);
-  const std::optional<uint64_t> available = memAvailableBytes();
-  if (available && memory.total() > *available) {
-    return fail(Error("config " + p.config.name + " with batch " + std::to_string(p.shape.batch) +
-                      " x " + std::to_string(p.shape.seq) + " tokens needs an estimated " +
-                      memory.describe() + ", more than the " + formatBytes(*available) +
-                      " available (MemAvailable)"));
+  auto available = deviceMemoryAvailable(p.device);
+  if (!available) return fail(available.error());
+  const uint64_t sharers = p.device.device == "cpu" ? uint64_t(p.ranks.local_world_size) : 1;
+  if (*available && memory.total() * sharers > **available) {
+    const bool gpu = p.device.device == "cuda";
+    return fail(Error(
+        "config " + p.config.name + " with batch " + std::to_string(p.shape.batch) + " x " +
+        std::to_string(p.shape.seq) + " tokens needs an estimated " + memory.describe() +
+        (sharers > 1 ? " per rank, " + std::to_string(sharers) + " ranks on this node" : "") +
+        ", more than the " + formatBytes(**available) +
+        (gpu ? " free on GPU " + std::to_string(p.device.cuda_device) : " available (MemAvailable)")));
   }
   if (o.print_ops) {
     printOps(p, out);
@@ -198,7 +267,7 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
         << "; this run reads " << source.description() << "\n";
   }
   std::ofstream log;
-  if (!o.log_json.empty()) {
+  if (!o.log_json.empty() && lead) {
     log.open(o.log_json, std::ios::trunc);
     if (!log) return fail(Error("--log-json " + o.log_json + ": cannot write the file"));
   }
@@ -206,13 +275,13 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
     if (Status s = checkWritable("save", o.save); !s) return fail(s.error());
   }
 
-  CpuBackend backend(p.threads);
-  // The peak of the cores the run may use: threads beyond them share cores
-  // (and the probe, timed by CPU time, would count each as a core).
-  const int cores = std::min(p.threads, availableCpus());
-  const PeakProbe peak = probePeak(cores);
+  auto opened = openTrainingDevice(p.device);
+  if (!opened) return failRank(opened.error());
+  TrainingDevice& device = **opened;
+  Backend& backend = device.backend();
+  const DeviceFigures& figures = device.figures();
   auto created = Gpt2Model::create(p.config, p.shape, backend, p.seed);
-  if (!created) return fail(created.error());
+  if (!created) return failRank(created.error());
   Gpt2Model& model = **created;
   if (p.resume) {
     if (Status s = loadCheckpointState(o.load, model); !s) return fail(s.error());
@@ -222,59 +291,105 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
   notes.nameThisThread("train");
   notes.prepareOps(p.config, p.shape, model.layout().total());
   model.setTracer(notes.opTracer());
+
+  // Data parallel: every rank starts from the same parameters (the same
+  // seed), takes its own batches and averages its gradients with the others.
+  auto communicator = openCommunicator(p, device);
+  if (!communicator) return failRank(communicator.error());
+  std::unique_ptr<Communicator> comm = std::move(*communicator);
+  std::unique_ptr<GradientSync> sync;
+  if (comm) {
+    BucketPlan plan(p.config, static_cast<size_t>(o.bucket_mb * 1e6));
+    std::vector<size_t> bucket_bytes;
+    for (const GradientBucket& b : plan.buckets()) bucket_bytes.push_back(b.floats * sizeof(float));
+    notes.prepareCollectives(bucket_bytes, world);
+    comm->setTracer(notes.collectiveTracer());
+    auto made = GradientSync::create(backend, *comm, std::move(plan), o.overlap,
+                                     model.gradientBuffer());
+    if (!made) return failRank(made.error());
+    sync = std::move(*made);
+    if (o.overlap) model.setGradientListener(sync.get());
+  }
+
   ModelDescription description;
   description.config = &p.config;
   description.shape = p.shape;
   description.params = parameterCount(p.config);
-  description.cpu_name = cpuModelName();
-  description.cores = cores;
-  description.peak_flops_per_s = peak.flops_per_s;
-  description.bandwidth_bytes_per_s = peak.bytes_per_s;
+  description.device_kind = figures.kind;
+  description.device_name = figures.name;
+  description.precision = p.device.device == "cuda" ? o.precision : "fp32";
+  description.ranks = world;
+  description.cores = figures.cores;
+  description.peak_flops_per_s = figures.peak_flops_per_s;
+  description.bandwidth_bytes_per_s = figures.bandwidth_bytes_per_s;
   notes.markModel(modelMessage(description));
 
   const int64_t tokens = int64_t{p.shape.batch} * p.shape.seq;
   const double flops_per_step = modelFlopsPerStep(p.config, p.shape);
+  // MFU of one rank: its model FLOPs over its device's peak (every rank
+  // does the same work); 0 when the peak is unknown.
+  auto mfuPct = [&](double seconds) {
+    return figures.peak_flops_per_s > 0
+               ? 100.0 * flops_per_step / (figures.peak_flops_per_s * seconds)
+               : 0.0;
+  };
   char line[512];
-  std::snprintf(line, sizeof line,
-                "gpt2-train | cpu %s, %d threads | peak %s fp32 on %d cores (%s FMA loop) | "
-                "bandwidth %s (STREAM triad, 3 x %zu MiB) | probe %.2f s\n",
-                description.cpu_name.c_str(), p.threads,
-                gigaText(peak.flops_per_s, "GFLOP/s").c_str(), cores, peak.isa.c_str(),
-                gigaText(peak.bytes_per_s, "GB/s").c_str(), peak.array_bytes >> 20, peak.seconds);
-  out << line;
-  const ModelConfig& c = p.config;
-  out << "model gpt2 " << c.name << ": " << c.layers << " layers, d_model " << c.d_model << ", "
-      << c.heads << " heads, vocab " << c.vocab;
-  if (c.padded_vocab != c.vocab) out << " (padded " << c.padded_vocab << ")";
-  std::snprintf(line, sizeof line, "%.3g", flops_per_step);
-  out << " | " << withThousands(description.params) << " params | batch " << p.shape.batch
-      << " x seq " << p.shape.seq << " = " << withThousands(tokens) << " tokens/step | " << line
-      << " model FLOPs/step\n";
-  out << "data " << source.description() << " | loader ";
-  if (o.loader_workers == 0) {
-    out << "inline on the training thread";
-  } else {
-    out << o.loader_workers << (o.loader_workers == 1 ? " worker" : " workers") << ", prefetch "
-        << o.prefetch;
+  if (lead) {
+    out << "gpt2-train | " << figures.description << "\n";
+    const ModelConfig& c = p.config;
+    out << "model gpt2 " << c.name << ": " << c.layers << " layers, d_model " << c.d_model << ", "
+        << c.heads << " heads, vocab " << c.vocab;
+    if (c.padded_vocab != c.vocab) out << " (padded " << c.padded_vocab << ")";
+    std::snprintf(line, sizeof line, "%.3g", flops_per_step);
+    out << " | " << withThousands(description.params) << " params | batch " << p.shape.batch
+        << " x seq " << p.shape.seq << " = " << withThousands(tokens) << " tokens/step";
+    if (world > 1) out << " per rank";
+    out << " | " << line << " model FLOPs/step\n";
+    if (sync) {
+      std::snprintf(line, sizeof line, "%.3g", o.bucket_mb);
+      out << "data parallel " << world << " ranks (" << launcherName(p.ranks.launcher) << ", "
+          << comm->name() << ") | " << sync->plan().buckets().size() << " gradient buckets of <= "
+          << line << " MB | all-reduce "
+          << (o.overlap ? "overlapped with backward" : "after backward");
+      if (o.straggler_rank >= 0 && o.straggler_ms > 0) {
+        out << " | rank " << o.straggler_rank << " slowed by " << o.straggler_ms << " ms/step";
+      }
+      out << "\n";
+    }
+    out << "data " << source.description() << " | loader ";
+    if (o.loader_workers == 0) {
+      out << "inline on the training thread";
+    } else {
+      out << o.loader_workers << (o.loader_workers == 1 ? " worker" : " workers") << ", prefetch "
+          << o.prefetch;
+    }
+    out << ", batch cost " << o.batch_cost_ms << " ms | lr " << p.lr.lr << " "
+        << lrScheduleName(p.lr.schedule) << ", warm-up " << p.lr.warmup_steps << " | scenario "
+        << o.scenario << "\n";
+    out << "memory estimate " << memory.describe();
+    if (*available) {
+      out << " of " << formatBytes(**available)
+          << (p.device.device == "cuda" ? " free on the GPU" : " available");
+    }
+    out << " | NVTX annotations "
+        << (Annotations::compiledIn() ? "on (domain damscope)" : "compiled out");
+    if (o.cuda_graph) out << " | CUDA graph of forward + backward";
+    if (p.resume) out << " | resumed at step " << p.first_step << " from " << o.load;
+    out << "\n" << std::flush;
   }
-  out << ", batch cost " << o.batch_cost_ms << " ms | lr " << p.lr.lr << " "
-      << lrScheduleName(p.lr.schedule) << ", warm-up " << p.lr.warmup_steps << " | scenario "
-      << o.scenario << "\n";
-  out << "memory estimate " << memory.describe();
-  if (available) out << " of " << formatBytes(*available) << " available";
-  out << " | NVTX annotations "
-      << (Annotations::compiledIn() ? "on (domain damscope)" : "compiled out");
-  if (p.resume) out << " | resumed at step " << p.first_step << " from " << o.load;
-  out << "\n" << std::flush;
 
   BatchSpec spec;
   spec.batch = p.shape.batch;
   spec.seq = p.shape.seq;
   spec.seed = p.seed;
   spec.cost_ms = o.batch_cost_ms;
-  Loader loader(source, spec, {o.loader_workers, o.prefetch}, p.first_batch,
+  LoaderOptions loader_options{o.loader_workers, o.prefetch};
+  loader_options.stride = world;
+  loader_options.offset = p.ranks.rank;
+  Loader loader(source, spec, loader_options, p.first_batch,
                 Annotations::compiledIn() ? &notes : nullptr);
   const OptimizerSettings optimizer;
+  const bool straggler = o.straggler_rank == p.ranks.rank && o.straggler_ms > 0;
   Batch batch;
   std::vector<double> step_seconds;
   for (int step = p.first_step; step < o.steps; ++step) {
@@ -283,11 +398,39 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
     notes.push(Phase::kData);
     loader.next(batch);
     notes.pop();
-    notes.push(Phase::kForward);
-    const float loss = model.forward(batch.inputs.data(), batch.targets.data());
-    notes.pop();
-    notes.push(Phase::kBackward);
-    model.backward();
+    if (straggler) {
+      // A slow rank: real CPU work, as a throttled or shared core would cost.
+      notes.pushStragglerDelay();
+      batch.work_digest ^= burnCpu(o.straggler_ms, batch.inputs);
+      notes.pop();
+    }
+    float loss = 0;
+    if (o.cuda_graph) {
+      // The first step captures forward + backward; every step replays them
+      // between the token upload and the loss read.
+      model.setTokens(batch.inputs.data(), batch.targets.data());
+      if (!device.hasGraph()) {
+        Status captured = device.beginCapture();
+        if (captured) {
+          model.forwardOps();
+          model.backward();
+          captured = device.endCapture();
+        }
+        if (!captured) return failRank(captured.error());
+      }
+      notes.push(Phase::kForward);
+      if (Status s = device.replay(); !s) return failRank(s.error());
+      loss = model.readLoss();
+      notes.pop();
+      notes.push(Phase::kBackward);
+    } else {
+      notes.push(Phase::kForward);
+      loss = model.forward(batch.inputs.data(), batch.targets.data());
+      notes.pop();
+      notes.push(Phase::kBackward);
+      model.backward();
+    }
+    if (sync) sync->finish();
     notes.pop();
     notes.push(Phase::kOptimizer);
     const float norm = model.gradNorm();
@@ -295,6 +438,7 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
     model.optimizerStep(lr, norm, optimizer);
     notes.pop();
     notes.pop();  // step
+    if (Status s = device.status(); !s) return failRank(s.error());
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     step_seconds.push_back(seconds);
 
@@ -303,27 +447,32 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
     r.steps = o.steps;
     r.loss = loss;
     r.step_ms = seconds * 1e3;
-    r.tokens_per_s = tokens / seconds;
-    r.mfu_pct = 100.0 * flops_per_step / (peak.flops_per_s * seconds);
+    r.tokens_per_s = tokens * world / seconds;
+    r.mfu_pct = mfuPct(seconds);
     r.lr = lr;
     r.grad_norm = norm;
-    out << stepLine(r) << "\n" << std::flush;
-    if (log.is_open()) log << stepJson(r) << "\n" << std::flush;
+    if (lead) {
+      out << stepLine(r) << "\n" << std::flush;
+      if (log.is_open()) log << stepJson(r) << "\n" << std::flush;
+    }
   }
+  backend.synchronize();
 
   // The first step pays for first-touch page faults and warm caches; the
   // summary is the median of the others.
   const size_t skip = step_seconds.size() > 1 ? 1 : 0;
   const double typical =
       median(std::vector<double>(step_seconds.begin() + skip, step_seconds.end()));
-  std::snprintf(line, sizeof line,
-                "done | median step %.1f ms (steps %d-%d) | %s tok/s | MFU %.1f%%\n", typical * 1e3,
-                p.first_step + 1 + int(skip), o.steps,
-                withThousands(static_cast<int64_t>(tokens / typical)).c_str(),
-                100.0 * flops_per_step / (peak.flops_per_s * typical));
-  out << line;
+  if (lead) {
+    std::snprintf(line, sizeof line,
+                  "done | median step %.1f ms (steps %d-%d) | %s tok/s | MFU %.1f%%\n",
+                  typical * 1e3, p.first_step + 1 + int(skip), o.steps,
+                  withThousands(static_cast<int64_t>(tokens * world / typical)).c_str(),
+                  mfuPct(typical));
+    out << line;
+  }
 
-  if (!o.save.empty()) {
+  if (!o.save.empty() && lead) {
     CheckpointHeader h;
     h.config = p.config;
     h.steps = model.optimizerSteps();
