@@ -13,12 +13,17 @@ namespace {
 
 constexpr std::string_view kRangeIdKey = "{\"range_id\":";
 
-// "matmul_fwd(qkv)" for {"op":"matmul_fwd","name":"qkv",...}; empty when the
-// message is not an op annotation.
+// "matmul_fwd(qkv)" for {"op":"matmul_fwd","name":"qkv",...}, "all_reduce"
+// for {"collective":"all_reduce",...}; empty when the message is neither.
 std::string trainerOpName(std::string_view message) {
-  const std::optional<OpAnnotation> a = parseOpAnnotation(message);
-  if (!a || a->op.empty()) return {};
-  return a->name.empty() ? a->op : a->op + "(" + a->name + ")";
+  if (const std::optional<OpAnnotation> a = parseOpAnnotation(message)) {
+    if (a->op.empty()) return {};
+    return a->name.empty() ? a->op : a->op + "(" + a->name + ")";
+  }
+  if (const std::optional<CollectiveAnnotation> c = parseCollectiveAnnotation(message)) {
+    return c->collective;
+  }
+  return {};
 }
 
 bool hasGpuActivity(const TraceTables& t) {

@@ -7,7 +7,12 @@
 // host ranges say what ran gets a `cpu` device and one kernels row per op:
 //   1. the damscope trainer's op ranges, NVTX ranges in domain "damscope"
 //      whose message is a JSON object with an "op" key (DESIGN.md "Workload
-//      annotations"), named after the op ("matmul_fwd(qkv)");
+//      annotations"), named after the op ("matmul_fwd(qkv)"), and its
+//      collective ranges ({"collective": ...}, model_annotation.h), named
+//      after the collective ("all_reduce"), which the kernel classifier
+//      calls communication: they run on the trainer's MPI thread, so a
+//      collective that overlaps the compute thread's ops is hidden and one
+//      that does not is exposed, as NCCL kernels on a GPU;
 //   2. else the framework's CPU operators: ranges of category cpu_op (ATen
 //      ops from the PyTorch profiler, Kineto or the legacy autograd profiler),
 //      under their own names.

@@ -73,6 +73,17 @@ std::optional<OpAnnotation> parseOpAnnotation(std::string_view message) {
   return a;
 }
 
+std::optional<CollectiveAnnotation> parseCollectiveAnnotation(std::string_view message) {
+  if (message.empty() || message.front() != '{') return std::nullopt;
+  const json j = json::parse(message, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("collective")) return std::nullopt;
+  CollectiveAnnotation a;
+  a.collective = text(j, "collective").value_or("");
+  if (a.collective.empty()) return std::nullopt;
+  a.bytes = positiveNumber(j, "bytes");
+  return a;
+}
+
 ModelAnnotation readModelAnnotation(const TraceTables& t) {
   ModelAnnotation a;
   const StringId domain = t.strings.find("damscope");
@@ -83,7 +94,9 @@ ModelAnnotation readModelAnnotation(const TraceTables& t) {
     const std::string_view message = t.strings.get(t.ranges.name[i]);
     if (message.empty() || message.front() != '{') continue;
     const json j = json::parse(message, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded() || !j.is_object() || j.contains("op")) continue;
+    if (j.is_discarded() || !j.is_object() || j.contains("op") || j.contains("collective")) {
+      continue;
+    }
     ModelAnnotation parsed;
     if (!parseInto(j, parsed)) continue;  // some other JSON, not a description of the model
     if (a.present()) {

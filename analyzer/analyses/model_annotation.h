@@ -69,6 +69,19 @@ struct OpAnnotation {
 // Empty when `message` is not a JSON object with an "op" key.
 std::optional<OpAnnotation> parseOpAnnotation(std::string_view message);
 
+// A collective's annotation: a range in domain "damscope" whose message is a
+// JSON object with a "collective" key, around the collective where it runs
+// (the trainer's MPI thread on a CPU run, the NCCL enqueue on a GPU run), e.g.
+//   {"collective":"all_reduce","bucket":3,"bytes":1048576,"ranks":2}
+// On a CPU run it is the cpu device's communication (cpu_device_work.h).
+struct CollectiveAnnotation {
+  std::string collective;       // "all_reduce"; never empty
+  std::optional<double> bytes;  // per rank, positive and finite, else unknown
+};
+
+// Empty when `message` is not a JSON object with a non-empty "collective" string.
+std::optional<CollectiveAnnotation> parseCollectiveAnnotation(std::string_view message);
+
 // Finds and parses the model annotation among the trace's ranges.
 ModelAnnotation readModelAnnotation(const TraceTables& tables);
 
