@@ -2,9 +2,9 @@
 // every other rank a small blob (NCCL's 128-byte ncclUniqueId, which
 // ncclCommInitRank needs on every rank; nccl.h: "ncclGetUniqueId should be
 // called once and the Id should be distributed to all ranks in the
-// communicator before calling ncclCommInitRank"). Plain TCP at MASTER_ADDR:MASTER_PORT, as
-// torchrun's TCPStore: rank 0 listens on every interface, the others connect,
-// retrying while rank 0 is not yet up.
+// communicator before calling ncclCommInitRank"). Plain TCP (IPv4) at
+// MASTER_ADDR:MASTER_PORT, as torchrun's TCPStore: rank 0 listens on every
+// interface, the others connect, retrying while rank 0 is not yet up.
 //
 // Wire format, all integers 32-bit big-endian: a rank sends "DMSR", its rank
 // and its world size; rank 0 answers "DMSR", its world size, the blob's
