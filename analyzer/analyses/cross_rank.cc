@@ -88,6 +88,15 @@ CrossRankReport computeCrossRank(const std::vector<RankTimeline>& ranks,
   }
   std::vector<int64_t> skews;
   std::vector<int64_t> last_count(n, 0);
+  // Collectives the other ranks waited at for a sizeable part of a step, and
+  // which rank they waited for.
+  std::vector<double> step_medians;
+  for (size_t r = 0; r < n; ++r) {
+    if (report.ranks[r].steps > 0) step_medians.push_back(double(report.ranks[r].median_step_ns));
+  }
+  const double wait_threshold_ns = median(step_medians) * options.straggler_pct / 100.0;
+  int64_t waited = 0;
+  std::vector<int64_t> waited_for(n, 0);
   for (const auto& [name, first_starts] : starts[0]) {
     size_t count = first_starts.size();
     for (size_t r = 1; r < n; ++r) {
@@ -104,6 +113,10 @@ CrossRankReport computeCrossRank(const std::vector<RankTimeline>& ranks,
       }
       skews.push_back(hi - lo);
       ++last_count[last];
+      if (wait_threshold_ns > 0 && double(hi - lo) > wait_threshold_ns) {
+        ++waited;
+        ++waited_for[last];
+      }
     }
   }
   if (skews.empty()) {
@@ -118,6 +131,30 @@ CrossRankReport computeCrossRank(const std::vector<RankTimeline>& ranks,
       c.max_start_skew_ns = max;
       c.last_to_start_pct =
           100.0 * static_cast<double>(last_count[r]) / static_cast<double>(skews.size());
+    }
+  }
+  // A straggler by collective start: when collectives synchronise the ranks
+  // every step, every rank's step lasts as long as the slowest one's and
+  // step times cannot tell them apart; the rank the others keep waiting for
+  // is the straggler (HTA's straggler reasoning, hta/analyzers/straggler.py).
+  // It needs waits on most steps, nearly all of them for the same rank.
+  int64_t matched_steps = 0;
+  for (const RankComparison& c : report.ranks) matched_steps = std::max(matched_steps, c.steps);
+  if (waited > 0 &&
+      static_cast<double>(waited) >= options.consistency * static_cast<double>(matched_steps)) {
+    for (size_t r = 0; r < n; ++r) {
+      if (static_cast<double>(waited_for[r]) < options.consistency * static_cast<double>(waited)) {
+        continue;
+      }
+      RankComparison& c = report.ranks[r];
+      c.straggler = true;
+      report.notes.push_back(
+          "rank " + std::to_string(c.rank) + " started last in " +
+          std::to_string(waited_for[r]) + " of the " + std::to_string(waited) +
+          " collectives the other ranks waited at for more than " +
+          std::to_string(static_cast<int>(options.straggler_pct)) +
+          " % of a step: it is a straggler, and the others' step times hide it because they "
+          "wait for it inside the collective");
     }
   }
   return report;

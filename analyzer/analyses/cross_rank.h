@@ -15,6 +15,14 @@
 //    the rank that starts last is the one the others waited for (HTA's
 //    straggler reasoning over collective start times: hta/analyzers/
 //    straggler.py).
+//  - When collectives synchronise the ranks (data parallel all-reduce every
+//    step), the fast ranks wait for the slow one inside the collective and
+//    every rank's step lasts as long: step times show no straggler. A
+//    collective is then "waited at" when its start skew exceeds
+//    straggler_pct of the median step; if there are such waits on at least
+//    `consistency` of the matched steps and one rank started last in at
+//    least `consistency` of them, that rank is a straggler too, and a note
+//    says how many waits it caused.
 // Ranks must share a clock (CLOCK_REALTIME on one host, or synchronized
 // clocks across hosts); the report says so, since clock offset adds to skew.
 // Ranks whose analysed time ranges do not overlap at all cannot be one job on
