@@ -24,6 +24,7 @@ packages=(
   libgtest-dev libgmock-dev   # tests
   libbenchmark-dev            # bench/
   libopenblas-dev             # GPT-2 trainer: SGEMM (CBLAS) for the CPU backend
+  libopenmpi-dev openmpi-bin  # GPT-2 trainer: data parallel on the CPU (MPI), mpirun
   qt6-base-dev qt6-charts-dev # damscope-gui: Widgets, Charts
   libqt6sql6-sqlite           #   its SQLite driver
   libqt6opengl6-dev           #   needed by Charts' CMake files (not pulled in without recommends)
