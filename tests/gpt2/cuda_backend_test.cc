@@ -44,8 +44,8 @@ double tolerance(Precision p) {
   return kFp32Tolerance;
 }
 
-void expectClose(const std::vector<float>& actual, const std::vector<float>& expected,
-                 double tol, const std::string& what) {
+void expectClose(const std::vector<float>& actual, const std::vector<float>& expected, double tol,
+                 const std::string& what) {
   ASSERT_EQ(actual.size(), expected.size()) << what;
   double worst = 0;
   size_t at = 0;
@@ -145,7 +145,8 @@ TEST_F(CudaBackendTest, LayernormForwardAndBackwardBothGradientModes) {
     cpu_.layernormBackward(dinp.data(), dw.data(), db.data(), dout.data(), inp.data(), w.data(),
                            mean.data(), rstd.data(), rows, C, accumulate);
     float* g_dinp = d->put(std::vector<float>(rows * C, 0.25f));
-    float *g_dw = d->put(std::vector<float>(C, 99.0f)), *g_db = d->put(std::vector<float>(C, 99.0f));
+    float *g_dw = d->put(std::vector<float>(C, 99.0f)),
+          *g_db = d->put(std::vector<float>(C, 99.0f));
     d->backend().layernormBackward(g_dinp, g_dw, g_db, d->put(dout), g_inp, g_w, g_mean, g_rstd,
                                    rows, C, accumulate);
     const std::string mode = accumulate ? " (+=)" : " (=)";
@@ -155,8 +156,7 @@ TEST_F(CudaBackendTest, LayernormForwardAndBackwardBothGradientModes) {
   }
 }
 
-class CudaMatmulTest : public CudaBackendTest,
-                       public ::testing::WithParamInterface<Precision> {};
+class CudaMatmulTest : public CudaBackendTest, public ::testing::WithParamInterface<Precision> {};
 
 TEST_P(CudaMatmulTest, ForwardWithAndWithoutBiasAndBackward) {
   CudaOptions options;
@@ -165,13 +165,14 @@ TEST_P(CudaMatmulTest, ForwardWithAndWithoutBiasAndBackward) {
   ASSERT_TRUE(d);
   const double tol = tolerance(GetParam());
   const int rows = 37, C = 48, OC = 80;
-  const auto inp = randomVector(rows * C, 8), w = randomVector(OC * C, 9), bias = randomVector(OC, 10);
+  const auto inp = randomVector(rows * C, 8), w = randomVector(OC * C, 9),
+             bias = randomVector(OC, 10);
   const auto dout = randomVector(rows * OC, 11);
   float *g_inp = d->put(inp), *g_w = d->put(w), *g_dout = d->put(dout);
   for (bool with_bias : {true, false}) {
     std::vector<float> out(rows * OC);
-    cpu_.matmulForward(out.data(), inp.data(), w.data(), with_bias ? bias.data() : nullptr, rows,
-                       C, OC);
+    cpu_.matmulForward(out.data(), inp.data(), w.data(), with_bias ? bias.data() : nullptr, rows, C,
+                       OC);
     float* g_out = d->put(std::vector<float>(rows * OC, 99.0f));
     d->backend().matmulForward(g_out, g_inp, g_w, with_bias ? d->put(bias) : nullptr, rows, C, OC);
     expectClose(d->get(g_out, out.size()), out, tol, with_bias ? "out with bias" : "out");
@@ -205,8 +206,8 @@ TEST_P(CudaAttentionTest, ForwardAndBackwardEqualTheCpu) {
   auto d = device(options);
   ASSERT_TRUE(d);
   // hs 32 with T past one tile and not a multiple of it; hs 64; hs 4.
-  for (const AttentionShape s : {AttentionShape{2, 37, 64, 2}, AttentionShape{1, 70, 128, 2},
-                                 AttentionShape{2, 9, 16, 4}}) {
+  for (const AttentionShape s :
+       {AttentionShape{2, 37, 64, 2}, AttentionShape{1, 70, 128, 2}, AttentionShape{2, 9, 16, 4}}) {
     SCOPED_TRACE("T " + std::to_string(s.T) + " hs " + std::to_string(s.C / s.NH));
     const size_t btc = size_t(s.B) * s.T * s.C, tt = size_t(s.B) * s.NH * s.T * s.T;
     const auto qkv = randomVector(3 * btc, 12, 1.5f), dout = randomVector(btc, 13);
@@ -302,7 +303,8 @@ TEST_F(CudaBackendTest, GradNormAndAdamWOverSegmentsEqualTheCpu) {
   // Segments with a gap between them (left untouched), one with decay, one
   // of several AdamW blocks.
   const size_t n = 9000;
-  const std::vector<AdamWSegment> segments = {{0, 100, 0.1f}, {150, 5000, 0.0f}, {5200, 3800, 0.1f}};
+  const std::vector<AdamWSegment> segments = {
+      {0, 100, 0.1f}, {150, 5000, 0.0f}, {5200, 3800, 0.1f}};
   auto params = randomVector(n, 20), m = std::vector<float>(n, 0.0f), v = m;
   const auto grads = randomVector(n, 21, 3.0f);
   float *g_params = d->put(params), *g_grads = d->put(grads), *g_m = d->put(m), *g_v = d->put(v);

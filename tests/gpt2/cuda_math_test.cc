@@ -164,7 +164,8 @@ struct TiledAttention {
             const size_t bht = (size_t(b) * NH + h) * T + q;
             if (delta == nullptr) {
               lse[bht] = flash::logSumExp(st);
-              for (int d = 0; d < hs; ++d) out[(size_t(b) * T + q) * C + h * hs + d] = o[d] / st.sum;
+              for (int d = 0; d < hs; ++d)
+                out[(size_t(b) * T + q) * C + h * hs + d] = o[d] / st.sum;
             } else {
               const float* g = dout + (size_t(b) * T + q) * C + h * hs;
               delta[bht] = dot(g, o.data(), hs) / st.sum;
@@ -243,8 +244,8 @@ void expectClose(const std::vector<float>& actual, const std::vector<float>& exp
     const double err = std::abs(double(actual[i]) - expected[i]) / (1.0 + std::abs(expected[i]));
     if (err > worst) worst = err, at = i;
   }
-  EXPECT_LE(worst, tolerance) << what << ": element " << at << " is " << actual[at]
-                              << ", expected " << expected[at];
+  EXPECT_LE(worst, tolerance) << what << ": element " << at << " is " << actual[at] << ", expected "
+                              << expected[at];
 }
 
 void checkTiledAgainstCpu(int B, int T, int C, int NH) {

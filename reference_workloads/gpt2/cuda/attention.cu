@@ -121,8 +121,8 @@ __global__ void causalSoftmaxBackwardKernel(float* dpreatt, const float* att, co
 
 }  // namespace
 
-cudaError_t permuteQkv(float* q, float* k, float* v, const float* qkv, int B, int T, int C,
-                       int NH, cudaStream_t stream) {
+cudaError_t permuteQkv(float* q, float* k, float* v, const float* qkv, int B, int T, int C, int NH,
+                       cudaStream_t stream) {
   const size_t n = size_t(B) * T * C;
   if (n == 0) return cudaSuccess;
   permuteQkvKernel<<<blocksFor(n), kThreads, 0, stream>>>(q, k, v, qkv, T, C, NH, n);

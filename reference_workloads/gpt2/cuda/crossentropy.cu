@@ -83,8 +83,8 @@ cudaError_t crossentropyBackward(float* dlogits, const float* probs, const int32
   const size_t n = size_t(rows) * Vp;
   if (n == 0) return cudaSuccess;
   const unsigned blocks = static_cast<unsigned>((n + kThreads - 1) / kThreads);
-  crossentropyBackwardKernel<<<blocks, kThreads, 0, stream>>>(dlogits, probs, targets, dloss, V,
-                                                              Vp, n);
+  crossentropyBackwardKernel<<<blocks, kThreads, 0, stream>>>(dlogits, probs, targets, dloss, V, Vp,
+                                                              n);
   return cudaGetLastError();
 }
 

@@ -77,6 +77,11 @@ struct CudaBackend::State {
   cudaGraphExec_t graph = nullptr;
 
   ~State() {
+    if (capturing) {
+      cudaGraph_t unfinished = nullptr;
+      cudaStreamEndCapture(compute, &unfinished);
+      if (unfinished) cudaGraphDestroy(unfinished);
+    }
     if (graph) cudaGraphExecDestroy(graph);
     for (void* p : retired) cudaFree(p);
     if (scratch) cudaFree(scratch);
@@ -192,8 +197,8 @@ Result<std::unique_ptr<CudaBackend>> CudaBackend::create(const CudaOptions& opti
         must(cudaEventCreateWithFlags(&s->copy_done, cudaEventDisableTiming), "event"));
     if (options.pinned_copies) {
       for (int i = 0; i < kStagingSlots; ++i) {
-        DAMSCOPE_RETURN_IF_ERROR(must(
-            cudaEventCreateWithFlags(&s->staging_free[i], cudaEventDisableTiming), "event"));
+        DAMSCOPE_RETURN_IF_ERROR(
+            must(cudaEventCreateWithFlags(&s->staging_free[i], cudaEventDisableTiming), "event"));
         DAMSCOPE_RETURN_IF_ERROR(
             must(cudaMallocHost(&s->staging[i], kStagingBytes), "pinned staging buffer"));
       }
@@ -319,8 +324,8 @@ void CudaBackend::layernormBackward(float* dinp, float* dweight, float* dbias, c
                                     const float* inp, const float* weight, const float* mean,
                                     const float* rstd, int rows, int C, bool accumulate) {
   if (!s_->ok()) return;
-  s_->finishOp(cuda::layernormBackward(dinp, dweight, dbias, dout, inp, weight, mean, rstd, rows,
-                                       C, accumulate, s_->compute),
+  s_->finishOp(cuda::layernormBackward(dinp, dweight, dbias, dout, inp, weight, mean, rstd, rows, C,
+                                       accumulate, s_->compute),
                "layernorm backward");
 }
 
@@ -354,9 +359,8 @@ void CudaBackend::crossentropyForward(float* losses, float* probs, const float* 
 void CudaBackend::crossentropyBackward(float* dlogits, const float* probs, const int32_t* targets,
                                        float dloss, int rows, int V, int Vp) {
   if (!s_->ok()) return;
-  s_->finishOp(
-      cuda::crossentropyBackward(dlogits, probs, targets, dloss, rows, V, Vp, s_->compute),
-      "crossentropy backward");
+  s_->finishOp(cuda::crossentropyBackward(dlogits, probs, targets, dloss, rows, V, Vp, s_->compute),
+               "crossentropy backward");
 }
 
 // GEMMs ----------------------------------------------------------------------
@@ -424,8 +428,7 @@ void CudaBackend::matmulBackward(float* dinp, float* dweight, float* dbias, cons
   w.c = dweight, w.ldc = C;
   w.bf16_inputs = bf16, w.tf32 = tf32;
   if (!s.runGemm(d, "matmul backward") || !s.runGemm(w, "matmul backward")) return;
-  const cudaError_t e =
-      dbias ? cuda::biasColumnSum(dbias, dout, rows, OC, s.compute) : cudaSuccess;
+  const cudaError_t e = dbias ? cuda::biasColumnSum(dbias, dout, rows, OC, s.compute) : cudaSuccess;
   s.finishOp(e, "matmul backward");
 }
 
@@ -479,11 +482,11 @@ void CudaBackend::attentionForward(float* out, float* preatt, float* att, const 
   const Precision p = s.options.precision;
   if (!s.check(cuda::permuteQkv(q, k, v, qkv, B, T, C, NH, s.compute), "attention forward") ||
       !s.runGemm(headProduct(q, false, k, true, preatt, T, T, hs, heads, scale, p),
-              "attention forward") ||
+                 "attention forward") ||
       !s.check(cuda::causalSoftmaxForward(att, preatt, long(heads) * T, T, s.compute),
                "attention forward") ||
       !s.runGemm(headProduct(att, false, v, false, y, T, hs, T, heads, 1.0f, p),
-              "attention forward")) {
+                 "attention forward")) {
     return;
   }
   s.finishOp(cuda::unpermuteHeads(out, y, B, T, C, NH, s.compute), "attention forward");
@@ -520,9 +523,9 @@ void CudaBackend::attentionBackward(float* dqkv, float* dpreatt, float* datt, co
       // datt = dy v^T; dv = att^T dy
       !s.runGemm(headProduct(dy, false, v, true, datt, T, T, hs, heads, 1.0f, p), op) ||
       !s.runGemm(headProduct(att, true, dy, false, dv, T, hs, T, heads, 1.0f, p), op) ||
-      !s.check(cuda::causalSoftmaxBackward(dpreatt, att, datt, long(heads) * T, T, scale,
-                                           s.compute),
-               op) ||
+      !s.check(
+          cuda::causalSoftmaxBackward(dpreatt, att, datt, long(heads) * T, T, scale, s.compute),
+          op) ||
       // dq = dpreatt k; dk = dpreatt^T q
       !s.runGemm(headProduct(dpreatt, false, k, false, dq, T, hs, T, heads, 1.0f, p), op) ||
       !s.runGemm(headProduct(dpreatt, true, q, false, dk, T, hs, T, heads, 1.0f, p), op)) {
@@ -580,10 +583,10 @@ void CudaBackend::adamw(float* params, const float* grads, float* m, float* v,
       s.adamw_capacity = count;
     }
     std::copy(entries.begin(), entries.end(), s.adamw_mirror);
-    if (!s.check(cudaMemcpyAsync(s.adamw_table, s.adamw_mirror,
-                                 sizeof(cuda::AdamWSegmentEntry) * count, cudaMemcpyHostToDevice,
-                                 s.compute),
-                 "adamw")) {
+    if (!s.check(
+            cudaMemcpyAsync(s.adamw_table, s.adamw_mirror, sizeof(cuda::AdamWSegmentEntry) * count,
+                            cudaMemcpyHostToDevice, s.compute),
+            "adamw")) {
       return;
     }
     s.adamw_entries = std::move(entries);

@@ -18,8 +18,14 @@
 // floats of `att`; the rest of att, and preatt, are not touched. It needs a
 // head size whose tiles fit in 48 KiB of shared memory (hs <= 128 fits).
 //
+// The naive attention's batched GEMMs run at fp32, or tf32 under both tf32
+// and bf16 (cuda_backend.cc says why); the linear layers at the precision
+// asked.
+//
 // Not thread-safe: one thread issues the ops (the CUDA device is made
-// current on the thread that calls create()).
+// current on the thread that calls create()). While a graph is captured no
+// other thread may use the legacy default stream (the compute stream
+// synchronises with it, which a capture refuses).
 #pragma once
 
 #include <cstddef>

@@ -29,7 +29,8 @@ Result<CudaDeviceInfo> probeCudaDevice(int device, Precision precision) {
   size_t free_bytes = 0, total_bytes = 0;
   if (e == cudaSuccess) e = cudaMemGetInfo(&free_bytes, &total_bytes);
   int memory_clock_khz = 0;
-  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, device);
+  if (e == cudaSuccess)
+    e = cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, device);
   if (e != cudaSuccess) {
     return Error("CUDA device " + std::to_string(device) + ": " + cudaGetErrorString(e),
                  ErrorCode::kFailure);

@@ -68,7 +68,8 @@ __global__ void geluBackwardKernel(float* dinp, const float* inp, const float* d
   const float x = inp[i];
   const float x2 = x * x;
   const float t = tanhf(kGeluS * (x + kGeluC * x2 * x));
-  const float local = 0.5f * (1.0f + t) + 0.5f * x * (1.0f - t * t) * kGeluS * (1.0f + 3.0f * kGeluC * x2);
+  const float local =
+      0.5f * (1.0f + t) + 0.5f * x * (1.0f - t * t) * kGeluS * (1.0f + 3.0f * kGeluC * x2);
   dinp[i] = local * dout[i];
 }
 
@@ -121,8 +122,8 @@ __global__ void castToBf16Kernel(__nv_bfloat16* dst, const float* src, size_t n)
 
 }  // namespace
 
-cudaError_t embeddingForward(float* out, const int32_t* tokens, const float* wte,
-                             const float* wpe, int B, int T, int C, cudaStream_t stream) {
+cudaError_t embeddingForward(float* out, const int32_t* tokens, const float* wte, const float* wpe,
+                             int B, int T, int C, cudaStream_t stream) {
   const size_t n = size_t(B) * T * C;
   if (n == 0) return cudaSuccess;
   embeddingForwardKernel<<<blocksFor(n), kThreads, 0, stream>>>(out, tokens, wte, wpe, T, C, n);
@@ -182,8 +183,7 @@ cudaError_t biasColumnSum(float* dbias, const float* dout, int rows, int OC, cud
 
 cudaError_t castToBf16(void* dst, const float* src, size_t n, cudaStream_t stream) {
   if (n == 0) return cudaSuccess;
-  castToBf16Kernel<<<blocksFor(n), kThreads, 0, stream>>>(static_cast<__nv_bfloat16*>(dst), src,
-                                                          n);
+  castToBf16Kernel<<<blocksFor(n), kThreads, 0, stream>>>(static_cast<__nv_bfloat16*>(dst), src, n);
   return cudaGetLastError();
 }
 

@@ -107,8 +107,9 @@ __global__ void flashForwardKernel(float* out, float* lse, float* delta, const f
     for (int idx = threadIdx.x; idx < tile * tile; idx += kThreads) {
       const int r = idx / tile, c = idx % tile;
       const int tq = q0 + r, tk = k0 + c;
-      S[idx] = tq < T && tk < T && flash::visible(tq, tk) ? rowDot(Qs + r * ld, Ks + c * ld, hs) * scale
-                                                        : -INFINITY;
+      S[idx] = tq < T && tk < T && flash::visible(tq, tk)
+                   ? rowDot(Qs + r * ld, Ks + c * ld, hs) * scale
+                   : -INFINITY;
     }
     __syncthreads();
     if (threadIdx.x < tile) {
@@ -309,9 +310,8 @@ cudaError_t fusedAttentionBackward(float* dqkv, float* delta, const float* dout,
   const int forward_tile = flash::forwardTile(hs), tile = flash::backwardTile(hs);
   if (forward_tile == 0 || tile == 0) return cudaErrorInvalidValue;
   if (B * T == 0) return cudaSuccess;
-  const size_t forward_shared =
-      flash::sharedBytes(forward_tile, hs, flash::kForwardHsTiles, flash::kForwardSquareTiles,
-                         flash::kForwardVectors);
+  const size_t forward_shared = flash::sharedBytes(
+      forward_tile, hs, flash::kForwardHsTiles, flash::kForwardSquareTiles, flash::kForwardVectors);
   flashForwardKernel<<<gridFor(T, forward_tile, B, NH), kThreads, forward_shared, stream>>>(
       nullptr, nullptr, delta, dout, qkv, T, C, NH, forward_tile);
   const size_t shared = flash::sharedBytes(tile, hs, flash::kBackwardHsTiles,

@@ -19,8 +19,8 @@
 namespace damscope::gpt2::cuda {
 
 // elementwise.cu ------------------------------------------------------------
-cudaError_t embeddingForward(float* out, const int32_t* tokens, const float* wte,
-                             const float* wpe, int B, int T, int C, cudaStream_t stream);
+cudaError_t embeddingForward(float* out, const int32_t* tokens, const float* wte, const float* wpe,
+                             int B, int T, int C, cudaStream_t stream);
 // dwte += (atomics: a token repeats), dwpe = (one thread per (t, c), summing b in order)
 cudaError_t embeddingBackward(float* dwte, float* dwpe, const float* dout, const int32_t* tokens,
                               int B, int T, int C, cudaStream_t stream);
@@ -87,8 +87,8 @@ cudaError_t adamw(float* params, const float* grads, float* m, float* v,
 
 // attention.cu (naive: the GEMMs between these run in cuBLASLt) -------------
 // q, k, v (B, NH, T, hs) = the head slices of qkv (B, T, 3C)
-cudaError_t permuteQkv(float* q, float* k, float* v, const float* qkv, int B, int T, int C,
-                       int NH, cudaStream_t stream);
+cudaError_t permuteQkv(float* q, float* k, float* v, const float* qkv, int B, int T, int C, int NH,
+                       cudaStream_t stream);
 // dqkv (B, T, 3C) = dq, dk, dv (B, NH, T, hs) put back (written)
 cudaError_t unpermuteQkv(float* dqkv, const float* dq, const float* dk, const float* dv, int B,
                          int T, int C, int NH, cudaStream_t stream);

@@ -18,7 +18,8 @@ constexpr int kWarp = 32;
 constexpr int kRowsPerBlock = 8;  // warps per block of the row kernels
 
 __device__ float warpSum(float v) {
-  for (int offset = kWarp / 2; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+  for (int offset = kWarp / 2; offset > 0; offset /= 2)
+    v += __shfl_xor_sync(0xffffffffu, v, offset);
   return v;
 }
 

@@ -61,10 +61,10 @@ Result<LtGemm::Plan*> LtGemm::plan(const GemmCall& g, bool with_bias) {
   const uint32_t align_b = alignmentOf(g.b, g.stride_b * in_bytes);
   const uint32_t align_c = alignmentOf(g.c, g.stride_c * 4);
   const uint32_t align_bias = with_bias ? alignmentOf(g.bias, 0) : 256;
-  const PlanKey key{g.M,        g.N,       g.K,           g.lda,        g.ldb,   g.ldc,
-                    g.trans_a,  g.trans_b, g.batch,       g.stride_a,   g.stride_b,
-                    g.stride_c, g.bf16_inputs, g.tf32,    with_bias,    align_a, align_b,
-                    align_c,    align_bias};
+  const PlanKey key{g.M,        g.N,        g.K,           g.lda,     g.ldb,
+                    g.ldc,      g.trans_a,  g.trans_b,     g.batch,   g.stride_a,
+                    g.stride_b, g.stride_c, g.bf16_inputs, g.tf32,    with_bias,
+                    align_a,    align_b,    align_c,       align_bias};
   auto it = plans_.find(key);
   if (it != plans_.end()) return it->second.get();
 
@@ -89,8 +89,10 @@ Result<LtGemm::Plan*> LtGemm::plan(const GemmCall& g, bool with_bias) {
   const uint64_t a_rows = g.trans_b ? g.K : g.N, a_cols = g.trans_b ? g.N : g.K;
   const uint64_t b_rows = g.trans_a ? g.M : g.K, b_cols = g.trans_a ? g.K : g.M;
   s = cublasLtMatrixLayoutCreate(&p->a, in_type, a_rows, a_cols, g.ldb);
-  if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatrixLayoutCreate(&p->b, in_type, b_rows, b_cols, g.lda);
-  if (s == CUBLAS_STATUS_SUCCESS) s = cublasLtMatrixLayoutCreate(&p->c, CUDA_R_32F, g.N, g.M, g.ldc);
+  if (s == CUBLAS_STATUS_SUCCESS)
+    s = cublasLtMatrixLayoutCreate(&p->b, in_type, b_rows, b_cols, g.lda);
+  if (s == CUBLAS_STATUS_SUCCESS)
+    s = cublasLtMatrixLayoutCreate(&p->c, CUDA_R_32F, g.N, g.M, g.ldc);
   if (s != CUBLAS_STATUS_SUCCESS) return cublasError("cublasLtMatrixLayoutCreate", s);
   if (g.batch > 1) {
     const int32_t batch = g.batch;
@@ -101,8 +103,8 @@ Result<LtGemm::Plan*> LtGemm::plan(const GemmCall& g, bool with_bias) {
     for (const auto& [layout, stride] : batched) {
       cublasLtMatrixLayoutSetAttribute(layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch,
                                        sizeof(batch));
-      cublasLtMatrixLayoutSetAttribute(layout, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
-                                       &stride, sizeof(stride));
+      cublasLtMatrixLayoutSetAttribute(layout, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride,
+                                       sizeof(stride));
     }
   }
   s = cublasLtMatmulPreferenceCreate(&p->preference);

@@ -64,9 +64,9 @@ class LtGemm {
   struct Plan;
   // Everything the heuristic's choice depends on: shapes, flags, types,
   // batch strides and the operands' alignments.
-  using PlanKey = std::tuple<int, int, int, int64_t, int64_t, int64_t, bool, bool, int, int64_t,
-                             int64_t, int64_t, bool, bool, bool, uint32_t, uint32_t, uint32_t,
-                             uint32_t>;
+  using PlanKey =
+      std::tuple<int, int, int, int64_t, int64_t, int64_t, bool, bool, int, int64_t, int64_t,
+                 int64_t, bool, bool, bool, uint32_t, uint32_t, uint32_t, uint32_t>;
 
   LtGemm() = default;
   Result<Plan*> plan(const GemmCall& call, bool with_bias);
