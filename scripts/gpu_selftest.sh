@@ -235,7 +235,7 @@ EOF
   }
   if [ "$gpus" -ge 2 ]; then
     multi_rank communication-bound communication-bound exposed_communication
-    multi_rank straggler "" straggler
+    multi_rank straggler "" straggler_wait
   else
     result SKIP "scenarios communication-bound and straggler" "they need 2 GPUs, this machine has $gpus"
   fi

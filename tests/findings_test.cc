@@ -155,7 +155,7 @@ TEST(Findings, EveryRuleNamesAMetricSomethingProduces) {
     produced.push_back(findingsOf(t).metrics);
   }
   FindingsReport straggler = findingsOf(testing::goldenStepTrace());
-  addCrossRankFindings(straggler, 20.0, {});
+  addCrossRankFindings(straggler, 20.0, 10.0, {});
   produced.push_back(straggler.metrics);
   auto isProduced = [&](Metric m) {
     for (const Metrics& metrics : produced) {
@@ -197,14 +197,14 @@ TEST(Findings, FiredRulesCarryTheEvidenceTheyPromise) {
 
 TEST(Findings, CrossRankRulesNeedNoEventTables) {
   for (const FindingRule& rule : defaultFindingRules()) {
-    if (rule.metric == Metric::kStragglerSlowdownPct) {
+    if (isCrossRankMetric(rule.metric)) {
       EXPECT_EQ(rule.evidence, EvidenceKind::kNone)
           << rule.id << ": added after the events are gone, it cannot collect event evidence";
     }
   }
   FindingsReport r = findingsOf(testing::goldenStepTrace());
   const size_t before = r.findings.size();
-  addCrossRankFindings(r, 20.0, {});
+  addCrossRankFindings(r, 20.0, 0.0, {});
   ASSERT_EQ(r.findings.size(), before + 1);
   const Finding* straggler = byRule(r, "straggler");
   ASSERT_NE(straggler, nullptr);

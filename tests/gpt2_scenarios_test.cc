@@ -142,6 +142,8 @@ TEST(Gpt2Scenarios, StragglerJobNamesTheSlowRank) {
   EXPECT_FALSE(d.ranks[0]["cross_rank"]["straggler"].get<bool>()) << d.ranks[0]["cross_rank"];
   EXPECT_TRUE(d.ranks[1]["cross_rank"]["straggler"].get<bool>()) << d.ranks[1]["cross_rank"];
   EXPECT_EQ(d.ranks[1]["cross_rank"]["last_to_start_pct"].get<double>(), 100.0);
+  EXPECT_TRUE(hasFinding(d.ranks[1], "straggler_wait"));
+  EXPECT_FALSE(hasFinding(d.ranks[0], "straggler_wait"));
   // Rank 0 waits for rank 1 inside the all-reduce: exposed communication.
   EXPECT_GT(d.ranks[0]["scorecard"]["exposed_communication"].get<double>(), 15.0);
 }

@@ -250,6 +250,20 @@ std::vector<FindingRule> defaultFindingRules() {
   rules.push_back(r);
 
   r = {};
+  r.id = "straggler_wait";
+  r.metric = Metric::kStragglerWaitPct;
+  r.threshold = 5, r.high_threshold = 15;
+  r.title = "The other ranks wait {value} % of every step for this rank at the collectives";
+  r.recommendation =
+      "This rank starts the collectives last, and every other rank waits for it inside them, "
+      "so all step times look alike. Look for what this rank does differently before its "
+      "first collective: its data shard, extra host work, clock or thermal throttling "
+      "(nvidia-smi -q -d PERFORMANCE), other processes on its CPU or GPU.";
+  r.gain_metric = Metric::kStragglerWaitPct;
+  r.basis = "cross-rank collective start skew (HTA's straggler analysis); threshold damscope's";
+  rules.push_back(r);
+
+  r = {};
   r.id = "low_mfu";
   r.metric = Metric::kMfuPct;
   r.at_most = true;

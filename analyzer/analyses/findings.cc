@@ -415,11 +415,16 @@ FindingsReport computeFindings(const FindingInputs& inputs, const FindingsOption
   return report;
 }
 
+bool isCrossRankMetric(Metric metric) {
+  return metric == Metric::kStragglerSlowdownPct || metric == Metric::kStragglerWaitPct;
+}
+
 void addCrossRankFindings(FindingsReport& report, double straggler_slowdown_pct,
-                          const FindingsOptions& options) {
+                          double straggler_wait_pct, const FindingsOptions& options) {
   report.metrics.set(Metric::kStragglerSlowdownPct, straggler_slowdown_pct);
+  report.metrics.set(Metric::kStragglerWaitPct, straggler_wait_pct);
   for (const FindingRule& rule : options.rules) {
-    if (rule.metric != Metric::kStragglerSlowdownPct) continue;
+    if (!isCrossRankMetric(rule.metric)) continue;
     if (std::optional<Finding> f = evaluate(rule, report.metrics, /*cpu_run=*/false)) {
       report.findings.push_back(std::move(*f));
     }

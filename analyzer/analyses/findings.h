@@ -29,6 +29,9 @@
 //                        device's (memory_estimate.h)
 //   straggler_slowdown_pct  how much slower this rank's steps are than the
 //                        median rank's (cross-rank analysis only)
+//   straggler_wait_pct   the median collective start skew, % of the median
+//                        step, for a rank the others wait for at collectives
+//                        while step times agree (cross_rank.h; 0 otherwise)
 //
 // Rules of kind kTraceQuality judge the trace, not the run: they say how far
 // the other findings can be trusted and promise no speed-up.
@@ -85,12 +88,13 @@ std::string_view toText(Severity severity);
   X(kMfuPct, "mfu_pct")                                    \
   X(kMfuImpossiblePct, "mfu_impossible_pct")               \
   X(kMemoryEstimatePct, "memory_estimate_pct")             \
-  X(kStragglerSlowdownPct, "straggler_slowdown_pct")
+  X(kStragglerSlowdownPct, "straggler_slowdown_pct")       \
+  X(kStragglerWaitPct, "straggler_wait_pct")
 
 #define DAMSCOPE_METRIC_VALUE(value, text) value,
 enum class Metric : uint8_t { DAMSCOPE_FINDING_METRICS(DAMSCOPE_METRIC_VALUE) };
 #undef DAMSCOPE_METRIC_VALUE
-constexpr size_t kMetricCount = 22;
+constexpr size_t kMetricCount = 23;
 std::string_view toText(Metric metric);
 std::optional<Metric> metricFromText(std::string_view text);
 // The scorecard metric of an axis (data_stall_pct for Axis::kDataStall, ...).
@@ -233,10 +237,13 @@ struct FindingsReport {
 // known (cross-rank metrics are not: see addCrossRankFindings).
 FindingsReport computeFindings(const FindingInputs& inputs, const FindingsOptions& options);
 
-// After the cross-rank analysis: sets the rank's straggler slowdown and adds
-// the findings of the rules on it. Such rules attach no event evidence, so
+// After the cross-rank analysis: sets the rank's straggler metrics and adds
+// the findings of the rules on them. Such rules attach no event evidence, so
 // this needs no event tables.
 void addCrossRankFindings(FindingsReport& report, double straggler_slowdown_pct,
-                          const FindingsOptions& options);
+                          double straggler_wait_pct, const FindingsOptions& options);
+
+// Whether a rule's metric comes from the cross-rank analysis.
+bool isCrossRankMetric(Metric metric);
 
 }  // namespace damscope

@@ -166,7 +166,15 @@ void compareRanks(std::vector<AnalysedRank>& ranks, const AnalysisOptions& optio
     r.comparison = report.ranks[i];
     for (const std::string& n : report.notes) r.notes.push_back({"cross_rank", n});
     if (r.comparison->steps > 0) {
-      addCrossRankFindings(r.findings, r.comparison->slower_than_median_pct, options.findings);
+      // A straggler by collective start, not by step time (cross_rank.h):
+      // the others wait about the median skew per step for it.
+      const RankComparison& c = *r.comparison;
+      const bool waited_for = c.straggler && c.last_to_start_pct >= 50 &&
+                              c.slower_than_median_pct <= options.cross_rank.straggler_pct &&
+                              c.median_step_ns > 0;
+      const double wait_pct =
+          waited_for ? 100.0 * double(c.median_start_skew_ns) / double(c.median_step_ns) : 0.0;
+      addCrossRankFindings(r.findings, c.slower_than_median_pct, wait_pct, options.findings);
     }
   }
   run.cross_rank = std::move(report.ranks);

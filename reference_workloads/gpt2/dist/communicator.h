@@ -4,7 +4,7 @@
 // One process per rank, started by an external launcher (mpirun, or
 // torchrun-style RANK / WORLD_SIZE / LOCAL_RANK). Implementations: MPI on
 // the CPU backend (mpi_communicator.h), NCCL on the CUDA backend
-// (nccl_communicator.h), and one rank alone (single_communicator.h).
+// (nccl_communicator.h); a run of one rank has none.
 //
 // Ordering contract (NCCL's and MPI's: every rank issues the same
 // collectives in the same order): startAllReduce may return before the
@@ -18,6 +18,8 @@
 #pragma once
 
 #include <cstddef>
+
+#include "trace/result.h"
 
 namespace damscope::gpt2 {
 
@@ -47,6 +49,9 @@ class Communicator {
   virtual void wait() = 0;
   // Not owned; null for none. Set before the first collective.
   virtual void setTracer(CollectiveTracer* tracer) = 0;
+  // The first error of a collective that failed after it was started (NCCL's
+  // are asynchronous); checked by the trainer after every step.
+  virtual Status status() const { return okStatus(); }
 };
 
 }  // namespace damscope::gpt2

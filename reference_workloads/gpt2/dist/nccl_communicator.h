@@ -42,7 +42,7 @@ class NcclCommunicator final : public Communicator {
   // failed), else an error NCCL reports for the communicator itself (a peer
   // that failed: ncclCommGetAsyncError), else OK. The trainer checks it once
   // a step: errors of enqueued work surface there, not where it was enqueued.
-  Status status() const;
+  Status status() const override;
 
  private:
   friend Result<std::unique_ptr<NcclCommunicator>> createNcclCommunicator(const RankEnvironment&,

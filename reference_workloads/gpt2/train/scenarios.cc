@@ -60,8 +60,8 @@ const std::vector<Scenario>& scenarios() {
                 {"pad-vocab", ""}},
        2},
       {"straggler",
-       "data parallel where rank 1 spends an extra 150 ms of CPU work in every step: every "
-       "other rank waits for it in the first all-reduce",
+       "data parallel where rank 1 spends extra CPU work in every step (150 ms on the CPU "
+       "backend, 50 ms on a GPU): every other rank waits for it in the first all-reduce",
        Settings{{"config", "small"}, {"straggler-rank", "1"}, {"straggler-ms", "150"}},
        Settings{{"config", "small"}, {"batch", "8"}, {"straggler-rank", "1"},
                 {"straggler-ms", "50"}},

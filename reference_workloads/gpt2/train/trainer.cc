@@ -439,6 +439,9 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
     notes.pop();
     notes.pop();  // step
     if (Status s = device.status(); !s) return failRank(s.error());
+    if (comm) {
+      if (Status s = comm->status(); !s) return failRank(s.error());
+    }
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     step_seconds.push_back(seconds);
 

@@ -136,9 +136,9 @@ Result<std::optional<uint64_t>> deviceMemoryAvailable(const DeviceRequest& r) {
 #if DAMSCOPE_GPT2_CUDA
   if (r.device == "cuda") {
     DAMSCOPE_ASSIGN_OR_RETURN(const CudaOptions options, cudaOptions(r));
-    DAMSCOPE_ASSIGN_OR_RETURN(const CudaDeviceInfo info,
-                              probeCudaDevice(options.device, options.precision));
-    return std::optional<uint64_t>(info.free_memory_bytes);
+    auto info = probeCudaDevice(options.device, options.precision);
+    if (!info) return Error("--device cuda: " + info.error().message());
+    return std::optional<uint64_t>(info->free_memory_bytes);
   }
 #endif
   (void)r;
