@@ -21,7 +21,7 @@ int runRecord(const RecordArgs& args) {
     printError(status.error().message());
     return kExitFailure;
   }
-  const std::vector<std::string> files = collector::listRunOutputs(prepared->output);
+  const std::vector<std::string> files = collector::listRunOutputs(prepared->output, prepared->rank);
   if (files.empty()) {
     std::string why =
         "no trace was written: the collector starts at a process's first NVTX call or CUDA "

@@ -76,4 +76,9 @@ bool isOutputOf(const std::string& stem_name, const std::string& name) {
   return rest != "db" && std::regex_match(rest, kSuffix);
 }
 
+bool isOutputOfRank(const std::string& stem_name, const std::string& name, int32_t rank) {
+  const std::string prefix = stem_name + ".rank" + std::to_string(rank) + ".";
+  return isOutputOf(stem_name, name) && name.compare(0, prefix.size(), prefix) == 0;
+}
+
 }  // namespace damscope::collector

@@ -45,4 +45,10 @@ std::vector<std::string> captureOutputCandidates(const std::string& base, const 
 // and, with --force, remove the files of an earlier run.
 bool isOutputOf(const std::string& stem_name, const std::string& name);
 
+// True when `name` is an output of rank `rank`'s processes: run.rank<N>.db
+// and its .pid/.capture variants. A `damscope record` that runs as one rank
+// of a job (`mpirun damscope record -o run.db -- CMD`: every rank has its own
+// record) owns only these; the other ranks' files are their records'.
+bool isOutputOfRank(const std::string& stem_name, const std::string& name, int32_t rank);
+
 }  // namespace damscope::collector

@@ -72,7 +72,7 @@ bool nvidiaDriverPresent() {
   return ::access("/proc/driver/nvidia/version", R_OK) == 0;
 }
 
-std::vector<std::string> listRunOutputs(const std::string& output) {
+std::vector<std::string> listRunOutputs(const std::string& output, int32_t rank) {
   std::vector<std::string> files;
   const fs::path base(output);
   const fs::path dir = base.has_parent_path() ? base.parent_path() : fs::path(".");
@@ -80,7 +80,9 @@ std::vector<std::string> listRunOutputs(const std::string& output) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    if (isOutputOf(stem, name)) files.push_back(entry.path().string());
+    if (rank >= 0 ? isOutputOfRank(stem, name, rank) : isOutputOf(stem, name)) {
+      files.push_back(entry.path().string());
+    }
   }
   std::sort(files.begin(), files.end());
   return files;
@@ -133,9 +135,12 @@ Result<PreparedRecord> prepareRecord(const RecordOptions& options) {
     return Error(dir.string() + ": cannot write the trace here: " + std::strerror(errno));
   }
   DAMSCOPE_RETURN_IF_ERROR(checkOutputSpace(record.output));
+  // One record per rank under a launcher: each minds its own rank's files,
+  // never another rank's (which its record may be writing right now).
+  record.rank = rankFromEnvironment([](const char* name) { return std::getenv(name); }).rank;
   // Earlier runs' files would make this run's names move to .pid<PID>
   // variants; refuse, or with --force remove them.
-  const std::vector<std::string> existing = listRunOutputs(record.output);
+  const std::vector<std::string> existing = listRunOutputs(record.output, record.rank);
   if (!existing.empty() && !options.force) {
     return Error(existing.front() + ": output exists (use --force to overwrite)");
   }

@@ -40,6 +40,9 @@ struct PreparedRecord {
   std::string inject_library;  // absolute
   std::vector<std::string> command;
   std::vector<std::string> environment;  // NAME=value, the command's whole environment
+  // The rank this record itself runs as (its launcher's RANK, LOCAL_RANK or
+  // OMPI_COMM_WORLD_RANK), -1 for none: then it owns that rank's files only.
+  int32_t rank = -1;
 };
 
 // libdamscope_inject.so: $DAMSCOPE_INJECT_LIBRARY, else beside the damscope
@@ -73,7 +76,8 @@ Result<ChildStatus> runRecorded(const PreparedRecord& record);
 // and never loads the collector.
 bool nvidiaDriverPresent();
 
-// The trace files of the run named `output` present now (output_naming.h).
-std::vector<std::string> listRunOutputs(const std::string& output);
+// The trace files of the run named `output` present now (output_naming.h);
+// with rank >= 0, only those of that rank's processes.
+std::vector<std::string> listRunOutputs(const std::string& output, int32_t rank = -1);
 
 }  // namespace damscope::collector

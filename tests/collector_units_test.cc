@@ -375,6 +375,14 @@ TEST(OutputNaming, CandidatesPerProcessAndWindow) {
                          "xrun.db", "run.rank1.db.bak"}) {
     EXPECT_FALSE(isOutputOf("run", no)) << no;
   }
+  // A record that runs as rank 1 of a job owns rank 1's files only.
+  for (const char* yes : {"run.rank1.db", "run.rank1.pid9.db", "run.rank1.capture2.db"}) {
+    EXPECT_TRUE(isOutputOfRank("run", yes, 1)) << yes;
+  }
+  for (const char* no : {"run.db", "run.rank0.db", "run.rank10.db", "run.pid1.db",
+                         "run.rank1.db-wal", "run.capture1.db"}) {
+    EXPECT_FALSE(isOutputOfRank("run", no, 1)) << no;
+  }
 }
 
 // --- Attach channel ------------------------------------------------------------------

@@ -111,6 +111,15 @@ JobDiagnosis recordJob(const TempDir& dir, const std::string& flags) {
   const testing::CommandResult rec = runCommand(
       mpirun2(testing::damscopeBinary() + " record -o " + db + " -- " GPT2_TRAIN_PATH " " + flags));
   EXPECT_EQ(rec.exit_code, 0) << rec.err;
+  // Each rank's record finalizes and reports its own file, never the other's.
+  for (const char* rank : {"run.rank0.db", "run.rank1.db"}) {
+    size_t said = 0;
+    const std::string line = "damscope: wrote " + dir.file(rank);
+    for (size_t at = rec.err.find(line); at != std::string::npos; at = rec.err.find(line, at + 1)) {
+      ++said;
+    }
+    EXPECT_EQ(said, 1u) << rec.err;
+  }
   const testing::CommandResult an =
       runCommand(testing::damscopeBinary() + " analyze --no-store --format json " +
                  dir.file("run.rank0.db") + " " + dir.file("run.rank1.db"));

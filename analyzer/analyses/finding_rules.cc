@@ -107,6 +107,13 @@ std::vector<FindingRule> defaultFindingRules() {
       "start all-reduce during backward, communicate less often (no_sync() with gradient "
       "accumulation), prefetch with FSDP/ZeRO for sharded models, and check the NCCL transport "
       "(NVLink/InfiniBand, NCCL_DEBUG=INFO).";
+  r.cpu_title = "The CPU's compute thread waits for collectives {value} % of the step";
+  r.cpu_recommendation =
+      "Overlap collectives with computation: bucket the gradients and start each bucket's "
+      "all-reduce during backward (DDP's bucket_cap_mb; gpt2-train --overlap), give the "
+      "communication a core that the compute threads do not use, communicate less often "
+      "(gradient accumulation), and check the interconnect (shared memory within a node, the "
+      "network across nodes).";
   r.gain_metric = Metric::kExposedCommunicationPct;
   r.evidence = EvidenceKind::kCommunicationKernels;
   r.basis =
