@@ -6,11 +6,8 @@
 // average over the ranks only if the communication stream is ordered after
 // the compute stream and back. With one GPU the average is the rank's own
 // values, and the test checks the collective runs and is traced.
-#include <arpa/inet.h>
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,6 +18,7 @@
 #include <vector>
 
 #include "reference_workloads/gpt2/dist/nccl_communicator.h"
+#include "tests/gpt2/free_port.h"
 
 namespace damscope::gpt2 {
 namespace {
@@ -29,17 +27,7 @@ namespace {
 // stream dependency would let NCCL read the buffer before it is written.
 constexpr size_t kFloats = size_t(1) << 24;
 
-int freePort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  EXPECT_EQ(bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
-  socklen_t length = sizeof address;
-  EXPECT_EQ(getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length), 0);
-  close(fd);
-  return ntohs(address.sin_port);
-}
+using test_support::freePort;
 
 // Rank r's value at i; exact in float, so the expected average is exact up
 // to NCCL's rounding of the division.

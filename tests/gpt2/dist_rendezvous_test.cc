@@ -14,24 +14,14 @@
 #include <vector>
 
 #include "reference_workloads/gpt2/dist/rendezvous.h"
+#include "tests/gpt2/free_port.h"
 
 namespace damscope::gpt2 {
 namespace {
 
 using std::chrono::milliseconds;
 
-// A port nothing listens on now: the kernel's pick for port 0, released.
-int freePort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  EXPECT_EQ(bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
-  socklen_t length = sizeof address;
-  EXPECT_EQ(getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length), 0);
-  close(fd);
-  return ntohs(address.sin_port);
-}
+using test_support::freePort;
 
 RankEnvironment rankOf(int rank, int world_size, int port) {
   RankEnvironment env;

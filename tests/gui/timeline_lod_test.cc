@@ -47,11 +47,15 @@ TEST(LevelOfDetail, EveryLevelKeepsEveryEventAndItsBusyTime) {
       for (size_t i = 0; i < items.size(); ++i) {
         count += items[i].count;
         busy += items[i].busy_ns;
-        if (i > 0) EXPECT_LE(items[i - 1].start, items[i].start);
+        if (i > 0) {
+          EXPECT_LE(items[i - 1].start, items[i].start);
+        }
       }
       EXPECT_EQ(count, 20'000) << "lane " << l << " level " << k;
       EXPECT_EQ(busy, raw_busy) << "lane " << l << " level " << k;
-      if (k > 0) EXPECT_LT(items.size(), lod.levelItems(l, k - 1).size());
+      if (k > 0) {
+        EXPECT_LT(items.size(), lod.levelItems(l, k - 1).size());
+      }
     }
   }
 }

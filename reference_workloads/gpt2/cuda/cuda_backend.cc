@@ -107,6 +107,16 @@ struct CudaBackend::State {
     if (ok()) first_error = Status(std::move(error));
   }
 
+  // The fused kernels' tiles hold a head's rows in shared memory; a head too
+  // wide for them is an error of the run, not a silent fallback.
+  bool fusedAttentionFits(int hs) {
+    if (cuda::fusedAttentionSupports(hs)) return true;
+    fail(Error("fused attention: head size " + std::to_string(hs) +
+                   " does not fit in 48 KiB of shared memory per tile; use the naive attention",
+               ErrorCode::kBadInput));
+    return false;
+  }
+
   // Keeps the first error; true when `e` is success.
   bool check(cudaError_t e, const char* what) {
     if (e == cudaSuccess) return true;
@@ -462,12 +472,7 @@ void CudaBackend::attentionForward(float* out, float* preatt, float* att, const 
   if (!s.ok()) return;
   const int hs = C / NH;
   if (s.options.attention == AttentionKind::kFused) {
-    if (!cuda::fusedAttentionSupports(hs)) {
-      s.fail(Error("fused attention: head size " + std::to_string(hs) +
-                       " does not fit in 48 KiB of shared memory per tile; use the naive attention",
-                   ErrorCode::kBadInput));
-      return;
-    }
+    if (!s.fusedAttentionFits(hs)) return;
     // The logsumexp of each row goes to the first B NH T floats of att.
     s.finishOp(cuda::fusedAttentionForward(out, att, qkv, B, T, C, NH, s.compute),
                "attention forward");
@@ -499,12 +504,7 @@ void CudaBackend::attentionBackward(float* dqkv, float* dpreatt, float* datt, co
   if (!s.ok()) return;
   const int hs = C / NH;
   if (s.options.attention == AttentionKind::kFused) {
-    if (!cuda::fusedAttentionSupports(hs)) {
-      s.fail(Error("fused attention: head size " + std::to_string(hs) +
-                       " does not fit in 48 KiB of shared memory per tile; use the naive attention",
-                   ErrorCode::kBadInput));
-      return;
-    }
+    if (!s.fusedAttentionFits(hs)) return;
     // D = dO . O per row goes to the first B NH T floats of datt (scratch).
     s.finishOp(cuda::fusedAttentionBackward(dqkv, datt, dout, qkv, att, B, T, C, NH, s.compute),
                "attention backward");
