@@ -13,19 +13,6 @@ namespace {
 
 constexpr std::string_view kRangeIdKey = "{\"range_id\":";
 
-// "matmul_fwd(qkv)" for {"op":"matmul_fwd","name":"qkv",...}, "all_reduce"
-// for {"collective":"all_reduce",...}; empty when the message is neither.
-std::string trainerOpName(std::string_view message) {
-  if (const std::optional<OpAnnotation> a = parseOpAnnotation(message)) {
-    if (a->op.empty()) return {};
-    return a->name.empty() ? a->op : a->op + "(" + a->name + ")";
-  }
-  if (const std::optional<CollectiveAnnotation> c = parseCollectiveAnnotation(message)) {
-    return c->collective;
-  }
-  return {};
-}
-
 bool hasGpuActivity(const TraceTables& t) {
   return !t.kernels.empty() || !t.memcpys.empty() || !t.memsets.empty();
 }
@@ -74,7 +61,7 @@ CpuDeviceWork deriveCpuDeviceWork(TraceTables& t) {
     if (isNull(r.thread_id[i])) continue;  // GPU-side ranges
     if (domain.valid() && r.domain[i] == domain) {
       auto [it, inserted] = op_names.try_emplace(r.name[i].value);
-      if (inserted) it->second = trainerOpName(t.strings.get(r.name[i]));
+      if (inserted) it->second = annotationName(t.strings.get(r.name[i]));
       if (!it->second.empty()) {
         kind[i] = kTrainerOp, any_trainer_op = true;
         continue;

@@ -84,6 +84,17 @@ std::optional<CollectiveAnnotation> parseCollectiveAnnotation(std::string_view m
   return a;
 }
 
+std::string annotationName(std::string_view message) {
+  if (const std::optional<OpAnnotation> a = parseOpAnnotation(message)) {
+    if (a->op.empty()) return {};
+    return a->name.empty() ? a->op : a->op + "(" + a->name + ")";
+  }
+  if (const std::optional<CollectiveAnnotation> c = parseCollectiveAnnotation(message)) {
+    return c->collective;
+  }
+  return {};
+}
+
 ModelAnnotation readModelAnnotation(const TraceTables& t) {
   ModelAnnotation a;
   const StringId domain = t.strings.find("damscope");

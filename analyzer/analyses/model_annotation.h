@@ -82,6 +82,12 @@ struct CollectiveAnnotation {
 // Empty when `message` is not a JSON object with a non-empty "collective" string.
 std::optional<CollectiveAnnotation> parseCollectiveAnnotation(std::string_view message);
 
+// What a person (and the cpu device's kernels table) calls an annotated
+// range: "matmul_fwd(qkv)" for {"op":"matmul_fwd","name":"qkv",...},
+// "all_reduce" for {"collective":"all_reduce",...}; empty when the message
+// is neither annotation.
+std::string annotationName(std::string_view message);
+
 // Finds and parses the model annotation among the trace's ranges.
 ModelAnnotation readModelAnnotation(const TraceTables& tables);
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "analyzer/analyses/model_annotation.h"
 #include "analyzer/report/report_charts.h"
 
 namespace damscope {
@@ -119,8 +120,13 @@ std::string nameOf(const EventRef& ref, const AnalysedRun& run) {
       return "memset";
     case EventKind::kApiCall:
       return std::string(t.strings.get(t.api_calls.name[i]));
-    case EventKind::kRange:
-      return std::string(t.strings.get(t.ranges.name[i]));
+    case EventKind::kRange: {
+      // The trainer's op and collective ranges carry JSON; they are called
+      // what the cpu device's kernels are called.
+      const std::string_view message = t.strings.get(t.ranges.name[i]);
+      std::string name = annotationName(message);
+      return name.empty() ? std::string(message) : name;
+    }
     case EventKind::kSync:
       return "sync (" + std::string(toText(t.syncs.kind[i])) + ")";
     case EventKind::kGap:

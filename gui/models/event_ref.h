@@ -52,7 +52,8 @@ std::optional<EventSpan> spanOf(const EventRef& ref, const AnalysedRun& run);
 // The smallest span holding every event of `refs` that names a row.
 std::optional<EventSpan> spanOf(const EventRefs& refs, const AnalysedRun& run);
 
-// What a person calls the event: a kernel's or range's name, "cudaLaunchKernel",
+// What a person calls the event: a kernel's or range's name (an annotated
+// op's or collective's as the analyzer names it: "matmul_fwd(qkv)"), "cudaLaunchKernel",
 // "memcpy HtoD", "memset", "sync (device)", "gap: data loading".
 std::string nameOf(const EventRef& ref, const AnalysedRun& run);
 

@@ -64,13 +64,25 @@ class Builder {
   }
 
  private:
+  bool isCpu(int32_t device) const {
+    for (size_t i = 0; i < t_.devices.size(); ++i) {
+      if (t_.devices.device[i] == device) return t_.devices.kind[i] == DeviceKind::kCpu;
+    }
+    return false;
+  }
+  // "GPU 0", or "CPU 0" for the cpu device of a run without a GPU.
+  std::string deviceLabel(int32_t device) const {
+    return (isCpu(device) ? "CPU " : "GPU ") + std::to_string(device);
+  }
+
   RowDraft& stream(int32_t device, int64_t stream) {
     const StreamKey key{device, stream};
     if (key == last_key_ && last_stream_) return *last_stream_;
     auto [it, fresh] = streams_.try_emplace(key);
     if (fresh) {
       it->second.kind = RowKind::kStream;
-      it->second.label = "GPU " + std::to_string(device) + " · stream " +
+      // A cpu device's "stream" is the thread that ran the op (cpu_device_work.h).
+      it->second.label = deviceLabel(device) + (isCpu(device) ? " · thread " : " · stream ") +
                          (isNull(stream) ? std::string("?") : std::to_string(stream));
     }
     last_key_ = key;
@@ -162,7 +174,7 @@ class Builder {
         auto [it, fresh] = device_bubbles_.try_emplace(g.device);
         if (fresh) {
           it->second.kind = RowKind::kBubbles;
-          it->second.label = "GPU " + std::to_string(g.device) + " · bubbles";
+          it->second.label = deviceLabel(g.device) + " · bubbles";
         }
         it->second.bubbles.push_back(e);
       }
@@ -262,7 +274,7 @@ class Builder {
       TimelineRow row;
       row.kind = RowKind::kCounter;
       row.label = std::string(name);
-      if (!isNull(device)) row.label += " (GPU " + std::to_string(device) + ")";
+      if (!isNull(device)) row.label += " (" + deviceLabel(device) + ")";
       if (!isNull(thread_id)) row.label += " (" + threadLabel(thread_id) + ")";
       row.first_lane = static_cast<int>(out_.lanes.size());
       row.lane_count = 1;

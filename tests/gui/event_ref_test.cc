@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/gui/gui_test_support.h"
+#include "tests/trace_builder.h"
 
 namespace damscope {
 namespace {
@@ -50,6 +51,18 @@ TEST(EventRef, GapsAndKernelsAreNamedForPeople) {
   const std::string name = nameOf(kernel, run);
   EXPECT_TRUE(name == "volta_sgemm_128x64_nn" || name == "vectorized_elementwise_kernel") << name;
   EXPECT_EQ(nameOf({0, EventKind::kMemcpy, 0}, run), "memcpy HtoD");
+}
+
+TEST(EventRef, AnnotatedRangesAreNamedAsTheirOpOrCollective) {
+  testing::TraceBuilder b;
+  b.range(0, 10, "{\"op\":\"matmul_fwd\",\"name\":\"qkv\",\"flops\":1e6}", "", 0, "damscope");
+  b.range(20, 10, "{\"collective\":\"all_reduce\",\"bucket\":0,\"bytes\":4096}", "", 1,
+          "damscope");
+  b.range(40, 10, "{\"something\":1}", "", 0, "damscope");
+  const AnalysedRun run = analysedRunOf(b.build());
+  EXPECT_EQ(nameOf({0, EventKind::kRange, 0}, run), "matmul_fwd(qkv)");
+  EXPECT_EQ(nameOf({0, EventKind::kRange, 1}, run), "all_reduce");
+  EXPECT_EQ(nameOf({0, EventKind::kRange, 2}, run), "{\"something\":1}");
 }
 
 TEST(EventRef, KernelsNamedAreEveryRunInTimeOrder) {
