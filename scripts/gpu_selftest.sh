@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # The GPU self-test, for a machine with an NVIDIA GPU (docs/gpu-selftest.md):
+#  0. the GPU unit tests: every op of the CUDA backend against the CPU
+#     backend (gpt2_cuda_backend_test) and the NCCL all-reduce
+#     (gpt2_dist_nccl_gpu_test), which skip themselves without a GPU;
 #  1. the collector: records tests/programs/cuda_workload with `damscope
 #     record` and checks with scripts/check_gpu_trace.sh that its kernels
 #     (plain, CUDA-graph and NCCL), copies, memsets, synchronizations,
@@ -82,6 +85,21 @@ collector_check() {
   fi
   bash scripts/check_gpu_trace.sh "$tmp/run.db"
 }
+# ---- 0. The GPU unit tests ---------------------------------------------------
+# First: if an op of the CUDA backend is wrong, every scenario below is too.
+for unit in "$build/tests/gpt2/gpt2_cuda_backend_test" \
+            "$build/reference_workloads/gpt2/dist/gpt2_dist_nccl_gpu_test"; do
+  name=$(basename "$unit")
+  if [ ! -x "$unit" ]; then
+    result FAIL "$name" "not built (the CUDA toolkit is needed at configure time)"
+  elif "$unit" >"$tmp/$name.out" 2>&1; then
+    result PASS "$name" "$(grep -E '^\[  (PASSED|SKIPPED) ' "$tmp/$name.out" | tr '\n' ' ')"
+  else
+    cat "$tmp/$name.out"
+    result FAIL "$name" "$(grep -c '^\[  FAILED  \]' "$tmp/$name.out") failed lines; output above"
+  fi
+done
+
 if collector_check; then
   result PASS "collector: cuda_workload recorded completely"
 else
