@@ -12,6 +12,10 @@
 // domain "damscope" (CollectiveTracer) that the analyzer counts as
 // communication.
 //
+// Open MPI is asked to yield the core while a collective waits
+// (OMPI_MCA_mpi_yield_when_idle=1, unless the environment says otherwise):
+// the communication thread shares the cores with the compute threads.
+//
 // The gradients are CPU memory (the CPU backend's), so MPI reads and writes
 // them directly.
 #pragma once
