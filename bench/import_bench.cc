@@ -7,6 +7,8 @@
 //   BM_Decompress       gzip -> JSON text
 //   BM_ParseKineto      JSON text -> TraceTables
 //   BM_WriteStore       TraceTables -> SQLite file (bulk mode, indexes)
+//   BM_ImportToTables   file on disk -> TraceTables in memory, as `analyze
+//                       --no-store` imports: the end-to-end import rate
 //   BM_ImportEndToEnd   file -> run.db, as `damscope import` does it
 //   BM_WriteSynthetic   store insert rate on a synthetic 1 M-row trace
 // Run: build/bench/import_bench [--benchmark_filter=...]
@@ -99,6 +101,27 @@ void BM_WriteStore(benchmark::State& state) {
   setRates(state, events, 0);
 }
 BENCHMARK(BM_WriteStore)->Unit(benchmark::kMillisecond);
+
+void BM_ImportToTables(benchmark::State& state) {
+  if (!haveTrace(state)) return;
+  double events = 0, source_events = 0, json_bytes = 0;
+  for (auto _ : state) {
+    ImportTimings timings;
+    auto tables = importTrace(benchTrace(), &timings);
+    if (!tables.ok()) {
+      state.SkipWithError(tables.error().message().c_str());
+      return;
+    }
+    events = static_cast<double>(tables->eventCount());
+    source_events = static_cast<double>(tables->getStat("kineto.events"));
+    json_bytes = static_cast<double>(timings.json_bytes);
+  }
+  setRates(state, events, json_bytes);
+  state.counters["events"] = events;
+  state.counters["json_events_per_s"] =
+      benchmark::Counter(source_events, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_ImportToTables)->Unit(benchmark::kMillisecond);
 
 void BM_ImportEndToEnd(benchmark::State& state) {
   if (!haveTrace(state)) return;
