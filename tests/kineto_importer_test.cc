@@ -285,6 +285,27 @@ TEST(KinetoImporter, BareEventArrayIsAccepted) {
   EXPECT_EQ(result->ranges.size(), 1u);
 }
 
+// Strings without escapes are read in place, the others unescaped: a key or
+// value spelled with escapes means the same as the plain one.
+TEST(KinetoImporter, EscapedKeysAndValuesReadAsThePlainOnes) {
+  auto result = importText(R"json({"traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": "stream 7", "ts": 1, "dur": 2,
+     "args": {"correlation": 5, "device": 0, "stream": 7, "note": "plain"}},
+    {"p\u0068": "X", "c\u0061t": "k\u0065rnel", "n\u0061me": "gemm\"q\"", "pid": 0,
+     "t\u0069d": "str\u0065am 7", "ts": 3, "dur": 2,
+     "args": {"correl\u0061tion": 6, "device": 0, "stream": 7, "n\u006fte": "\u00e9"}}
+  ]})json");
+  ASSERT_TRUE(result.ok()) << result.error().message();
+  const TraceTables& t = result.value();
+  ASSERT_EQ(t.kernels.size(), 2u);
+  EXPECT_EQ(t.strings.get(t.kernels.name[0]), "gemm");
+  EXPECT_EQ(t.strings.get(t.kernels.name[1]), "gemm\"q\"");
+  EXPECT_EQ(t.kernels.stream, (std::vector<int64_t>{7, 7}));
+  EXPECT_EQ(t.kernels.correlation_id, (std::vector<int64_t>{5, 6}));
+  EXPECT_EQ(t.kernels.args[0], R"({"note":"plain"})");
+  EXPECT_EQ(t.kernels.args[1], R"({"note":"\u00e9"})");
+}
+
 TEST(KinetoImporter, OddEventsAreCountedNotFatal) {
   auto result = importText(R"json({"traceEvents": [
     42,
