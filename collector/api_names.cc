@@ -22,8 +22,14 @@ std::vector<std::string_view> indexByCbid(const generated::ApiName (&names)[N]) 
 }  // namespace
 
 std::string_view cudaApiName(bool driver, uint32_t cbid) {
-  static const std::vector<std::string_view> runtime = indexByCbid(generated::kRuntimeApiNames);
-  static const std::vector<std::string_view> driver_names = indexByCbid(generated::kDriverApiNames);
+  // Never destroyed: the writer decodes the last API records inside exit(),
+  // and a function-local static built on the first record registers its
+  // destructor after the collector's exit handler, so it would run first
+  // (it did: a crash in the final drain on an H100, docs/gpu-results.md).
+  static const auto& runtime = *new std::vector<std::string_view>(
+      indexByCbid(generated::kRuntimeApiNames));
+  static const auto& driver_names = *new std::vector<std::string_view>(
+      indexByCbid(generated::kDriverApiNames));
   const auto& index = driver ? driver_names : runtime;
   return cbid < index.size() ? index[cbid] : std::string_view();
 }

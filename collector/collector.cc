@@ -41,6 +41,11 @@ const char* envOrNull(const char* name) {
 
 namespace {
 
+void atExit();  // shuts the process's collector down (defined below)
+void registerExitHandler() {
+  std::atexit(&atExit);
+}
+
 // Half a second: a process killed outright (SIGKILL, the OOM killer) loses
 // the batch being filled and, when the kill lands during a write, the batch
 // being written; at most about one second of events (issue 8 asks for that).
@@ -222,7 +227,10 @@ void setWindowOpenForSignals(bool open) {
 }
 
 CollectorImpl::CollectorImpl(CollectorConfig config, RankInfo rank)
-    : config_(std::move(config)), rank_(rank), process_(currentProcess(rank_)) {}
+    : config_(std::move(config)),
+      rank_(rank),
+      process_(currentProcess(rank_)),
+      exit_order_(&registerExitHandler) {}
 
 void CollectorImpl::sayWriteFailure(const Status& status) {
   say(status.error().message() +
@@ -335,6 +343,10 @@ void CollectorImpl::startGpu() {
   }
   gpu_active_ = true;
   setGpuStatus("recorded");
+  // Ahead of what CUPTI registered while starting (exit_order.h); the CUPTI
+  // injection sample registers its handler after enabling activities too
+  // (extras/CUPTI/samples/cupti_trace_injection).
+  registerExitHandler();
 }
 
 void CollectorImpl::stopGpu() {
@@ -461,6 +473,9 @@ void CollectorImpl::writerLoop() {
       }
     }
     if (window_) {
+      if (writerOwnsGpu() && gpu_active_) {
+        exit_order_.update(sharedObjectChanges(), nowNs(CLOCK_MONOTONIC));
+      }
       const size_t busiest = drainNvtx();
       drain_wait_ms_ = busiest >= kBusyRingEvents ? 1 : std::min(drain_wait_ms_ * 2, kQuietDrainMs);
       drainGpu();
@@ -511,6 +526,7 @@ void CollectorImpl::writerLoop() {
 
 void CollectorImpl::shutdown() {
   std::unique_lock<std::mutex> lock(mutex_);
+  if (stopping_) return;  // registered twice (startGpu), or already waited for
   stopping_ = true;
   cv_.notify_all();
   cv_.wait_for(lock, std::chrono::milliseconds(kExitWaitMs), [&] { return writer_done_; });

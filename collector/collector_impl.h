@@ -54,6 +54,7 @@
 #include "collector/control_channel.h"
 #include "collector/cpu_sampler.h"
 #include "collector/cupti_session.h"
+#include "collector/exit_order.h"
 #include "collector/gpu_activity_rows.h"
 #include "collector/nvtx_assembler.h"
 #include "collector/output_naming.h"
@@ -194,6 +195,7 @@ class CollectorImpl {
   bool gpu_active_ = false;
   std::unique_ptr<CuptiSession> cupti_;
   std::unique_ptr<BufferPool> pool_;
+  ExitOrder exit_order_;  // the writer's, while gpu_active_
 
   // Attach jobs and shutdown; never held across a CUPTI call.
   std::mutex mutex_;

@@ -9,18 +9,30 @@
 #   EXPECT_STEPS EXPECT_KERNELS EXPECT_GRAPH_KERNELS EXPECT_COPIES
 #   EXPECT_MEMSETS EXPECT_NCCL_KERNELS (at least this many NCCL kernels)
 #   EXPECT_NCCL (1: NCCL kernels must be there)
-# Prints one line per check; exits 0 when all pass, 1 otherwise. Needs sqlite3.
+# Prints one line per check; exits 0 when all pass, 1 otherwise. Needs the
+# sqlite3 shell or, where it is missing (GPU machines often lack it), python3.
 set -uo pipefail
 
 trace=${1:?usage: check_gpu_trace.sh TRACE.db}
 : "${EXPECT_STEPS:?}" "${EXPECT_KERNELS:?}" "${EXPECT_GRAPH_KERNELS:?}" "${EXPECT_COPIES:?}"
 : "${EXPECT_MEMSETS:?}" "${EXPECT_NCCL_KERNELS:=1}" "${EXPECT_NCCL:=1}"
-command -v sqlite3 >/dev/null || { echo "check_gpu_trace: sqlite3 is not installed"; exit 1; }
+if command -v sqlite3 >/dev/null; then
+  q() { sqlite3 -batch -noheader "$trace" "$1"; }
+elif command -v python3 >/dev/null; then
+  # The sqlite3 shell's -batch -noheader output: columns joined by '|', NULL empty.
+  q() {
+    python3 -c 'import sqlite3, sys
+for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]):
+    print("|".join("" if v is None else str(v) for v in row))' "$trace" "$1"
+  }
+else
+  echo "check_gpu_trace: neither sqlite3 nor python3 is installed"
+  exit 1
+fi
 [ -f "$trace" ] || { echo "check_gpu_trace: $trace: no such file"; exit 1; }
 
 failed=0
 total=0
-q() { sqlite3 -batch -noheader "$trace" "$1"; }
 # check NAME ACTUAL OP EXPECTED   (OP: = or >=)
 check() {
   local name=$1 actual=$2 op=$3 expected=$4 ok=1

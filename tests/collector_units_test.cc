@@ -4,6 +4,7 @@
 // protocol and its access checks, /proc parsing for the CPU sampler, the
 // CUPTI holder guess, and the CUDA API name table.
 #include <gtest/gtest.h>
+#include <dlfcn.h>
 #include <pthread.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -23,6 +24,7 @@
 #include "collector/cpu_sampler.h"
 #include "collector/cupti_activity_decoder.h"
 #include "collector/cupti_holder.h"
+#include "collector/exit_order.h"
 #include "collector/gpu_activity_rows.h"
 #include "collector/nvtx_assembler.h"
 #include "collector/nvtx_ring.h"
@@ -603,4 +605,53 @@ TEST(ApiNames, ComeFromCuptisCallbackIds) {
 }
 
 }  // namespace
+
+// --- ExitOrder -------------------------------------------------------------------
+
+int g_exit_registrations = 0;
+void countRegistration() {
+  ++g_exit_registrations;
+}
+
+TEST(ExitOrder, RegistersAgainAfterALoadAndOnABackoffTimer) {
+  g_exit_registrations = 0;
+  ExitOrder order(&countRegistration);
+  constexpr int64_t kSecond = 1'000'000'000;
+  EXPECT_FALSE(order.update(10, 0));  // the first call only takes its bearings
+  EXPECT_FALSE(order.update(10, kSecond / 2));
+  EXPECT_TRUE(order.update(11, kSecond / 2));  // a library was loaded
+  EXPECT_EQ(g_exit_registrations, 1);
+  EXPECT_FALSE(order.update(11, kSecond));
+  // Timer: 1 s after the last registration, then 2 s, then 4 s.
+  EXPECT_TRUE(order.update(11, kSecond / 2 + kSecond));
+  EXPECT_FALSE(order.update(11, kSecond / 2 + 2 * kSecond));
+  EXPECT_TRUE(order.update(11, kSecond / 2 + 3 * kSecond));
+  EXPECT_FALSE(order.update(11, kSecond / 2 + 6 * kSecond));
+  EXPECT_TRUE(order.update(11, kSecond / 2 + 7 * kSecond));
+  EXPECT_EQ(order.registrations(), 4);
+  EXPECT_EQ(g_exit_registrations, 4);
+}
+
+TEST(ExitOrder, BackoffStopsGrowingAtAMinute) {
+  g_exit_registrations = 0;
+  ExitOrder order(&countRegistration);
+  int64_t now = 0;
+  order.update(0, now);
+  for (int i = 0; i < 20; ++i) {
+    now += 64'000'000'000;
+    EXPECT_TRUE(order.update(0, now)) << i;
+  }
+  EXPECT_EQ(g_exit_registrations, 20);
+}
+
+TEST(ExitOrder, CountsSharedObjectsLoaded) {
+  const uint64_t before = sharedObjectChanges();
+  EXPECT_GT(before, 0u);  // the program and its libraries
+  if (dlopen("libresolv.so.2", RTLD_NOW | RTLD_NOLOAD)) GTEST_SKIP() << "libresolv already loaded";
+  void* lib = dlopen("libresolv.so.2", RTLD_NOW);
+  if (!lib) GTEST_SKIP() << "libresolv.so.2 not found";
+  EXPECT_GT(sharedObjectChanges(), before);
+  dlclose(lib);
+}
+
 }  // namespace damscope::collector
