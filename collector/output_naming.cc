@@ -31,12 +31,17 @@ RankInfo rankFromEnvironment(const GetEnv& getenv) {
   const int32_t rank = envInt(getenv, "RANK");
   const int32_t local_rank = envInt(getenv, "LOCAL_RANK");
   const int32_t ompi_rank = envInt(getenv, "OMPI_COMM_WORLD_RANK");
+  // srun sets these for every task it starts (Slurm's srun(1), "OUTPUT
+  // ENVIRONMENT VARIABLES"); last, so that torchrun's or mpirun's own
+  // variables win inside an allocation.
+  const int32_t slurm_rank = envInt(getenv, "SLURM_PROCID");
   RankInfo info;
-  info.rank = firstSet({rank, local_rank, ompi_rank});
-  info.global_rank = firstSet({rank, ompi_rank});
-  info.local_rank = firstSet({local_rank, envInt(getenv, "OMPI_COMM_WORLD_LOCAL_RANK")});
-  info.world_size =
-      firstSet({envInt(getenv, "WORLD_SIZE"), envInt(getenv, "OMPI_COMM_WORLD_SIZE")});
+  info.rank = firstSet({rank, local_rank, ompi_rank, slurm_rank});
+  info.global_rank = firstSet({rank, ompi_rank, slurm_rank});
+  info.local_rank = firstSet({local_rank, envInt(getenv, "OMPI_COMM_WORLD_LOCAL_RANK"),
+                              envInt(getenv, "SLURM_LOCALID")});
+  info.world_size = firstSet({envInt(getenv, "WORLD_SIZE"), envInt(getenv, "OMPI_COMM_WORLD_SIZE"),
+                              envInt(getenv, "SLURM_NTASKS")});
   return info;
 }
 

@@ -23,10 +23,10 @@ namespace damscope::collector {
 
 // What the launcher's environment says about this process's place in a job.
 struct RankInfo {
-  int32_t rank = -1;         // RANK, LOCAL_RANK or OMPI_COMM_WORLD_RANK (first set); -1: none
-  int32_t global_rank = -1;  // RANK or OMPI_COMM_WORLD_RANK
-  int32_t local_rank = -1;   // LOCAL_RANK or OMPI_COMM_WORLD_LOCAL_RANK
-  int32_t world_size = -1;   // WORLD_SIZE or OMPI_COMM_WORLD_SIZE
+  int32_t rank = -1;  // RANK, LOCAL_RANK, OMPI_COMM_WORLD_RANK or SLURM_PROCID (first set); -1: none
+  int32_t global_rank = -1;  // RANK, OMPI_COMM_WORLD_RANK or SLURM_PROCID
+  int32_t local_rank = -1;   // LOCAL_RANK, OMPI_COMM_WORLD_LOCAL_RANK or SLURM_LOCALID
+  int32_t world_size = -1;   // WORLD_SIZE, OMPI_COMM_WORLD_SIZE or SLURM_NTASKS
 };
 RankInfo rankFromEnvironment(const GetEnv& getenv);
 

@@ -354,6 +354,14 @@ TEST(OutputNaming, RankFromTheLaunchersVariablesInOrder) {
   EXPECT_EQ(mpi.local_rank, 0);
   EXPECT_EQ(mpi.world_size, 4);
   EXPECT_EQ(rankFromEnvironment(envFrom({{"RANK", "x"}})).rank, -1);
+  RankInfo srun = rankFromEnvironment(
+      envFrom({{"SLURM_PROCID", "13"}, {"SLURM_LOCALID", "5"}, {"SLURM_NTASKS", "16"}}));
+  EXPECT_EQ(srun.rank, 13);
+  EXPECT_EQ(srun.global_rank, 13);
+  EXPECT_EQ(srun.local_rank, 5);
+  EXPECT_EQ(srun.world_size, 16);
+  // torchrun inside a Slurm allocation: its variables win.
+  EXPECT_EQ(rankFromEnvironment(envFrom({{"SLURM_PROCID", "1"}, {"RANK", "9"}})).rank, 9);
 }
 
 TEST(OutputNaming, CandidatesPerProcessAndWindow) {
