@@ -87,6 +87,20 @@ Status deviceOptions(const AnalyzeArgs& args, AnalysisOptions& options) {
   return okStatus();
 }
 
+// The options key (PipelineOptions::options_key): every flag that changes a
+// rank's results, and the version of damscope that computed them.
+std::string optionsKey(const AnalyzeArgs& args) {
+  std::string thresholds;
+  for (const std::string& t : args.thresholds) thresholds += t + ",";
+  return fmt::format(
+      "damscope {}; window={}; tokens_per_step={}; samples_per_step={}; thresholds={}; model={}; "
+      "params={}; layers={}; seq={}; d_model={}; heads={}; gpu={}; peak_tflops={}; "
+      "peak_bw_gbs={}; precision={}",
+      DAMSCOPE_VERSION, args.window, args.tokens_per_step, args.samples_per_step, thresholds,
+      args.model, args.params, args.layers, args.seq, args.d_model, args.heads, args.gpu,
+      args.peak_tflops, args.peak_bw_gbs, args.precision);
+}
+
 // The pipeline's options from the flags; an error names the flag.
 Result<PipelineOptions> pipelineOptions(const AnalyzeArgs& args) {
   PipelineOptions options;
@@ -117,9 +131,14 @@ Result<PipelineOptions> pipelineOptions(const AnalyzeArgs& args) {
   }
   DAMSCOPE_RETURN_IF_ERROR(modelOptions(args, options.analysis));
   DAMSCOPE_RETURN_IF_ERROR(deviceOptions(args, options.analysis));
+  if (args.jobs < 0) return Error("-j/--jobs must be 0 (one per core) or more");
   options.store = !args.no_store;
   options.output = args.output;
   options.replace = args.force;
+  options.jobs = args.jobs;
+  options.options_key = optionsKey(args);
+  options.reuse_stored_results = !args.reanalyze && !args.force;
+  options.summaries_only = true;  // neither the text nor the JSON shows every bubble
   return options;
 }
 

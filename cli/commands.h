@@ -64,6 +64,8 @@ struct AnalyzeArgs {
   std::string precision;  // fp32 | tf32 | fp16 | bf16 | fp8 | fp64
   bool no_store = false;  // analyse in memory, write nothing
   bool force = false;     // re-import over an existing run.db
+  int jobs = 0;           // ranks analysed at once; 0: one per core
+  bool reanalyze = false;  // analyse events even where results are stored
 };
 int runAnalyze(const AnalyzeArgs& args);
 

@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
   CLI::App app{"damscope: find why a GPU training run is slow and what to change first",
                "damscope"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "damscope 0.1.0");
+  app.set_version_flag("--version", "damscope " DAMSCOPE_VERSION);
 
   ImportArgs import_args;
   CLI::App* import = app.add_subcommand(
@@ -78,6 +78,12 @@ int main(int argc, char** argv) {
                       "(default: the model annotation's, else the matrix kernels')");
   analyze->add_flag("--no-store", analyze_args.no_store, "Analyse in memory; write nothing");
   analyze->add_flag("-f,--force", analyze_args.force, "Re-import over an existing run.db");
+  analyze->add_option("-j,--jobs", analyze_args.jobs,
+                      "Ranks analysed at once (default: one per core); the output is the same");
+  analyze->add_flag("--reanalyze", analyze_args.reanalyze,
+                    "Analyse the events again even where a run.db holds results stored with "
+                    "the same options (by default those are read, and only the comparison "
+                    "between ranks is computed)");
 
   ExportArgs export_args;
   CLI::App* export_cmd = app.add_subcommand(

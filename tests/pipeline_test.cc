@@ -15,6 +15,7 @@
 #include "analyzer/report/result_json.h"
 #include "tests/test_support.h"
 #include "trace/analysis_store.h"
+#include "trace/sqlite_db.h"
 #include "trace/trace_reader.h"
 
 namespace damscope {
@@ -64,8 +65,9 @@ TEST(Pipeline, CancelHalfwayFromAnotherThreadLeavesNoFile) {
         std::unique_lock lock(mutex);
         stages.emplace_back(u.stage);
         seen.push_back({{}, {}, u.fraction});
-        if (u.fraction >= 0.5 && !halfway) {
-          // Halfway: hand over to the UI thread and wait until it has pressed Cancel.
+        if (u.stage == "storing" && !halfway) {
+          // The events are written, the results about to be: hand over to
+          // the UI thread and wait until it has pressed Cancel.
           halfway = true;
           changed.notify_all();
           changed.wait(lock, [&] { return cancelled; });
@@ -284,6 +286,121 @@ TEST(Pipeline, BadInputsAreErrorsWithTheirFileNamed) {
   PipelineOptions one_output;
   one_output.output = job.dir.file("x.db");
   EXPECT_FALSE(analyzeRun(job.inputs, one_output).ok()) << "one run.db cannot hold two ranks";
+}
+
+// A data-parallel job of `n` ranks, rank 2 entering its all-reduces late.
+struct Job {
+  TempDir dir;
+  std::vector<std::string> inputs;
+  explicit Job(int n) {
+    for (int r = 0; r < n; ++r) {
+      inputs.push_back(dir.file("rank" + std::to_string(r) + ".json"));
+      testing::writeFile(inputs.back(), testing::allReduceKinetoTrace(r, n, r == 2 ? 300 : 0));
+    }
+  }
+};
+
+// The ranks' stored runs with their sources made the inputs', so that a run
+// read from run.db files compares equal to one analysed from the traces.
+RunResult withSources(RunResult run, const std::vector<std::string>& sources) {
+  for (size_t i = 0; i < run.ranks.size(); ++i) {
+    run.ranks[i].source = sources[i];
+    run.ranks[i].store.clear();
+    if (run.ranks[i].comparison) run.ranks[i].comparison->source = sources[i];
+    run.cross_rank[i].source = sources[i];
+  }
+  return run;
+}
+
+TEST(Pipeline, ParallelRanksGiveTheSameResultsInInputOrder) {
+  Job job(5);
+  PipelineOptions options;
+  options.store = false;
+  options.jobs = 1;
+  auto serial = analyzeRun(job.inputs, options);
+  ASSERT_TRUE(serial.ok()) << serial.error().message();
+  options.jobs = 3;
+  auto parallel = analyzeRun(job.inputs, options);
+  ASSERT_TRUE(parallel.ok()) << parallel.error().message();
+  EXPECT_TRUE(serial.value() == parallel.value());
+  EXPECT_EQ(runJson(serial.value()), runJson(parallel.value()));
+  ASSERT_EQ(parallel->ranks.size(), 5u);
+  for (size_t i = 0; i < 5; ++i) EXPECT_EQ(parallel->ranks[i].source, job.inputs[i]);
+  EXPECT_TRUE(parallel->ranks[2].comparison->straggler);
+  EXPECT_GT(parallel->ranks[2].comparison->last_to_start_pct, 50);
+}
+
+// Each rank analysed alone (on its own node), then the job put together from
+// the stored results: equal to analysing the whole job at once, without
+// reading any event (the events are deleted from the run.db files first).
+TEST(Pipeline, MergeFromStoredResultsEqualsTheFullAnalysis) {
+  Job job(4);
+  PipelineOptions whole;
+  whole.store = false;
+  auto full = analyzeRun(job.inputs, whole);
+  ASSERT_TRUE(full.ok()) << full.error().message();
+
+  std::vector<std::string> stores;
+  for (const std::string& input : job.inputs) {
+    PipelineOptions alone = storeIn(job.dir.path(), input);
+    alone.options_key = "defaults";
+    ASSERT_TRUE(analyzeRun({input}, alone).ok());
+    stores.push_back(alone.output);
+    auto db = Database::open(stores.back(), Database::Mode::kReadWriteCreate);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->exec("DELETE FROM kernels; DELETE FROM api_calls; DELETE FROM ranges;").ok());
+  }
+  PipelineOptions merge;
+  merge.options_key = "defaults";
+  merge.reuse_stored_results = true;
+  merge.jobs = 2;
+  std::vector<std::string> stages;
+  const Progress progress([&](const ProgressUpdate& u) { stages.emplace_back(u.stage); }, nullptr);
+  auto merged = analyzeRun(stores, merge, progress);
+  ASSERT_TRUE(merged.ok()) << merged.error().message();
+  EXPECT_EQ(std::find(stages.begin(), stages.end(), "analysing"), stages.end());
+  const RunResult expected = full.value();
+  EXPECT_TRUE(withSources(merged.value(), job.inputs) == expected);
+  EXPECT_EQ(runJson(withSources(merged.value(), job.inputs)), runJson(expected));
+
+  // Stored back: each run.db now holds the job's comparison, and putting the
+  // job together again changes nothing (the straggler found once, not twice).
+  auto stored = readStoredRun(stores);
+  ASSERT_TRUE(stored.ok()) << stored.error().message();
+  EXPECT_TRUE(stored->cross_rank == merged->cross_rank);
+  EXPECT_TRUE(stored->ranks[2].findings == merged->ranks[2].findings);
+  auto again = analyzeRun(stores, merge);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again.value() == merged.value());
+}
+
+TEST(Pipeline, ResultsStoredUnderOtherOptionsAreAnalysedAgain) {
+  Job job(2);
+  PipelineOptions alone = storeIn(job.dir.path(), job.inputs[0]);
+  alone.options_key = "window=hta";
+  ASSERT_TRUE(analyzeRun({job.inputs[0]}, alone).ok());
+  PipelineOptions other;
+  other.options_key = "window=all";
+  other.analysis.window.mode = WindowMode::kAll;
+  other.reuse_stored_results = true;
+  std::vector<std::string> stages;
+  const Progress progress([&](const ProgressUpdate& u) { stages.emplace_back(u.stage); }, nullptr);
+  auto run = analyzeRun({alone.output}, other, progress);
+  ASSERT_TRUE(run.ok()) << run.error().message();
+  EXPECT_NE(std::find(stages.begin(), stages.end(), "analysing"), stages.end());
+  EXPECT_EQ(run->ranks[0].window.mode, WindowMode::kAll);
+}
+
+TEST(Pipeline, SummariesOnlyDropTheBubblesButStoreThem) {
+  Job job(2);
+  PipelineOptions options = storeIn(job.dir.path(), job.inputs[0]);
+  options.summaries_only = true;
+  auto run = analyzeRun({job.inputs[0]}, options);
+  ASSERT_TRUE(run.ok()) << run.error().message();
+  EXPECT_TRUE(run->ranks[0].gaps.empty());
+  auto stored = readStoredRank(options.output);
+  ASSERT_TRUE(stored.ok());
+  EXPECT_FALSE(stored->gaps.empty());
 }
 
 }  // namespace

@@ -107,4 +107,35 @@ std::string dataBoundKinetoTrace(int rank, int slow_us, int steps) {
          R"(,"world_size":2,"backend":"nccl"}})";
 }
 
+std::string allReduceKinetoTrace(int rank, int world_size, int late_us, int steps) {
+  std::string events;
+  auto launch = [&](int ts, int correlation) {
+    events += R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)" +
+              std::to_string(ts) + R"(,"dur":5,"args":{"correlation":)" +
+              std::to_string(correlation) + "}},";
+  };
+  auto kernel = [&](const char* name, int ts, int dur, int correlation, int stream) {
+    events += R"({"ph":"X","cat":"kernel","name":")" + std::string(name) +
+              R"(","pid":0,"tid":7,"ts":)" + std::to_string(ts) + R"(,"dur":)" +
+              std::to_string(dur) + R"(,"args":{"correlation":)" + std::to_string(correlation) +
+              R"(,"device":0,"stream":)" + std::to_string(stream) + "}},";
+  };
+  for (int step = 0; step < steps; ++step) {
+    const int t0 = 100 + step * (1000 + late_us);
+    events += R"({"ph":"X","cat":"cpu_op","name":"ProfilerStep#)" + std::to_string(step + 1) +
+              R"(","pid":1,"tid":1,"ts":)" + std::to_string(t0) + R"(,"dur":)" +
+              std::to_string(1000 + late_us) + "},";
+    launch(t0 + 10, 2 * step + 1);
+    kernel("volta_sgemm_128x64_nn", t0 + 20, 500 + late_us, 2 * step + 1, 7);
+    launch(t0 + 30 + late_us, 2 * step + 2);
+    kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
+           t0 + 540 + late_us, 400, 2 * step + 2, 9);
+  }
+  events.pop_back();
+  return R"({"traceEvents":[)" + events +
+         R"(],"deviceProperties":[{"id":0,"name":"Test GPU","numSms":80,"totalGlobalMem":34084028416}],)" +
+         R"("distributedInfo":{"rank":)" + std::to_string(rank) + R"(,"world_size":)" +
+         std::to_string(world_size) + R"(,"backend":"nccl"}})";
+}
+
 }  // namespace damscope::testing

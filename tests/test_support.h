@@ -54,5 +54,9 @@ std::string damscopeBinary();
 // host spends 600 µs (+ slow_us) in the DataLoader before launching 300 µs of
 // GEMM, so the run is data-bound. `rank` goes into distributedInfo (world 2).
 std::string dataBoundKinetoTrace(int rank, int slow_us, int steps = 3);
+// One rank of a data-parallel job: each 1 ms step launches a GEMM and an NCCL
+// all-reduce, the all-reduce entered `late_us` after the others' (a straggler
+// when large).
+std::string allReduceKinetoTrace(int rank, int world_size, int late_us, int steps = 4);
 
 }  // namespace damscope::testing

@@ -352,5 +352,11 @@ CREATE TABLE collectives (
   pct_of_link REAL
 );
 
+CREATE TABLE collective_starts (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,       -- the communication kernel's name
+  ts INTEGER NOT NULL       -- its start; the rows are in time order
+);
+
 CREATE INDEX gaps_by_ts ON gaps(ts);
 CREATE INDEX finding_evidence_by_finding ON finding_evidence(finding_id);

@@ -1,6 +1,9 @@
 // Stores and loads the analysis tables: see analysis_store.h.
 #include "trace/analysis_store.h"
 
+#include <algorithm>
+#include <filesystem>
+
 #include "trace/analysis_schema_sql.h"
 #include "trace/table_io.h"
 #include "trace/trace_reader.h"
@@ -9,8 +12,22 @@ namespace damscope {
 namespace {
 
 constexpr const char* kVersionKey = "analysis_schema_version";
+constexpr const char* kOptionsKey = "analysis_options";
 
-Status writeAll(Database& db, const AnalysisTables& tables) {
+bool named(const std::vector<std::string_view>& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+Status setMeta(Database& db, const char* key, const std::string& value) {
+  DAMSCOPE_ASSIGN_OR_RETURN(Statement meta,
+                            db.prepare("INSERT INTO meta(key,value) VALUES(?,?) "
+                                       "ON CONFLICT(key) DO UPDATE SET value=excluded.value"));
+  meta.bindText(1, key);
+  meta.bindText(2, value);
+  return meta.run();
+}
+
+Status writeAll(Database& db, const AnalysisTables& tables, const std::string& options_key) {
   AnalysisTables names;
   Status status;
   names.forEachTable([&](const auto& table) {
@@ -23,13 +40,33 @@ Status writeAll(Database& db, const AnalysisTables& tables) {
     if (status.ok()) status = table_io::insertRows(db, table, 0);
   });
   DAMSCOPE_RETURN_IF_ERROR(status);
-  DAMSCOPE_ASSIGN_OR_RETURN(Statement meta,
-                            db.prepare("INSERT INTO meta(key,value) VALUES(?,?) "
-                                       "ON CONFLICT(key) DO UPDATE SET value=excluded.value"));
-  const std::string version = std::to_string(kAnalysisSchemaVersion);
-  meta.bindText(1, kVersionKey);
-  meta.bindText(2, version);
-  return meta.run();
+  DAMSCOPE_RETURN_IF_ERROR(setMeta(db, kOptionsKey, options_key));
+  return setMeta(db, kVersionKey, std::to_string(kAnalysisSchemaVersion));
+}
+
+Status replaceTables(Database& db, const AnalysisTables& tables,
+                     const std::vector<std::string_view>& tables_to_replace) {
+  Status status;
+  tables.forEachTable([&](const auto& table) {
+    using Table = std::decay_t<decltype(table)>;
+    if (!status.ok() || !named(tables_to_replace, Table::kSqlName)) return;
+    status = db.exec(std::string("DELETE FROM ") + Table::kSqlName);
+    if (status.ok()) status = table_io::insertRows(db, table, 0);
+  });
+  return status;
+}
+
+// Runs `write` in one IMMEDIATE transaction: the write lock up front, so a
+// concurrent writer makes this fail before anything changes rather than
+// halfway; any failure rolls back.
+template <typename Write>
+Status inTransaction(Database& db, Write&& write) {
+  DAMSCOPE_RETURN_IF_ERROR(db.exec("BEGIN IMMEDIATE;"));
+  if (Status status = write(); !status.ok()) {
+    (void)db.exec("ROLLBACK;");
+    return status;
+  }
+  return db.exec("COMMIT;");
 }
 
 }  // namespace
@@ -38,22 +75,35 @@ std::string analysisSchemaSql() {
   return kAnalysisSchemaSql;
 }
 
-Status storeAnalysis(Database& db, const AnalysisTables& tables) {
+Status storeAnalysis(Database& db, const AnalysisTables& tables, const std::string& options_key) {
   DAMSCOPE_RETURN_IF_ERROR(checkTraceStore(db));
-  // IMMEDIATE takes the write lock up front, so a concurrent writer makes
-  // this fail before anything changes rather than halfway.
-  DAMSCOPE_RETURN_IF_ERROR(db.exec("BEGIN IMMEDIATE;"));
-  if (Status status = writeAll(db, tables); !status.ok()) {
-    (void)db.exec("ROLLBACK;");
-    return status;
-  }
-  return db.exec("COMMIT;");
+  return inTransaction(db, [&] { return writeAll(db, tables, options_key); });
 }
 
-Status storeAnalysis(const std::string& path, const AnalysisTables& tables) {
+Status storeAnalysis(const std::string& path, const AnalysisTables& tables,
+                     const std::string& options_key) {
   DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadWriteCreate));
-  DAMSCOPE_RETURN_IF_ERROR(storeAnalysis(db, tables));
+  DAMSCOPE_RETURN_IF_ERROR(storeAnalysis(db, tables, options_key));
   return db.close();
+}
+
+Status storeAnalysisTables(const std::string& path, const AnalysisTables& tables,
+                           const std::vector<std::string_view>& tables_to_replace) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return Error(path + ": no such file");
+  DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadWriteCreate));
+  DAMSCOPE_RETURN_IF_ERROR(checkTraceStore(db));
+  if (!hasAnalysis(db)) return Error(path + ": holds no analysis results of this layout to update");
+  DAMSCOPE_RETURN_IF_ERROR(
+      inTransaction(db, [&] { return replaceTables(db, tables, tables_to_replace); }));
+  return db.close();
+}
+
+std::string storedAnalysisOptions(Database& db) {
+  auto stmt = db.prepare(std::string("SELECT value FROM meta WHERE key='") + kOptionsKey + "'");
+  if (!stmt.ok()) return {};
+  auto row = stmt->step();
+  return row.ok() && row.value() ? std::string(stmt->columnText(0)) : std::string();
 }
 
 bool hasAnalysis(Database& db) {
@@ -64,7 +114,7 @@ bool hasAnalysis(Database& db) {
   return row.ok() && row.value() && stmt->columnText(0) == std::to_string(kAnalysisSchemaVersion);
 }
 
-Result<AnalysisTables> readAnalysis(Database& db) {
+Result<AnalysisTables> readAnalysis(Database& db, const std::vector<std::string_view>& skip) {
   DAMSCOPE_RETURN_IF_ERROR(checkTraceStore(db));
   if (!hasAnalysis(db)) {
     auto stmt = db.prepare(std::string("SELECT value FROM meta WHERE key='") + kVersionKey + "'");
@@ -79,15 +129,17 @@ Result<AnalysisTables> readAnalysis(Database& db) {
   AnalysisTables tables;
   Status status;
   tables.forEachTable([&](auto& table) {
-    if (status.ok()) status = table_io::readRows(db, table);
+    using Table = std::decay_t<decltype(table)>;
+    if (status.ok() && !named(skip, Table::kSqlName)) status = table_io::readRows(db, table);
   });
   if (!status.ok()) return status.error();
   return tables;
 }
 
-Result<AnalysisTables> readAnalysis(const std::string& path) {
+Result<AnalysisTables> readAnalysis(const std::string& path,
+                                    const std::vector<std::string_view>& skip) {
   DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadOnly));
-  return readAnalysis(db);
+  return readAnalysis(db, skip);
 }
 
 }  // namespace damscope

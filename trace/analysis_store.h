@@ -9,6 +9,8 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "trace/analysis_tables.h"
 #include "trace/result.h"
@@ -16,16 +18,33 @@
 
 namespace damscope {
 
-// `db` must be a damscope trace store opened read-write.
-Status storeAnalysis(Database& db, const AnalysisTables& tables);
-Status storeAnalysis(const std::string& path, const AnalysisTables& tables);
+// `db` must be a damscope trace store opened read-write. `options_key`
+// names the analysis options the results were computed with (meta
+// "analysis_options"; empty: the defaults), so that a later run can tell
+// whether they are still the results it would compute.
+Status storeAnalysis(Database& db, const AnalysisTables& tables,
+                     const std::string& options_key = {});
+Status storeAnalysis(const std::string& path, const AnalysisTables& tables,
+                     const std::string& options_key = {});
+
+// Replaces only the tables named in `tables_to_replace` (their kSqlName), in
+// one transaction, in a file that already holds results of this layout: what
+// the cross-rank comparison adds to ranks stored one by one.
+Status storeAnalysisTables(const std::string& path, const AnalysisTables& tables,
+                           const std::vector<std::string_view>& tables_to_replace);
+
+// The options key stored with the results; empty when none was.
+std::string storedAnalysisOptions(Database& db);
 
 // True when the file holds analysis results of this layout version.
 bool hasAnalysis(Database& db);
 
 // Loads stored results; an error when there are none (or of another version).
-Result<AnalysisTables> readAnalysis(Database& db);
-Result<AnalysisTables> readAnalysis(const std::string& path);
+// Tables named in `skip` (their kSqlName) are left empty: a reader that needs
+// a summary does not read every bubble.
+Result<AnalysisTables> readAnalysis(Database& db, const std::vector<std::string_view>& skip = {});
+Result<AnalysisTables> readAnalysis(const std::string& path,
+                                    const std::vector<std::string_view>& skip = {});
 
 // The CREATE statements of trace/analysis_schema.sql.
 std::string analysisSchemaSql();

@@ -347,6 +347,14 @@ namespace damscope {
   X(double, link_bytes_per_s)          \
   X(double, pct_of_link)
 
+// The rank's communication kernels in the analysis window, in time order:
+// what the cross-rank analysis compares across ranks (analyzer/analyses/
+// cross_rank.h), stored so that ranks analysed on their own can be compared
+// later without reading their events.
+#define DAMSCOPE_COLLECTIVE_START_COLUMNS(X) \
+  X(std::string, name)                       \
+  X(int64_t, ts)
+
 // Cross-rank comparison, one row per rank analysed together with this one;
 // this_rank = 1 on the row of the file's own rank.
 #define DAMSCOPE_RANK_COMPARISON_COLUMNS(X) \
@@ -383,6 +391,7 @@ DAMSCOPE_DEFINE_TABLE(MfuStepTable, "mfu_steps", DAMSCOPE_MFU_STEP_COLUMNS)
 DAMSCOPE_DEFINE_TABLE(RooflineTable, "roofline", DAMSCOPE_ROOFLINE_COLUMNS)
 DAMSCOPE_DEFINE_TABLE(RooflineCeilingTable, "roofline_ceilings", DAMSCOPE_ROOFLINE_CEILING_COLUMNS)
 DAMSCOPE_DEFINE_TABLE(CollectiveTable, "collectives", DAMSCOPE_COLLECTIVE_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(CollectiveStartTable, "collective_starts", DAMSCOPE_COLLECTIVE_START_COLUMNS)
 
 // Everything one `damscope analyze` stores for one rank. Written as a whole:
 // storing replaces every earlier result (trace/analysis_store.h). The
@@ -409,6 +418,7 @@ struct AnalysisTables {
   RooflineTable roofline;
   RooflineCeilingTable roofline_ceilings;
   CollectiveTable collectives;
+  CollectiveStartTable collective_starts;
 
   template <typename Visit>
   void forEachTable(Visit&& visit) {
@@ -416,7 +426,7 @@ struct AnalysisTables {
     visit(top_kernels), visit(launch_stats), visit(launch_queues), visit(device_utilization);
     visit(scorecard), visit(findings), visit(finding_evidence), visit(metrics), visit(data_loss);
     visit(notes), visit(rank_comparison), visit(mfu_steps), visit(roofline);
-    visit(roofline_ceilings), visit(collectives);
+    visit(roofline_ceilings), visit(collectives), visit(collective_starts);
   }
   template <typename Visit>
   void forEachTable(Visit&& visit) const {
@@ -424,12 +434,12 @@ struct AnalysisTables {
     visit(top_kernels), visit(launch_stats), visit(launch_queues), visit(device_utilization);
     visit(scorecard), visit(findings), visit(finding_evidence), visit(metrics), visit(data_loss);
     visit(notes), visit(rank_comparison), visit(mfu_steps), visit(roofline);
-    visit(roofline_ceilings), visit(collectives);
+    visit(roofline_ceilings), visit(collectives), visit(collective_starts);
   }
 };
 
 // Version of the analysis tables' layout, stored in meta as
 // "analysis_schema_version" when results are written.
-constexpr int kAnalysisSchemaVersion = 3;
+constexpr int kAnalysisSchemaVersion = 4;
 
 }  // namespace damscope

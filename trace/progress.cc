@@ -30,6 +30,26 @@ Status Progress::checkCancelled() const {
   return okStatus();
 }
 
+ParallelProgress::ParallelProgress(const Progress& whole, size_t pieces)
+    : state_(std::make_shared<State>()) {
+  state_->whole = whole;
+  state_->done.assign(pieces, 0.0);
+}
+
+Progress ParallelProgress::piece(size_t i) const {
+  const CancelToken* cancel = state_->whole.sink_ ? state_->whole.sink_->cancel : nullptr;
+  std::shared_ptr<State> state = state_;
+  return Progress(
+      [state, i](const ProgressUpdate& u) {
+        std::lock_guard<std::mutex> lock(state->mutex);
+        state->sum += u.fraction - state->done[i];
+        state->done[i] = u.fraction;
+        const double n = static_cast<double>(state->done.size());
+        state->whole.part(0, 1, std::string(u.stage), std::string(u.detail)).report(state->sum / n);
+      },
+      cancel);
+}
+
 Error cancelledError() {
   return Error("cancelled", ErrorCode::kCancelled);
 }

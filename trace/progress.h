@@ -20,8 +20,10 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "trace/result.h"
 
@@ -64,6 +66,7 @@ class Progress {
   Status checkCancelled() const;
 
  private:
+  friend class ParallelProgress;
   struct Sink {
     ProgressCallback callback;
     const CancelToken* cancel = nullptr;
@@ -73,6 +76,26 @@ class Progress {
   double end_ = 1;
   std::string stage_;
   std::string detail_;
+};
+
+// The progress of pieces of work done on several threads at once (the ranks
+// of a run analysed in parallel): piece i reports through piece(i), from one
+// thread at a time; the front end's callback sees the pieces' mean, under a
+// lock, so it is never called from two threads at once. Cancelling the whole
+// cancels every piece.
+class ParallelProgress {
+ public:
+  ParallelProgress(const Progress& whole, size_t pieces);
+  Progress piece(size_t i) const;
+
+ private:
+  struct State {
+    Progress whole;
+    std::mutex mutex;
+    std::vector<double> done;  // each piece's fraction
+    double sum = 0;
+  };
+  std::shared_ptr<State> state_;
 };
 
 // The error every cancelled function returns: "cancelled", ErrorCode::kCancelled.

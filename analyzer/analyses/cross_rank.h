@@ -45,6 +45,7 @@ struct RankStepTime {
 struct RankCollective {
   int32_t name = 0;  // an id that is equal for equal kernel names across ranks
   int64_t start_ns = 0;
+  bool operator==(const RankCollective&) const = default;
 };
 
 struct RankTimeline {

@@ -432,4 +432,11 @@ void addCrossRankFindings(FindingsReport& report, double straggler_slowdown_pct,
   rank(report.findings, options.rules);
 }
 
+void removeCrossRankFindings(FindingsReport& report) {
+  for (Metric m : {Metric::kStragglerSlowdownPct, Metric::kStragglerWaitPct}) {
+    report.metrics.values[static_cast<size_t>(m)].reset();
+  }
+  std::erase_if(report.findings, [](const Finding& f) { return isCrossRankMetric(f.metric); });
+}
+
 }  // namespace damscope

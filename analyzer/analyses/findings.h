@@ -242,6 +242,9 @@ FindingsReport computeFindings(const FindingInputs& inputs, const FindingsOption
 // this needs no event tables.
 void addCrossRankFindings(FindingsReport& report, double straggler_slowdown_pct,
                           double straggler_wait_pct, const FindingsOptions& options);
+// Takes back what addCrossRankFindings added (its metrics unknown again, its
+// findings gone): a rank's stored results compared again with other ranks.
+void removeCrossRankFindings(FindingsReport& report);
 
 // Whether a rule's metric comes from the cross-rank analysis.
 bool isCrossRankMetric(Metric metric);

@@ -2,11 +2,13 @@
 #include "analyzer/pipeline/pipeline.h"
 
 #include <filesystem>
+#include <future>
 #include <map>
 #include <optional>
 
 #include "analyzer/analyses/cpu_device_work.h"
 #include "analyzer/importers/trace_import.h"
+#include "analyzer/pipeline/parallel_ranks.h"
 #include "analyzer/report/result_rows.h"
 #include "trace/analysis_store.h"
 #include "trace/pending_file.h"
@@ -18,8 +20,10 @@ namespace {
 
 // Shares of the whole run's progress: the ranks, then cross-rank and storing.
 constexpr double kRanksShare = 0.9;
-// Of one rank's share: opening (reading or importing) its trace, then analysing it.
+// Of one rank's share: opening (reading or importing) its trace, analysing
+// it (while a fresh import's events are written), storing its results.
 constexpr double kOpenShare = 0.6;
+constexpr double kStoreStart = 0.95;
 
 bool samePath(const std::string& a, const std::string& b) {
   std::error_code ec;
@@ -50,6 +54,7 @@ struct OpenedRank {
   TraceTables tables;
   std::string store;                   // the run.db results go to; empty: not stored
   std::optional<PendingFile> pending;  // a fresh import, until its results are stored
+  bool events_to_write = false;        // the import's events are not in `pending` yet
 };
 
 Result<OpenedRank> openRank(const std::string& input, const PipelineOptions& options,
@@ -77,47 +82,80 @@ Result<OpenedRank> openRank(const std::string& input, const PipelineOptions& opt
     }
   }
   DAMSCOPE_ASSIGN_OR_RETURN(rank.tables,
-                            importTrace(input, nullptr, progress.part(0, 0.8, "importing")));
+                            importTrace(input, nullptr, progress.part(0, 1, "importing")));
   // Stored with the import: a later read finds them and derives nothing.
   deriveCpuDeviceWork(rank.tables);
   if (options.store) {
     DAMSCOPE_ASSIGN_OR_RETURN(PendingFile file, PendingFile::create(store, /*replace=*/true));
-    DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
-    progress.part(0.8, 1, "writing").report(0);
-    if (Status status = writeTraceFile(rank.tables, file.tempPath()); !status.ok()) {
-      return Error(file.userMessage(status.error().message()), ErrorCode::kFailure);
-    }
     rank.store = store;
     rank.pending = std::move(file);
+    rank.events_to_write = true;
   }
   return rank;
 }
+
+// A fresh import's events, written into its pending file on a thread of its
+// own while the analysis reads the same tables (both only read them): the
+// store costs about as much as the analysis, so a first analysis takes the
+// longer of the two instead of their sum. Joined by wait() or on destruction.
+class EventWriter {
+ public:
+  explicit EventWriter(const OpenedRank& rank) {
+    if (!rank.events_to_write) return;
+    writing_ = std::async(std::launch::async, [&tables = rank.tables,
+                                               path = rank.pending->tempPath()] {
+      return writeTraceFile(tables, path);
+    });
+  }
+  Status wait() { return writing_.valid() ? writing_.get() : okStatus(); }
+
+ private:
+  std::future<Status> writing_;
+};
 
 // What stays of a rank once its events are gone.
 struct AnalysedRank {
   RankResult result;
   std::optional<PendingFile> pending;
-  RankTimeline timeline;  // the cross-rank analysis's input
 };
 
 // Analyses an opened rank; its events stay with `opened`.
-Result<AnalysedRank> analyseOpened(OpenedRank& opened, const std::string& input, size_t index,
-                                   const PipelineOptions& options, CollectiveNames& names,
-                                   const Progress& progress) {
+Result<AnalysedRank> analyseOpened(OpenedRank& opened, const std::string& input,
+                                   const PipelineOptions& options, const Progress& progress) {
   DAMSCOPE_ASSIGN_OR_RETURN(RankAnalysis analysis,
                             analyzeRank(opened.tables, options.analysis, progress));
   AnalysedRank out;
   out.result = buildRankResult(analysis, input, options.analysis);
   out.result.store = opened.store;
   out.pending = std::move(opened.pending);
-  RankTimeline& t = out.timeline;
-  t.rank = out.result.rank.value_or(static_cast<int32_t>(index));
-  t.source = input;
-  t.start_ns = out.result.window.start_ns.value_or(0);
-  t.end_ns = out.result.window.end_ns.value_or(0);
-  t.steps = analysedStepTimes(analysis);
-  t.collectives = collectiveStarts(analysis, names);
   return out;
+}
+
+// The cross-rank analysis's input from a rank's result: its analysed steps
+// and its collectives, their names given ids that `names` keeps equal across
+// the ranks of the job (assigned in input order, so the same whatever order
+// the ranks were analysed in).
+RankTimeline rankTimeline(const RankResult& r, size_t index, CollectiveNames& names) {
+  RankTimeline t;
+  t.rank = r.rank.value_or(static_cast<int32_t>(index));
+  t.source = r.source;
+  t.start_ns = r.window.start_ns.value_or(0);
+  t.end_ns = r.window.end_ns.value_or(0);
+  const size_t first = static_cast<size_t>(r.window.first_step);
+  for (size_t s = first; s < first + static_cast<size_t>(r.window.step_count) && s < r.steps.size();
+       ++s) {
+    t.steps.push_back({r.steps[s].number, r.steps[s].dur});
+  }
+  std::vector<int32_t> job_id(r.collective_names.size());
+  for (size_t n = 0; n < r.collective_names.size(); ++n) {
+    job_id[n] = names.try_emplace(r.collective_names[n], static_cast<int32_t>(names.size()))
+                    .first->second;
+  }
+  t.collectives.reserve(r.collective_starts.size());
+  for (const RankCollective& c : r.collective_starts) {
+    t.collectives.push_back({job_id[static_cast<size_t>(c.name)], c.start_ns});
+  }
+  return t;
 }
 
 // What the inputs say of the job that cannot all be true: two of them claim
@@ -157,9 +195,16 @@ std::vector<std::string> jobInconsistencies(const std::vector<AnalysedRank>& ran
 void compareRanks(std::vector<AnalysedRank>& ranks, const AnalysisOptions& options,
                   RunResult& run) {
   std::vector<std::string> inconsistencies = jobInconsistencies(ranks);
-  std::vector<RankTimeline> timelines;
-  for (AnalysedRank& r : ranks) timelines.push_back(std::move(r.timeline));
-  CrossRankReport report = computeCrossRank(timelines, options.cross_rank);
+  CrossRankReport report;
+  {
+    CollectiveNames names;
+    std::vector<RankTimeline> timelines;
+    timelines.reserve(ranks.size());
+    for (size_t i = 0; i < ranks.size(); ++i) {
+      timelines.push_back(rankTimeline(ranks[i].result, i, names));
+    }
+    report = computeCrossRank(timelines, options.cross_rank);
+  }
   report.notes.insert(report.notes.begin(), inconsistencies.begin(), inconsistencies.end());
   for (size_t i = 0; i < ranks.size(); ++i) {
     RankResult& r = ranks[i].result;
@@ -181,37 +226,65 @@ void compareRanks(std::vector<AnalysedRank>& ranks, const AnalysisOptions& optio
   run.cross_rank_notes = std::move(report.notes);
 }
 
-Status storeRank(AnalysedRank& rank, const std::vector<RankComparison>& job, size_t index) {
-  const AnalysisTables rows = toAnalysisTables(rank.result, job, index);
-  if (!rank.pending) return storeAnalysis(rank.result.store, rows);
-  PendingFile& file = *rank.pending;
-  if (Status status = storeAnalysis(file.tempPath(), rows); !status.ok()) {
-    return Error(file.userMessage(status.error().message()), ErrorCode::kFailure);
-  }
-  return file.commit();
+// Where a rank's results are written: its run.db, or a fresh import's
+// temporary file until the whole run is stored.
+std::string storePath(const AnalysedRank& rank) {
+  return rank.pending ? rank.pending->tempPath() : rank.result.store;
 }
 
-bool holdsAnalysis(const std::string& path) {
+Status storeFailure(const AnalysedRank& rank, const Status& status) {
+  if (!rank.pending) return Error(status.error().message(), ErrorCode::kFailure);
+  return Error(rank.pending->userMessage(status.error().message()), ErrorCode::kFailure);
+}
+
+// The rank's own results, before any comparison with other ranks.
+Status storeRankResults(const AnalysedRank& rank, const std::string& options_key) {
+  if (Status status = storeAnalysis(storePath(rank), toAnalysisTables(rank.result), options_key);
+      !status.ok()) {
+    return storeFailure(rank, status);
+  }
+  return okStatus();
+}
+
+// What the cross-rank comparison changed in a stored rank: its findings and
+// metrics, its notes, and the job's comparison table.
+Status storeCrossRank(const AnalysedRank& rank, const std::vector<RankComparison>& job,
+                      size_t index) {
+  static const std::vector<std::string_view> kTables = {
+      FindingTable::kSqlName, FindingEvidenceTable::kSqlName, MetricTable::kSqlName,
+      NoteTable::kSqlName, RankComparisonTable::kSqlName};
+  if (Status status =
+          storeAnalysisTables(storePath(rank), toAnalysisTables(rank.result, job, index), kTables);
+      !status.ok()) {
+    return storeFailure(rank, status);
+  }
+  return okStatus();
+}
+
+bool holdsAnalysis(const std::string& path, const std::string* options_key = nullptr) {
   auto db = Database::open(path, Database::Mode::kReadOnly);
-  return db.ok() && isTraceStore(db.value()) && hasAnalysis(db.value());
+  return db.ok() && isTraceStore(db.value()) && hasAnalysis(db.value()) &&
+         (!options_key || storedAnalysisOptions(db.value()) == *options_key);
 }
 
 // The run.db whose stored results stand for `input`: the input itself when it
 // is an analysed run.db; for a trace, the run.db an earlier analysis imported
 // it into, where analyzeRun would look for it. Empty: `input` must be analysed.
+// With `options_key`, only results stored under that key count.
 std::optional<std::string> storedResultsOf(const std::string& input,
-                                           const PipelineOptions& options) {
+                                           const PipelineOptions& options,
+                                           const std::string* options_key = nullptr) {
   auto format = detectFormat(input);
   if (!format.ok()) return std::nullopt;  // analysing it says what is wrong
   if (format.value() == TraceFormat::kTraceStore) {
-    if (holdsAnalysis(input)) return input;
+    if (holdsAnalysis(input, options_key)) return input;
     return std::nullopt;
   }
   if (!options.store || options.replace) return std::nullopt;
   const std::string store = options.output.empty() ? defaultStoreName(input) : options.output;
   std::error_code ec;
   if (std::filesystem::exists(store, ec) && !samePath(store, input) && importedFrom(store, input) &&
-      holdsAnalysis(store)) {
+      holdsAnalysis(store, options_key)) {
     return store;
   }
   return std::nullopt;
@@ -232,7 +305,60 @@ std::string defaultStoreName(const std::string& input) {
 
 namespace {
 
+// A rank's results stored earlier under the same options, read back as if
+// just analysed: without what an earlier comparison with other ranks added,
+// which this run's comparison computes again.
+Result<AnalysedRank> readStoredResults(const std::string& store, const std::string& input,
+                                       const PipelineOptions& options) {
+  std::vector<std::string_view> skip;
+  if (options.summaries_only) skip.push_back(GapTable::kSqlName);
+  DAMSCOPE_ASSIGN_OR_RETURN(AnalysisTables rows, readAnalysis(store, skip));
+  DAMSCOPE_ASSIGN_OR_RETURN(StoredRank stored, toRankResult(rows, store));
+  AnalysedRank out;
+  out.result = std::move(stored.rank);
+  out.result.source = input;
+  out.result.store = options.store ? store : std::string();
+  out.result.comparison.reset();
+  removeCrossRankFindings(out.result.findings);
+  std::erase_if(out.result.notes, [](const AnalysisNote& n) { return n.analysis == "cross_rank"; });
+  return out;
+}
+
+// One rank: its stored results when the options allow, else its events
+// opened, analysed and (with options.store) its own results stored.
+Result<AnalysedRank> analyseRank(const std::string& input, const PipelineOptions& options,
+                                 const Progress& progress, TraceTables* tables) {
+  if (options.reuse_stored_results && !tables) {
+    if (const std::optional<std::string> stored =
+            storedResultsOf(input, options, &options.options_key)) {
+      progress.part(0, 1, "reading results").report(0);
+      return readStoredResults(*stored, input, options);
+    }
+  }
+  DAMSCOPE_ASSIGN_OR_RETURN(OpenedRank opened, openRank(input, options, progress.part(0, kOpenShare)));
+  EventWriter events(opened);
+  DAMSCOPE_ASSIGN_OR_RETURN(
+      AnalysedRank rank,
+      analyseOpened(opened, input, options, progress.part(kOpenShare, kStoreStart, "analysing")));
+  if (Status status = events.wait(); !status.ok()) return storeFailure(rank, status).error();
+  if (!rank.result.store.empty()) {
+    progress.part(kStoreStart, 1, "storing").report(0);
+    DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
+    DAMSCOPE_RETURN_IF_ERROR(storeRankResults(rank, options.options_key));
+  }
+  if (options.summaries_only) rank.result.gaps = std::vector<GapResult>();  // and its memory
+  if (tables) *tables = std::move(opened.tables);
+  return rank;
+}
+
 // analyzeRun; with `tables`, each rank's events are kept there, in input order.
+//
+// The ranks are analysed options.jobs at a time, each storing its own results
+// as soon as it has them (into a fresh import's temporary file, or into the
+// run.db it came from); then, with several ranks, the comparison adds its
+// findings and table to each. Fresh imports become visible only once the whole
+// run is stored; a run.db given as input may keep its new single-rank results
+// when a later rank fails.
 Result<RunResult> runPipeline(const std::vector<std::string>& inputs,
                               const PipelineOptions& options, const Progress& progress,
                               std::vector<TraceTables>* tables) {
@@ -241,40 +367,45 @@ Result<RunResult> runPipeline(const std::vector<std::string>& inputs,
     return Error(options.output + ": one run.db holds one trace, not " +
                  std::to_string(inputs.size()));
   }
-  std::vector<AnalysedRank> ranks;
-  CollectiveNames names;
-  const double share = kRanksShare / static_cast<double>(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const Progress part = progress.part(share * static_cast<double>(i),
-                                        share * static_cast<double>(i + 1), "", inputs[i]);
-    DAMSCOPE_ASSIGN_OR_RETURN(OpenedRank opened,
-                              openRank(inputs[i], options, part.part(0, kOpenShare)));
-    auto rank = analyseOpened(opened, inputs[i], i, options, names,
-                              part.part(kOpenShare, 1, "analysing"));
-    if (!rank.ok()) return rank.error();
-    ranks.push_back(std::move(rank.value()));
-    if (tables) tables->push_back(std::move(opened.tables));
+  const size_t n = inputs.size();
+  std::vector<AnalysedRank> ranks(n);
+  if (tables) {
+    tables->clear();
+    tables->resize(n);
   }
+  const ParallelProgress analysing(progress.part(0, kRanksShare), n);
+  DAMSCOPE_RETURN_IF_ERROR(forEachPiece(n, options.jobs, [&](size_t i) -> Status {
+    DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
+    const Progress part = analysing.piece(i).part(0, 1, "", inputs[i]);
+    DAMSCOPE_ASSIGN_OR_RETURN(ranks[i],
+                              analyseRank(inputs[i], options, part, tables ? &(*tables)[i] : nullptr));
+    return okStatus();
+  }));
 
   RunResult run;
-  if (ranks.size() > 1) {
+  if (n > 1) {
     progress.part(kRanksShare, kRanksShare, "comparing ranks").report(0);
     compareRanks(ranks, options.analysis, run);
+    DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
+    const ParallelProgress storing(progress.part(kRanksShare, 1, "storing"), n);
+    DAMSCOPE_RETURN_IF_ERROR(forEachPiece(n, options.jobs, [&](size_t i) -> Status {
+      if (ranks[i].result.store.empty()) return okStatus();
+      DAMSCOPE_RETURN_IF_ERROR(storeCrossRank(ranks[i], run.cross_rank, i));
+      storing.piece(i).report(1);
+      return okStatus();
+    }));
   }
-  // Nothing has been written where a user can see it yet; from here on the
-  // run is stored whole.
   DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
-  const Progress storing = progress.part(kRanksShare, 1, "storing");
-  for (size_t i = 0; i < ranks.size(); ++i) {
-    if (!ranks[i].result.store.empty()) {
-      storing.report(static_cast<double>(i) / static_cast<double>(ranks.size()));
-      if (Status status = storeRank(ranks[i], run.cross_rank, i); !status.ok()) {
+  run.ranks.reserve(n);
+  for (AnalysedRank& rank : ranks) {
+    if (rank.pending) {
+      if (Status status = rank.pending->commit(); !status.ok()) {
         return Error(status.error().message(), ErrorCode::kFailure);
       }
     }
-    run.ranks.push_back(std::move(ranks[i].result));
+    run.ranks.push_back(std::move(rank.result));
   }
-  storing.report(1);
+  progress.report(1);
   return run;
 }
 
@@ -317,14 +448,18 @@ Result<AnalysedTrace> openAnalysedTrace(const std::string& input, const Pipeline
   }
   DAMSCOPE_ASSIGN_OR_RETURN(OpenedRank opened,
                             openRank(input, options, progress.part(0, kOpenShare)));
-  CollectiveNames names;
+  EventWriter events(opened);
   DAMSCOPE_ASSIGN_OR_RETURN(
       AnalysedRank rank,
-      analyseOpened(opened, input, 0, options, names, progress.part(kOpenShare, 1, "analysing")));
+      analyseOpened(opened, input, options, progress.part(kOpenShare, 1, "analysing")));
+  if (Status status = events.wait(); !status.ok()) return storeFailure(rank, status).error();
   DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
   if (!rank.result.store.empty()) {
-    if (Status status = storeRank(rank, {}, 0); !status.ok()) {
-      return Error(status.error().message(), ErrorCode::kFailure);
+    DAMSCOPE_RETURN_IF_ERROR(storeRankResults(rank, options.options_key));
+    if (rank.pending) {
+      if (Status status = rank.pending->commit(); !status.ok()) {
+        return Error(status.error().message(), ErrorCode::kFailure);
+      }
     }
   }
   out.tables = std::move(opened.tables);

@@ -1,21 +1,24 @@
 // The analysis pipeline: the one way every front end (the CLI, the GUI, the
 // reports) turns trace files into a RunResult (DESIGN.md "The flow"):
 //
-//   for each input, one rank at a time:
+//   for each input, options.jobs ranks at a time (analyzer/pipeline/parallel_ranks.h):
 //     open it: a run.db is read; a Kineto JSON or nsys export is imported,
-//       or the run.db an earlier import made of it is reused
-//     analyse it (analyzer/analyses/rank_analysis.h) and keep its RankResult
-//       and what the cross-rank analysis needs; the event tables are dropped
-//   cross-rank: stragglers, collective skew, and the findings on them
-//   store: each rank's results into its run.db
+//       or the run.db an earlier import made of it is reused; or, with
+//       reuse_stored_results, the results stored in it are read instead
+//     analyse it (analyzer/analyses/rank_analysis.h), store its results and
+//       keep its RankResult (which holds what the cross-rank analysis needs);
+//       the event tables are dropped
+//   cross-rank: stragglers, collective skew, and the findings on them, added
+//     to each rank's result and stored run.db
 //
-// Only one rank's events are in memory at a time. Progress goes to the
+// At most options.jobs ranks' events are in memory at a time. Progress goes to the
 // Progress the caller gives (stage, fraction of the whole run, the input);
 // cancellation is checked inside importers and between analyses, and a
 // cancelled or failed run leaves no partial file: a fresh import stays under
-// a temporary name (trace/pending_file.h) until its results are stored in it,
-// and results go into an existing run.db in one transaction, after every rank
-// is analysed.
+// a temporary name (trace/pending_file.h) until the whole run is stored, and
+// results go into an existing run.db in transactions (the rank's own results
+// once it is analysed, then what the comparison with the other ranks adds),
+// so it holds either its earlier results or complete new ones.
 //
 // Front ends that need a rank's events as well as its results (the Chrome
 // trace export) open it with openAnalysedTrace; those that only read results
@@ -42,6 +45,22 @@ struct PipelineOptions {
   bool store = true;     // write imports and results to run.db files
   std::string output;    // run.db for an imported trace (one input only); empty: the default
   bool replace = false;  // import again over a run.db that holds another import
+  // Ranks analysed at once, each on a thread of its own and holding its own
+  // events: 0 is one per hardware thread. Results do not depend on it.
+  int jobs = 1;
+  // Names the analysis options, as text that differs whenever the results
+  // would (the CLI's analysis flags and damscope's version); stored with the
+  // results. Results stored under another key are never reused.
+  std::string options_key;
+  // Take a rank's results stored earlier under options_key instead of
+  // analysing its events again: ranks analysed one by one (on their own
+  // nodes, say) are then put together reading no event table, only the
+  // comparison between ranks is computed.
+  bool reuse_stored_results = false;
+  // Each rank's result without its bubbles (RankResult::gaps; stored in its
+  // run.db all the same): what the text and JSON outputs need, so that a run
+  // of a thousand ranks holds a thousand summaries, not a thousand gap lists.
+  bool summaries_only = false;
 };
 
 // Analyses `inputs` as the ranks of one run, in input order; each rank's

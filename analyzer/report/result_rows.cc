@@ -1,6 +1,8 @@
 // The result model <-> the analysis tables' rows: see result_rows.h.
 #include "analyzer/report/result_rows.h"
 
+#include <unordered_map>
+
 #include <string_view>
 
 namespace damscope {
@@ -674,6 +676,20 @@ void readRoofline(const AnalysisTables& t, RowReader& in, RankResult& r) {
   }
 }
 
+void readCollectiveStarts(const AnalysisTables& t, RowReader& in, RankResult& r) {
+  std::unordered_map<std::string_view, int32_t> id_of;
+  for (size_t i = 0; i < t.collective_starts.size(); ++i) {
+    const std::string& name = t.collective_starts.name[i];
+    const int64_t ts = t.collective_starts.ts[i];
+    if (!r.collective_starts.empty() && ts < r.collective_starts.back().start_ns) {
+      in.fail("collective_starts", i, "starts before the row above it");
+    }
+    auto [it, added] = id_of.try_emplace(name, static_cast<int32_t>(r.collective_names.size()));
+    if (added) r.collective_names.push_back(name);
+    r.collective_starts.push_back({it->second, ts});
+  }
+}
+
 void readCrossRank(const AnalysisTables& t, RowReader& in, StoredRank& out) {
   std::optional<size_t> self;
   for (size_t i = 0; i < t.rank_comparison.size(); ++i) {
@@ -805,6 +821,9 @@ AnalysisTables toAnalysisTables(const RankResult& r, const std::vector<RankCompa
     t.collectives.append({c.name, c.kernels, c.time_ns, c.bus_bytes, c.achieved_bytes_per_s,
                           orNull(c.link_bytes_per_s), orNull(c.pct_of_link)});
   }
+  for (const RankCollective& c : r.collective_starts) {
+    t.collective_starts.append({r.collective_names[static_cast<size_t>(c.name)], c.start_ns});
+  }
   for (size_t i = 0; i < job.size(); ++i) {
     const RankComparison& c = job[i];
     t.rank_comparison.append({c.rank, c.source, c.steps, c.median_step_ns, c.slower_than_median_pct,
@@ -835,6 +854,7 @@ Result<StoredRank> toRankResult(const AnalysisTables& t, const std::string& stor
   }
   readMfuSteps(t, in, r);
   readRoofline(t, in, r);
+  readCollectiveStarts(t, in, r);
   readCrossRank(t, in, out);
   if (in.failed()) return in.error();
   return out;

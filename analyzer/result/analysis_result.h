@@ -201,6 +201,13 @@ struct RankResult {
   std::optional<RankComparison> comparison;  // with several ranks
   std::vector<AnalysisNote> notes;
 
+  // The cross-rank analysis's input besides the steps: the communication
+  // kernels in the window, in time order, each naming its kernel by index
+  // into collective_names. Kept (and stored) so that ranks analysed apart
+  // are compared later without their events.
+  std::vector<std::string> collective_names;
+  std::vector<RankCollective> collective_starts;
+
   Verdict verdict() const { return scorecard ? scorecard->run.verdict : Verdict::kNone; }
   bool operator==(const RankResult&) const = default;
 };

@@ -210,6 +210,10 @@ RankResult buildRankResult(const RankAnalysis& a, const std::string& source,
   r.data_loss = a.loss;
   r.verdict_may_be_off = a.loss.lostPct() >= options.loss.verdict_warning_pct;
   r.notes = a.notes;
+  CollectiveNames names;  // this rank's: ids in the order of first start
+  r.collective_starts = collectiveStarts(a, names);
+  r.collective_names.resize(names.size());
+  for (auto& [name, id] : names) r.collective_names[static_cast<size_t>(id)] = name;
   return r;
 }
 
