@@ -65,6 +65,9 @@ TEST(Decimal, RejectsNonNumbersAndOverflow) {
   EXPECT_FALSE(microsToNanos("99999999999999999999"));
   EXPECT_FALSE(microsToNanos("9223372036854775.808"));  // one past INT64_MAX ns
   EXPECT_EQ(microsToNanos("9223372036854775.807"), INT64_MAX);
+  EXPECT_FALSE(parseScaledDecimal("92233720368547758070", 0));  // past the last digit's cutoff
+  EXPECT_FALSE(parseScaledDecimal("9223372036854775808", 0));
+  EXPECT_EQ(parseScaledDecimal("-9223372036854775807", 0), -INT64_MAX);
 }
 
 TEST(Decimal, ScaleZeroParsesPlainIntegers) {

@@ -50,8 +50,12 @@ std::optional<int64_t> parseScaledDecimal(std::string_view text, int scale_digit
   constexpr uint64_t kLimit = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
   uint64_t value = 0;
   bool any_digit = false;
+  // value * 10 + digit <= kLimit, tested without a division (it runs for
+  // every digit of every timestamp).
+  constexpr uint64_t kCutoff = kLimit / 10;
+  constexpr int kLastDigit = static_cast<int>(kLimit % 10);
   auto push_digit = [&](int digit) -> bool {
-    if (value > (kLimit - static_cast<uint64_t>(digit)) / 10) return false;
+    if (value >= kCutoff && (value > kCutoff || digit > kLastDigit)) return false;
     value = value * 10 + static_cast<uint64_t>(digit);
     return true;
   };

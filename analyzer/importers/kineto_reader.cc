@@ -10,7 +10,6 @@
 #include <simdjson.h>
 
 #include <array>
-#include <cctype>
 #include <charconv>
 
 #include "analyzer/importers/decimal.h"
@@ -114,8 +113,14 @@ int sassFlopsPerInstruction(std::string_view key) {
   return 0;
 }
 
+// The characters std::isspace takes in the C locale, inline: the library call
+// for every byte of whitespace after every value cost 1.5% of the import.
+bool isSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
 std::string_view trimRight(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  while (!s.empty() && isSpace(s.back())) s.remove_suffix(1);
   return s;
 }
 
