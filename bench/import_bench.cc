@@ -102,7 +102,8 @@ void BM_WriteStore(benchmark::State& state) {
 }
 BENCHMARK(BM_WriteStore)->Unit(benchmark::kMillisecond);
 
-void BM_ImportToTables(benchmark::State& state) {
+// Imports the trace file, and saves it as a run.db at `out` unless that is empty.
+void importFile(benchmark::State& state, const std::string& out) {
   if (!haveTrace(state)) return;
   double events = 0, source_events = 0, json_bytes = 0;
   for (auto _ : state) {
@@ -112,36 +113,28 @@ void BM_ImportToTables(benchmark::State& state) {
       state.SkipWithError(tables.error().message().c_str());
       return;
     }
+    if (!out.empty()) {
+      if (Status s = saveTrace(tables.value(), out, true); !s.ok())
+        state.SkipWithError(s.error().message().c_str());
+    }
     events = static_cast<double>(tables->eventCount());
     source_events = static_cast<double>(tables->getStat("kineto.events"));
     json_bytes = static_cast<double>(timings.json_bytes);
   }
+  if (!out.empty()) std::filesystem::remove(out);
   setRates(state, events, json_bytes);
   state.counters["events"] = events;
   state.counters["json_events_per_s"] =
       benchmark::Counter(source_events, benchmark::Counter::kIsIterationInvariantRate);
 }
+
+void BM_ImportToTables(benchmark::State& state) {
+  importFile(state, "");
+}
 BENCHMARK(BM_ImportToTables)->Unit(benchmark::kMillisecond);
 
 void BM_ImportEndToEnd(benchmark::State& state) {
-  if (!haveTrace(state)) return;
-  const std::string out = tempPath("bench-import");
-  double events = 0, json_bytes = 0;
-  for (auto _ : state) {
-    ImportTimings timings;
-    auto tables = importTrace(benchTrace(), &timings);
-    if (!tables.ok()) {
-      state.SkipWithError(tables.error().message().c_str());
-      return;
-    }
-    if (Status s = saveTrace(tables.value(), out, true); !s.ok())
-      state.SkipWithError(s.error().message().c_str());
-    events = static_cast<double>(tables.value().eventCount());
-    json_bytes = static_cast<double>(timings.json_bytes);
-  }
-  std::filesystem::remove(out);
-  setRates(state, events, json_bytes);
-  state.counters["events"] = events;
+  importFile(state, tempPath("bench-import"));
 }
 BENCHMARK(BM_ImportEndToEnd)->Unit(benchmark::kMillisecond);
 
