@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "analyzer/analyses/cpu_device_work.h"
+#include "analyzer/importers/input_file.h"
 #include "analyzer/importers/trace_import.h"
 #include "analyzer/pipeline/parallel_ranks.h"
 #include "analyzer/report/result_rows.h"
@@ -307,12 +308,21 @@ namespace {
 
 // A rank's results stored earlier under the same options, read back as if
 // just analysed: without what an earlier comparison with other ranks added,
-// which this run's comparison computes again.
-Result<AnalysedRank> readStoredResults(const std::string& store, const std::string& input,
-                                       const PipelineOptions& options) {
-  std::vector<std::string_view> skip;
+// which this run's comparison computes again. Empty when `store` holds no
+// results under options.options_key. One open of the file: a merge of a
+// thousand ranks spends its time opening files.
+Result<std::optional<AnalysedRank>> readStoredResults(const std::string& store,
+                                                      const std::string& input,
+                                                      const PipelineOptions& options) {
+  auto db = Database::open(store, Database::Mode::kReadOnly);
+  if (!db.ok() || !isTraceStore(db.value()) || !hasAnalysis(db.value()) ||
+      storedAnalysisOptions(db.value()) != options.options_key) {
+    return std::optional<AnalysedRank>();
+  }
+  // The job's comparison table is computed again; the bubbles only with them.
+  std::vector<std::string_view> skip = {RankComparisonTable::kSqlName};
   if (options.summaries_only) skip.push_back(GapTable::kSqlName);
-  DAMSCOPE_ASSIGN_OR_RETURN(AnalysisTables rows, readAnalysis(store, skip));
+  DAMSCOPE_ASSIGN_OR_RETURN(AnalysisTables rows, readAnalysis(db.value(), skip));
   DAMSCOPE_ASSIGN_OR_RETURN(StoredRank stored, toRankResult(rows, store));
   AnalysedRank out;
   out.result = std::move(stored.rank);
@@ -321,7 +331,16 @@ Result<AnalysedRank> readStoredResults(const std::string& store, const std::stri
   out.result.comparison.reset();
   removeCrossRankFindings(out.result.findings);
   std::erase_if(out.result.notes, [](const AnalysisNote& n) { return n.analysis == "cross_rank"; });
-  return out;
+  return std::optional<AnalysedRank>(std::move(out));
+}
+
+// The run.db whose stored results may stand for `input` when reusing them:
+// the input itself when it is a SQLite file, else the run.db an earlier
+// import of the trace went to (storedResultsOf).
+std::optional<std::string> reusableStore(const std::string& input, const PipelineOptions& options) {
+  auto head = readFilePrefix(input, 16);
+  if (head.ok() && head->rfind("SQLite format 3", 0) == 0) return input;
+  return storedResultsOf(input, options, &options.options_key);
 }
 
 // One rank: its stored results when the options allow, else its events
@@ -329,10 +348,13 @@ Result<AnalysedRank> readStoredResults(const std::string& store, const std::stri
 Result<AnalysedRank> analyseRank(const std::string& input, const PipelineOptions& options,
                                  const Progress& progress, TraceTables* tables) {
   if (options.reuse_stored_results && !tables) {
-    if (const std::optional<std::string> stored =
-            storedResultsOf(input, options, &options.options_key)) {
-      progress.part(0, 1, "reading results").report(0);
-      return readStoredResults(*stored, input, options);
+    if (const std::optional<std::string> store = reusableStore(input, options)) {
+      DAMSCOPE_ASSIGN_OR_RETURN(std::optional<AnalysedRank> stored,
+                                readStoredResults(*store, input, options));
+      if (stored) {
+        progress.part(0, 1, "reading results").report(1);
+        return std::move(*stored);
+      }
     }
   }
   DAMSCOPE_ASSIGN_OR_RETURN(OpenedRank opened, openRank(input, options, progress.part(0, kOpenShare)));
