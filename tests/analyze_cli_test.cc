@@ -109,6 +109,56 @@ TEST(AnalyzeCli, SeveralRanksAreComparedAndStragglersFound) {
   EXPECT_EQ(stored->rank_comparison.size(), 2u);
 }
 
+// The JSON a merge prints, made comparable with the full analysis': the
+// merge names the run.db files it read and says where it stored.
+std::string asIfFromTraces(std::string json) {
+  nlohmann::json doc = nlohmann::json::parse(json);
+  for (auto& rank : doc["ranks"]) rank["stored_in"] = nullptr;
+  std::string text = doc.dump();
+  for (size_t at = text.find(".db\""); at != std::string::npos; at = text.find(".db\"", at)) {
+    text.replace(at, 4, ".json\"");
+  }
+  return text;
+}
+
+// Issue 13: all cores give the same output, and a job whose ranks were each
+// analysed on their own is put together from their stored results, equal to
+// the whole job analysed at once.
+TEST(AnalyzeCli, ParallelRanksAndTheMergeFromStoredResultsAgree) {
+  TempDir dir;
+  std::string traces, stores;
+  for (int r = 0; r < 5; ++r) {
+    const std::string name = dir.file("rank" + std::to_string(r));
+    testing::writeFile(name + ".json", testing::allReduceKinetoTrace(r, 5, r == 3 ? 300 : 0));
+    traces += " " + name + ".json";
+    stores += " " + name + ".db";
+  }
+  CommandResult serial = damscope("analyze --no-store --format json -j 1" + traces);
+  ASSERT_EQ(serial.exit_code, 0) << serial.err;
+  CommandResult parallel = damscope("analyze --no-store --format json -j 4" + traces);
+  ASSERT_EQ(parallel.exit_code, 0) << parallel.err;
+  EXPECT_EQ(serial.out, parallel.out);
+  EXPECT_NE(serial.out.find("straggler"), std::string::npos);
+
+  for (int r = 0; r < 5; ++r) {
+    const std::string name = dir.file("rank" + std::to_string(r));
+    CommandResult alone = damscope("analyze -o " + name + ".db " + name + ".json");
+    ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  }
+  CommandResult merged = damscope("analyze --format json" + stores);
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_EQ(asIfFromTraces(merged.out), nlohmann::json::parse(serial.out).dump());
+  // Again, now that each file holds the job's comparison: nothing doubles.
+  CommandResult again = damscope("analyze --format json" + stores);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.out, merged.out);
+  // Other flags: the stored results do not fit, the events are analysed.
+  CommandResult all = damscope("analyze --no-store --format json --window all" + stores);
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_EQ(nlohmann::json::parse(all.out)["window"], "all") << all.out.substr(0, 300);
+  EXPECT_EQ(damscope("analyze -j -1" + stores).exit_code, 2);
+}
+
 TEST(AnalyzeCli, BadInputExitsTwoWithOneLine) {
   TempDir dir;
   const std::string trace = dir.file("run0.json");
