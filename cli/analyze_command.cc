@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <tuple>
+#include <vector>
 
 #include "analyzer/pipeline/pipeline.h"
 #include "analyzer/report/result_json.h"
@@ -176,12 +177,19 @@ int runAnalyze(const AnalyzeArgs& args) {
   text.remedies[static_cast<size_t>(Remedy::kModel)] = "--model NAME or --params N";
   text.remedies[static_cast<size_t>(Remedy::kTokens)] = "--tokens-per-step N";
   fmt::print("{}", terminalSafe(formatRunSummary(run.value(), text)));
+  std::vector<std::string> stores;
   for (const RankResult& r : run->ranks) {
-    if (!r.store.empty()) {
+    if (!r.store.empty()) stores.push_back(r.store);
+  }
+  if (stores.size() > 2) {
+    fmt::print("\nResults stored in each rank's run.db ({} files, {} ... {})\n", stores.size(),
+               terminalSafe(stores.front()), terminalSafe(stores.back()));
+  } else {
+    for (const std::string& store : stores) {
       fmt::print(
           "\nResults stored in {} (tables steps, breakdown, gaps, scorecard, findings, summary, "
           "...)\n",
-          terminalSafe(r.store));
+          terminalSafe(store));
     }
   }
   return kExitOk;

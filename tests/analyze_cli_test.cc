@@ -159,6 +159,34 @@ TEST(AnalyzeCli, ParallelRanksAndTheMergeFromStoredResultsAgree) {
   EXPECT_EQ(damscope("analyze -j -1" + stores).exit_code, 2);
 }
 
+// Many ranks: the text is about the job (verdicts counted, the stragglers
+// named and shown in full with the first rank), not a summary per rank.
+TEST(AnalyzeCli, ManyRanksAreSummarisedAsAJob) {
+  TempDir dir;
+  std::string traces;
+  for (int r = 0; r < 12; ++r) {
+    const std::string trace = dir.file("rank" + std::to_string(r) + ".json");
+    testing::writeFile(trace, testing::allReduceKinetoTrace(r, 12, r == 7 ? 300 : 0));
+    traces += " " + trace;
+  }
+  CommandResult r = damscope("analyze --no-store" + traces);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("Job of 12 ranks\n", 0), 0u) << r.out.substr(0, 400);
+  EXPECT_NE(r.out.find("stragglers: rank 7"), std::string::npos) << r.out.substr(0, 400);
+  EXPECT_NE(r.out.find("In full below: rank 0, rank 7 (2 of 12 ranks"), std::string::npos);
+  size_t verdicts = 0;
+  for (size_t at = r.out.find("VERDICT  "); at != std::string::npos;
+       at = r.out.find("VERDICT  ", at + 1)) {
+    ++verdicts;
+  }
+  EXPECT_EQ(verdicts, 2u);
+  const size_t table = r.out.find("Cross-rank: the 10 slowest of 12 ranks");
+  ASSERT_NE(table, std::string::npos);
+  const size_t header = r.out.find('\n', table) + 1;
+  const size_t first_row = r.out.find('\n', header) + 1;
+  EXPECT_EQ(r.out.substr(first_row, 8), "  7     ") << "the slowest first: " << r.out.substr(table);
+}
+
 TEST(AnalyzeCli, BadInputExitsTwoWithOneLine) {
   TempDir dir;
   const std::string trace = dir.file("run0.json");

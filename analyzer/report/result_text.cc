@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "analyzer/report/result_words.h"
@@ -266,7 +267,87 @@ std::string formatRankSummary(const RankResult& a, const SummaryTextOptions& tex
   return out;
 }
 
+namespace {
+
+// Beyond this many ranks the summary is about the job: nobody reads a
+// thousand rank summaries, and the ranks that stand out are what a run of
+// many ranks is examined for. --format json keeps every rank.
+constexpr size_t kRanksInFull = 8;
+// Rows of the cross-rank table shown for a large job: the slowest ranks.
+constexpr size_t kSlowestRows = 10;
+
+std::string crossRankRow(const RankComparison& c) {
+  return fmt::format(
+      "  {:<6}{:>14}{:>11.1f}%{:>11}{:>16}{:>14}\n", c.rank,
+      formatDuration(static_cast<double>(c.median_step_ns)), c.slower_than_median_pct,
+      c.straggler ? "yes" : "no",
+      c.collectives > 0 ? formatDuration(static_cast<double>(c.median_start_skew_ns)) : "n/a",
+      c.collectives > 0 ? fmt::format("{:.0f} %", c.last_to_start_pct) : "n/a");
+}
+
+// "rank 3, rank 17 and 2 more": the ranks named by their position in the run.
+std::string rankList(const RunResult& run, const std::vector<size_t>& which, size_t most) {
+  std::string out;
+  for (size_t k = 0; k < which.size() && k < most; ++k) {
+    const RankResult& r = run.ranks[which[k]];
+    if (k > 0) out += ", ";
+    out += r.rank ? fmt::format("rank {}", *r.rank) : r.source;
+  }
+  if (which.size() > most) out += fmt::format(" and {} more", which.size() - most);
+  return out;
+}
+
+// A job of many ranks: how many ranks got each verdict, then in full the
+// first rank and the stragglers, then the slowest rows of the comparison.
+std::string formatJobSummary(const RunResult& run, const SummaryTextOptions& text) {
+  const size_t n = run.ranks.size();
+  std::string out = fmt::format("Job of {} ranks\n", n);
+  std::array<std::vector<size_t>, kVerdictCount> by_verdict;
+  std::vector<size_t> stragglers;
+  for (size_t i = 0; i < n; ++i) {
+    by_verdict[static_cast<size_t>(run.ranks[i].verdict())].push_back(i);
+    if (i < run.cross_rank.size() && run.cross_rank[i].straggler) stragglers.push_back(i);
+  }
+  for (size_t v = 0; v < kVerdictCount; ++v) {
+    if (by_verdict[v].empty()) continue;
+    const std::string label = upperCase(toText(static_cast<Verdict>(v)));
+    out += fmt::format("  {:<22}{:>6} ranks  ({})\n", label, by_verdict[v].size(),
+                       rankList(run, by_verdict[v], 4));
+  }
+  out += stragglers.empty() ? std::string("  no straggler\n")
+                            : fmt::format("  stragglers: {}\n", rankList(run, stragglers, 8));
+
+  std::vector<size_t> shown = {0};
+  for (size_t i : stragglers) {
+    if (shown.size() == kRanksInFull) break;
+    if (i != 0) shown.push_back(i);
+  }
+  out += fmt::format(
+      "\nIn full below: {} ({} of {} ranks; --format json has every rank)\n",
+      rankList(run, shown, kRanksInFull), shown.size(), n);
+  for (size_t i : shown) {
+    out += "\n" + std::string(100, '-') + "\n\n" + formatRankSummary(run.ranks[i], text);
+  }
+
+  std::vector<size_t> slowest(run.cross_rank.size());
+  for (size_t i = 0; i < slowest.size(); ++i) slowest[i] = i;
+  std::stable_sort(slowest.begin(), slowest.end(), [&](size_t a, size_t b) {
+    return run.cross_rank[a].slower_than_median_pct > run.cross_rank[b].slower_than_median_pct;
+  });
+  if (slowest.size() > kSlowestRows) slowest.resize(kSlowestRows);
+  out += "\n" + std::string(100, '=') +
+         fmt::format("\nCross-rank: the {} slowest of {} ranks\n", slowest.size(), n);
+  out += fmt::format("  {:<6}{:>14}{:>12}{:>11}{:>16}{:>14}\n", "rank", "median step",
+                     "vs median", "straggler", "start skew p50", "last to start");
+  for (size_t i : slowest) out += crossRankRow(run.cross_rank[i]);
+  for (const std::string& note : run.cross_rank_notes) out += wrapText("note: " + note, 2);
+  return out;
+}
+
+}  // namespace
+
 std::string formatRunSummary(const RunResult& run, const SummaryTextOptions& text) {
+  if (run.ranks.size() > kRanksInFull) return formatJobSummary(run, text);
   std::string out;
   for (size_t i = 0; i < run.ranks.size(); ++i) {
     if (i > 0) out += "\n" + std::string(100, '-') + "\n\n";
@@ -276,14 +357,7 @@ std::string formatRunSummary(const RunResult& run, const SummaryTextOptions& tex
     out += "\n" + std::string(100, '=') + "\nCross-rank\n";
     out += fmt::format("  {:<6}{:>14}{:>12}{:>11}{:>16}{:>14}\n", "rank", "median step",
                        "vs median", "straggler", "start skew p50", "last to start");
-    for (const RankComparison& c : run.cross_rank) {
-      out += fmt::format(
-          "  {:<6}{:>14}{:>11.1f}%{:>11}{:>16}{:>14}\n", c.rank,
-          formatDuration(static_cast<double>(c.median_step_ns)), c.slower_than_median_pct,
-          c.straggler ? "yes" : "no",
-          c.collectives > 0 ? formatDuration(static_cast<double>(c.median_start_skew_ns)) : "n/a",
-          c.collectives > 0 ? fmt::format("{:.0f} %", c.last_to_start_pct) : "n/a");
-    }
+    for (const RankComparison& c : run.cross_rank) out += crossRankRow(c);
     for (const std::string& n : run.cross_rank_notes) out += wrapText("note: " + n, 2);
   }
   return out;
