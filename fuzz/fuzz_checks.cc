@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <sstream>
+#include <type_traits>
 
 #include "analyzer/analyses/cpu_device_work.h"
 #include "analyzer/analyses/rank_analysis.h"
@@ -70,6 +72,27 @@ void removeInputFiles() {
 }
 
 }  // namespace
+
+std::string tablesText(const TraceTables& tables) {
+  std::ostringstream out;
+  out.precision(17);
+  tables.forEachTable([&](const auto& table) {
+    table.forEachColumn([&](const char* name, const auto& values) {
+      out << '\n' << name << ':';
+      for (const auto& v : values) {
+        using Value = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<Value, StringId>) {
+          out << ' ' << (v.valid() ? tables.strings.get(v) : "<null>");
+        } else if constexpr (std::is_enum_v<Value>) {
+          out << ' ' << static_cast<int>(v);
+        } else {
+          out << ' ' << v;
+        }
+      }
+    });
+  });
+  return out.str();
+}
 
 std::string writeInputFile(const std::string& name, const uint8_t* data, size_t size) {
   std::string& path = inputFiles()[name];

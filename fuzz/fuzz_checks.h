@@ -24,6 +24,10 @@ void checkAcceptedTrace(const TraceTables& tables);
 // that a bad time causes in an analysis is silent: this makes it loud.)
 void checkEventTimesHold(const TraceTables& tables);
 
+// Every table of `tables` as text, column by column, strings resolved: two
+// imports are the same when their texts are.
+std::string tablesText(const TraceTables& tables);
+
 // Writes `size` bytes to a file of this process (one per `name`, reused by
 // each input) and returns its path: the SQLite readers take a file.
 std::string writeInputFile(const std::string& name, const uint8_t* data, size_t size);

@@ -3,8 +3,12 @@
 // literals, NCCL and FLOP arguments, ROCm traces, and every kind of bad input.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
+#include "analyzer/importers/input_file.h"
 #include "analyzer/importers/kineto_importer.h"
 #include "analyzer/importers/trace_import.h"
+#include "fuzz/fuzz_checks.h"
 #include "tests/test_support.h"
 
 namespace damscope {
@@ -362,6 +366,72 @@ INSTANTIATE_TEST_SUITE_P(
         BadJson{"BrokenString", "{\"traceEvents\": [{\"name\": \"a\x01\"}]}",
                 "invalid Kineto JSON"}),
     [](const auto& info) { return std::string(info.param.name); });
+
+Result<TraceTables> importInWindows(std::string json, size_t window_bytes) {
+  return importKinetoJson(json, "test.json", {}, window_bytes);
+}
+
+// Windows as small as a few bytes cut every event and every key of the head
+// somewhere: the tables are those of a whole read.
+TEST(KinetoWindows, AnyWindowSizeGivesTheTablesOfAWholeRead) {
+  auto whole = importInWindows(kCurrentTrace, 0);
+  ASSERT_TRUE(whole.ok()) << whole.error().message();
+  const std::string expected = fuzz::tablesText(whole.value());
+  for (size_t window : {1, 7, 64, 300, 1000, 4096}) {
+    SCOPED_TRACE(window);
+    auto windowed = importInWindows(kCurrentTrace, window);
+    ASSERT_TRUE(windowed.ok()) << windowed.error().message();
+    EXPECT_EQ(fuzz::tablesText(windowed.value()), expected);
+  }
+}
+
+// Bad input over several lines, in small windows: the error a whole read gives.
+TEST(KinetoWindows, BadInputFailsAsInAWholeRead) {
+  const std::string bad[] = {
+      "{\"traceEvents\": [\n{\"ph\": \"X\", \"name\": \"a\"},\n{\"ph\": \"X\", \"na",
+      "{\"traceEvents\": [\n{\"ph\": \"X\", \"name\": \"a\"},\n{\"ph\": \"X\"},\n]}",
+      "{\"traceEvents\": [\n{\"ph\": \"X\", \"name\": \"a\"}\n{\"ph\": \"X\"}\n]}",
+      "{\"traceEvents\": [\n{\"ph\": \"X\", \"name\": \"a\"},\n7,\n{\"ph\": \"X\"}\n]}",
+      "{\"traceEvents\": [\n{\"ph\": \"X\", \"name\": \"a\"},\n{\"ph\": \"X\"}\n]}\nxyz",
+      "{\"traceEvents\": [\n{\"ph\": \"X\", \"name\": \"a\"},\n{\"ph\": \"X\"}\n],\n\"x\": }",
+      "{\"traceEvents\": [\n{\"ph\": \"X\", \"name\": \"a\"},\n{\"ph\": \"X\", \"grid\": [1\n",
+      "[\n{\"ph\": \"X\", \"name\": \"a\"},\n{\"ph\": \"X\", \"name\": \"b\"}\n]\n]",
+      "{\"traceEvents\": [\n{\"ph\": \"X\", \"name\": \"a\x01\"},\n{\"ph\": \"X\"}\n]}",
+  };
+  for (const std::string& text : bad) {
+    SCOPED_TRACE(text);
+    auto whole = importInWindows(text, 0);
+    for (size_t window : {1, 8, 30}) {
+      auto windowed = importInWindows(text, window);
+      ASSERT_EQ(windowed.ok(), whole.ok()) << window;
+      if (whole.ok()) {
+        EXPECT_EQ(fuzz::tablesText(windowed.value()), fuzz::tablesText(whole.value()));
+      } else {
+        EXPECT_EQ(windowed.error().message(), whole.error().message());
+      }
+    }
+  }
+}
+
+// The real traces, read in the default windows, in small ones and whole.
+TEST(KinetoWindows, SharedTracesReadInWindowsAsWhole) {
+  DAMSCOPE_REQUIRE_SHARED_TRACES();
+  for (const auto& entry :
+       std::filesystem::directory_iterator(testing::sharedTracesDir() + "/kineto")) {
+    const std::string path = entry.path().string();
+    SCOPED_TRACE(path);
+    auto json = gunzipFile(path, kJsonPadding);
+    ASSERT_TRUE(json.ok()) << json.error().message();
+    auto whole = importInWindows(json.value(), 0);
+    ASSERT_TRUE(whole.ok()) << whole.error().message();
+    const std::string expected = fuzz::tablesText(whole.value());
+    for (size_t window : {kKinetoWindowBytes, size_t{4096}}) {
+      auto windowed = importInWindows(json.value(), window);
+      ASSERT_TRUE(windowed.ok()) << windowed.error().message();
+      EXPECT_EQ(fuzz::tablesText(windowed.value()), expected) << window;
+    }
+  }
+}
 
 // Through the front door: format detection and gzip, as `damscope import` sees files.
 TEST(TraceImport, GzipAndPlainJsonGiveTheSameTables) {

@@ -188,13 +188,28 @@ int64_t clipTruncatedEnds(RangeTable& ranges);
 // autograd profiler.
 bool isLegacyAutogradEvent(const Event& first);
 
+// How readDocument reads, and what a windowed read leaves to a whole one.
+struct ReadMode {
+  // Windows of about this many bytes of text (kineto_importer.h); 0: the
+  // whole document at once.
+  size_t window_bytes = 0;
+  // Set by a windowed read that met something only a whole read may judge
+  // (an error, a non-object entry, a document of another shape), or a head
+  // larger than its window: the state it filled is to be dropped and the
+  // document read again, with the window_bytes it leaves (0: whole).
+  bool retry = false;
+  // The document offset progress has been reported up to, so that a whole
+  // read after a windowed one reports no fraction twice.
+  size_t reported_bytes = 0;
+};
+
 // Reads the whole document, handing every event to `router` (or, in a legacy
 // autograd profiler document, to a LegacyEventRouter). `json` needs
-// simdjson's padding of spare capacity (it is reserved if missing). Reports
-// the fraction of the document read to `progress`; returns cancelledError()
-// when it is cancelled.
+// simdjson's padding of spare capacity for a whole read (it is reserved if
+// missing). Reports the fraction of the document read to `progress`; returns
+// cancelledError() when it is cancelled.
 Status readDocument(std::string& json, ImportState& state, EventRouter& router,
-                    const Progress& progress);
+                    const Progress& progress, ReadMode& mode);
 
 // The final pass, after every event is read. Fails when the base time moves
 // an event outside the trace's time range.

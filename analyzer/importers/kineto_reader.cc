@@ -245,9 +245,30 @@ class DocumentReader {
   DocumentReader(ImportState& state, EventRouter& router, const Progress& progress)
       : s_(state), t_(state.tables), router_(router), legacy_router_(state), progress_(progress) {}
 
-  Status parseDocument(std::string& json);
+  // Reads the whole document at once, or in windows (ReadMode).
+  Status parseDocument(std::string& json, ReadMode& mode);
 
  private:
+  // How far the events of the current window got (windowed reading only).
+  enum class EventsEnd : uint8_t {
+    kNone,      // not reached yet, or read whole
+    kCut,       // the window ended inside the array: go on at resume_
+    kComplete,  // the array's own ']' was read; the document goes on at rest_
+  };
+
+  Status parseWhole(std::string& json);
+  // The checks on the event array as a whole, after the last event.
+  Status checkEventCounts();
+  Status parseWindowed(std::string_view text, ReadMode& mode);
+  // Copies text[begin, end) into window_ after `prefix` and before
+  // `closers`, and starts the parser on it.
+  simdjson::error_code loadWindow(std::string_view text, size_t begin, size_t end,
+                                  std::string_view prefix, std::string_view closers);
+  // What follows the event array at `rest`: the rest of the root object, or
+  // nothing. False when only a whole read may judge it.
+  bool readRest(std::string_view text, size_t rest, bool root_is_object);
+  // The document offset of the parser's current token; npos past the end.
+  size_t currentOffset();
   Status readTopLevel(od::object root);
   Status readEvents(od::array events);
   simdjson::error_code readEvent(od::object object);
@@ -268,18 +289,34 @@ class DocumentReader {
   Event e_;
   int64_t entries_ = 0;     // entries of the event array, objects or not
   int64_t with_phase_ = 0;  // of them, objects with a "ph"
-  od::document* doc_ = nullptr;
-  std::string_view json_;
+  od::parser parser_;
+  od::document doc_;
+  std::string_view json_;   // the whole document
   size_t next_report_ = 0;  // document offset of the next report
   uint32_t until_check_ = kCheckEvents;
+  // Windowed reading: the window's text is json_[window_begin_, window_end_),
+  // copied into window_ after window_prefix_ bytes; closers follow it.
+  bool windowed_ = false;
+  std::string window_;
+  size_t window_begin_ = 0, window_end_ = 0, window_prefix_ = 0;
+  EventsEnd events_end_ = EventsEnd::kNone;
+  size_t resume_ = 0;          // kCut: where the next window starts
+  bool expect_comma_ = false;  // kCut after a whole event: a ',' or ']' comes next
+  size_t rest_ = 0;            // kComplete: the offset of the token after the ']'
+  size_t first_element_ = std::string_view::npos;  // offset of the array's first entry
 };
+
+size_t DocumentReader::currentOffset() {
+  const char* at = nullptr;
+  if (doc_.current_location().get(at) != simdjson::SUCCESS) return std::string_view::npos;
+  if (!windowed_) return static_cast<size_t>(at - json_.data());
+  return window_begin_ + static_cast<size_t>(at - window_.data()) - window_prefix_;
+}
 
 Status DocumentReader::checkpoint() {
   until_check_ = kCheckEvents;
-  const char* at = nullptr;
-  if (doc_->current_location().get(at) != simdjson::SUCCESS) return okStatus();
-  const auto offset = static_cast<size_t>(at - json_.data());
-  if (offset < next_report_) return okStatus();
+  const size_t offset = currentOffset();
+  if (offset == std::string_view::npos || offset < next_report_) return okStatus();
   next_report_ = offset + kProgressChunkBytes;
   progress_.report(static_cast<double>(offset) / static_cast<double>(json_.size()));
   return progress_.checkCancelled();
@@ -443,16 +480,32 @@ simdjson::error_code DocumentReader::readEvent(od::object object) {
 Status DocumentReader::readEvents(od::array events) {
   s_.saw_trace_events = true;
   for (auto element : events) {
-    ++entries_;
+    // In a window, an event counts only once its own '}' is read: the token
+    // after it (',' or ']') lies in the window's text, not in the closers.
+    const size_t start = windowed_ ? currentOffset() : 0;
+    if (windowed_ && first_element_ == std::string_view::npos) first_element_ = start;
+    if (windowed_ && start >= window_end_) {  // after a ',', the window ends
+      events_end_ = EventsEnd::kCut, resume_ = window_end_, expect_comma_ = false;
+      return okStatus();
+    }
     od::object object;
-    if (auto error = element.get_object().get(object)) {
-      if (error == simdjson::INCORRECT_TYPE) {
-        s_.stat("kineto.non_object_events", "traceEvents entries that are not objects; skipped");
-        continue;
+    auto error = element.get_object().get(object);
+    if (error == simdjson::INCORRECT_TYPE && !windowed_) {
+      ++entries_;
+      s_.stat("kineto.non_object_events", "traceEvents entries that are not objects; skipped");
+      continue;
+    }
+    if (!error) error = readEvent(object);
+    if (windowed_) {
+      const size_t next = error ? std::string_view::npos : currentOffset();
+      if (next == std::string_view::npos || next > window_end_) {
+        events_end_ = EventsEnd::kCut, resume_ = start, expect_comma_ = false;
+        return okStatus();
       }
+    } else if (error) {
       return Error(simdjson::error_message(error));
     }
-    if (auto error = readEvent(object)) return Error(simdjson::error_message(error));
+    ++entries_;
     if (!e_.ph.empty()) ++with_phase_;
     if (s_.dialect == Dialect::kUndecided) {
       s_.dialect = isLegacyAutogradEvent(e_) ? Dialect::kLegacyAutograd : Dialect::kKineto;
@@ -463,6 +516,16 @@ Status DocumentReader::readEvents(od::array events) {
       router_.route(e_);
     }
     if (--until_check_ == 0) DAMSCOPE_RETURN_IF_ERROR(checkpoint());
+  }
+  if (windowed_) {
+    // Closed by the window's closer (after a whole event: a ',' or the real
+    // ']' comes next), or by its own ']', with the document going on after it.
+    const size_t next = currentOffset();
+    if (next == std::string_view::npos || next > window_end_) {
+      events_end_ = EventsEnd::kCut, resume_ = window_end_, expect_comma_ = true;
+    } else {
+      events_end_ = EventsEnd::kComplete, rest_ = next;
+    }
   }
   return okStatus();
 }
@@ -477,6 +540,7 @@ Status DocumentReader::readTopLevel(od::object root) {
       od::array events;
       if (value.get_array().get(events)) return Error("\"traceEvents\" is not an array");
       DAMSCOPE_RETURN_IF_ERROR(readEvents(events));
+      if (events_end_ != EventsEnd::kNone) return okStatus();  // the window decides what follows
     } else if (key == "baseTimeNanoseconds") {
       int64_t base = 0;
       if (!readInt(value, base)) return Error("\"baseTimeNanoseconds\" is not an integer");
@@ -522,15 +586,14 @@ Status DocumentReader::readTopLevel(od::object root) {
   return okStatus();
 }
 
-Status DocumentReader::parseDocument(std::string& json) {
+Status DocumentReader::parseWhole(std::string& json) {
   if (json.capacity() < json.size() + kJsonPadding) json.reserve(json.size() + kJsonPadding);
-  od::parser parser;
-  od::document doc;
+  windowed_ = false;
   bool iterating = false;  // current_location() is only valid on a started document
   auto fail = [&](const std::string& what) -> Status {
     const char* at = nullptr;
     std::string where;
-    if (iterating && doc.current_location().get(at) == simdjson::SUCCESS && at >= json.data() &&
+    if (iterating && doc_.current_location().get(at) == simdjson::SUCCESS && at >= json.data() &&
         at <= json.data() + json.size()) {
       where = " at byte " + std::to_string(at - json.data());
     }
@@ -543,32 +606,34 @@ Status DocumentReader::parseDocument(std::string& json) {
   auto fail_with = [&](const Status& status) -> Status {
     return status.error().code() == ErrorCode::kCancelled ? status : fail(status.error().message());
   };
-  if (auto error = parser.iterate(json.data(), json.size(), json.capacity()).get(doc)) {
+  if (auto error = parser_.iterate(json.data(), json.size(), json.capacity()).get(doc_)) {
     return fail(simdjson::error_message(error));
   }
   iterating = true;
-  doc_ = &doc;
-  json_ = json;
   od::json_type type;
-  if (auto error = doc.type().get(type)) return fail(simdjson::error_message(error));
+  if (auto error = doc_.type().get(type)) return fail(simdjson::error_message(error));
   if (type == od::json_type::array) {
     // The Chrome trace "JSON Array Format": a bare list of events.
     od::array events;
-    if (auto error = doc.get_array().get(events)) return fail(simdjson::error_message(error));
+    if (auto error = doc_.get_array().get(events)) return fail(simdjson::error_message(error));
     if (Status s = readEvents(events); !s.ok()) return fail_with(s);
   } else if (type == od::json_type::object) {
     s_.dialect = Dialect::kKineto;  // the legacy profiler writes bare arrays only
     od::object root;
-    if (auto error = doc.get_object().get(root)) return fail(simdjson::error_message(error));
+    if (auto error = doc_.get_object().get(root)) return fail(simdjson::error_message(error));
     if (Status s = readTopLevel(root); !s.ok()) return fail_with(s);
   } else {
     return Error(s_.source + ": JSON is not a trace (expected an object with \"traceEvents\")");
   }
   // A fully consumed document has no current location; anything left is trailing garbage.
   const char* rest = nullptr;
-  if (doc.current_location().get(rest) == simdjson::SUCCESS) {
+  if (doc_.current_location().get(rest) == simdjson::SUCCESS) {
     return fail("unexpected content after the end of the trace");
   }
+  return checkEventCounts();
+}
+
+Status DocumentReader::checkEventCounts() {
   if (!s_.saw_trace_events)
     return Error(s_.source + ": JSON has no \"traceEvents\" array: not a Chrome/Kineto trace");
   // Entries of which none is an event: no profiler wrote that. (An empty
@@ -581,12 +646,147 @@ Status DocumentReader::parseDocument(std::string& json) {
   return okStatus();
 }
 
+
+// Skips JSON's whitespace (RFC 8259: space, tab, line feed, carriage return).
+size_t skipSpace(std::string_view text, size_t at) {
+  while (at < text.size() &&
+         (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r')) {
+    ++at;
+  }
+  return at;
+}
+
+// Where a window that starts at `begin` ends: after the first line break
+// `bytes` or more past its start, or at the end of the text. A raw line break
+// never lies inside a JSON string or number, so a window never cuts a token.
+size_t windowEnd(std::string_view text, size_t begin, size_t bytes) {
+  if (text.size() - begin <= bytes) return text.size();
+  const size_t line_break = text.find('\n', begin + bytes);
+  return line_break == std::string_view::npos ? text.size() : line_break + 1;
+}
+
+simdjson::error_code DocumentReader::loadWindow(std::string_view text, size_t begin, size_t end,
+                                                std::string_view prefix,
+                                                std::string_view closers) {
+  window_.assign(prefix);
+  window_.append(text.substr(begin, end - begin));
+  window_.append(closers);
+  const size_t size = window_.size();
+  window_.append(kJsonPadding, '\0');
+  window_begin_ = begin, window_end_ = end, window_prefix_ = prefix.size();
+  events_end_ = EventsEnd::kNone;
+  return parser_.iterate(window_.data(), size, window_.size()).get(doc_);
+}
+
+bool DocumentReader::readRest(std::string_view text, size_t rest, bool root_is_object) {
+  rest = skipSpace(text, rest);
+  if (!root_is_object) return rest == text.size();
+  if (rest == text.size()) return false;
+  if (text[rest] == '}') return skipSpace(text, rest + 1) == text.size();
+  if (text[rest] != ',') return false;
+  // The keys after "traceEvents" (Kineto writes baseTimeNanoseconds there),
+  // read as an object of their own.
+  od::object root;
+  if (loadWindow(text, rest + 1, text.size(), "{", "") || doc_.get_object().get(root)) {
+    return false;
+  }
+  if (!readTopLevel(root).ok() || events_end_ != EventsEnd::kNone) return false;
+  return currentOffset() == std::string_view::npos;  // nothing after the root
+}
+
+// A document larger than a window is read window by window: the head (the
+// keys before "traceEvents" and its first events) with closers that make it
+// a whole document, then the events, each window an array of its own, then
+// the keys after the array. simdjson indexes every structural character of
+// the text it iterates (four bytes each) and reads the text back from memory
+// long after indexing it: a window's index and text stay in cache, and the
+// index of a 54 MB document (38 MB) is never built. Anything a window cannot
+// judge on its own (a non-object entry, an error, a document that is not
+// Kineto's shape) is left to a whole read (mode.retry).
+Status DocumentReader::parseWindowed(std::string_view text, ReadMode& mode) {
+  windowed_ = true;
+  // Another read, in windows of `window_bytes` (0: whole).
+  auto read_again = [&](const Status& status, size_t window_bytes) {
+    if (!status.ok() && status.error().code() == ErrorCode::kCancelled) return status;
+    mode.retry = true;
+    mode.window_bytes = window_bytes;
+    return okStatus();
+  };
+  const size_t first = skipSpace(text, 0);
+  if (first == text.size() || (text[first] != '{' && text[first] != '[')) {
+    return read_again(okStatus(), 0);
+  }
+  const bool root_is_object = text[first] == '{';
+  const size_t head_end = windowEnd(text, 0, mode.window_bytes);
+  // A head that ends before its first event was read (large metadata before
+  // "traceEvents") is read again in windows twice as large, up to whole.
+  auto retry_head = [&](const Status& status) {
+    return read_again(status, head_end == text.size() ? 0 : 2 * mode.window_bytes);
+  };
+  if (head_end == text.size()) return retry_head(okStatus());
+  Status head = okStatus();
+  if (loadWindow(text, 0, head_end, "", root_is_object ? "]}" : "]")) return retry_head(head);
+  if (root_is_object) {
+    s_.dialect = Dialect::kKineto;
+    od::object root;
+    if (doc_.get_object().get(root)) return retry_head(head);
+    head = readTopLevel(root);
+  } else {
+    od::array events;
+    if (doc_.get_array().get(events)) return retry_head(head);
+    head = readEvents(events);
+  }
+  if (!head.ok() || events_end_ != EventsEnd::kCut) return retry_head(head);
+  auto retry = [&](const Status& status = okStatus()) { return read_again(status, 0); };
+  size_t window_bytes = mode.window_bytes;
+  while (events_end_ == EventsEnd::kCut) {
+    size_t at = skipSpace(text, resume_);
+    if (expect_comma_) {
+      if (at < text.size() && text[at] == ']') {
+        return readRest(text, at + 1, root_is_object) ? okStatus() : retry();
+      }
+      if (at == text.size() || text[at] != ',') return retry();
+      at = skipSpace(text, at + 1);
+    } else if (at != first_element_) {
+      // An entry starts after a comma. (After a missing one, the parser may
+      // name the next entry as the place where it stopped.)
+      size_t before = at;
+      while (before > 0 && skipSpace(text, before - 1) == before) --before;
+      if (before == 0 || text[before - 1] != ',') return retry();
+    }
+    if (at == text.size() || text[at] != '{') return retry();
+    const size_t end = windowEnd(text, at, window_bytes);
+    od::array events;
+    if (loadWindow(text, at, end, "[", "]") || doc_.get_array().get(events)) return retry();
+    if (Status status = readEvents(events); !status.ok()) return retry(status);
+    if (events_end_ == EventsEnd::kCut && !expect_comma_ && resume_ == at) {
+      // Not one whole event in the window: a larger one, up to the end.
+      if (end == text.size()) return retry();
+      window_bytes *= 2;
+    } else {
+      window_bytes = mode.window_bytes;
+    }
+  }
+  if (events_end_ != EventsEnd::kComplete) return retry();
+  return readRest(text, rest_, root_is_object) ? okStatus() : retry();
+}
+
+Status DocumentReader::parseDocument(std::string& json, ReadMode& mode) {
+  json_ = json;
+  next_report_ = mode.reported_bytes;
+  if (mode.window_bytes == 0 || json.size() <= mode.window_bytes) return parseWhole(json);
+  Status status = parseWindowed(json, mode);
+  mode.reported_bytes = next_report_;
+  if (!status.ok() || mode.retry) return status;
+  return checkEventCounts();
+}
+
 }  // namespace
 
 Status readDocument(std::string& json, ImportState& state, EventRouter& router,
-                    const Progress& progress) {
+                    const Progress& progress, ReadMode& mode) {
   DocumentReader reader(state, router, progress);
-  return reader.parseDocument(json);
+  return reader.parseDocument(json, mode);
 }
 
 }  // namespace damscope::kineto
