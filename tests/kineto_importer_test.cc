@@ -7,6 +7,7 @@
 
 #include "analyzer/importers/input_file.h"
 #include "analyzer/importers/kineto_importer.h"
+#include "analyzer/importers/kineto_internal.h"
 #include "analyzer/importers/trace_import.h"
 #include "fuzz/fuzz_checks.h"
 #include "tests/test_support.h"
@@ -429,6 +430,12 @@ TEST(KinetoWindows, SharedTracesReadInWindowsAsWhole) {
       auto windowed = importInWindows(json.value(), window);
       ASSERT_TRUE(windowed.ok()) << windowed.error().message();
       EXPECT_EQ(fuzz::tablesText(windowed.value()), expected) << window;
+      // Read in windows indeed: no part of a real trace needs a whole read.
+      kineto::ImportState state(path);
+      kineto::EventRouter router(state);
+      kineto::ReadMode mode{window};
+      ASSERT_TRUE(kineto::readDocument(json.value(), state, router, {}, mode).ok());
+      EXPECT_FALSE(mode.retry && mode.window_bytes == 0) << window;
     }
   }
 }

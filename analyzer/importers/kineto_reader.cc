@@ -9,6 +9,7 @@
 // verbatim as the row's `args` JSON.
 #include <simdjson.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 
@@ -301,9 +302,8 @@ class DocumentReader {
   size_t window_begin_ = 0, window_end_ = 0, window_prefix_ = 0;
   EventsEnd events_end_ = EventsEnd::kNone;
   size_t resume_ = 0;          // kCut: where the next window starts
-  bool expect_comma_ = false;  // kCut after a whole event: a ',' or ']' comes next
+  bool expect_comma_ = false;  // kCut after a whole event: resume_ is the ',' or ']' after it
   size_t rest_ = 0;            // kComplete: the offset of the token after the ']'
-  size_t first_element_ = std::string_view::npos;  // offset of the array's first entry
 };
 
 size_t DocumentReader::currentOffset() {
@@ -479,15 +479,20 @@ simdjson::error_code DocumentReader::readEvent(od::object object) {
 
 Status DocumentReader::readEvents(od::array events) {
   s_.saw_trace_events = true;
+  // In a window, an event counts only once its own '}' is read: the token
+  // after it (',' or ']') lies in the window's text, not in the closers. A
+  // window that ends otherwise is taken up again just after its last whole
+  // event (at the ',' that must follow it), or at its first entry: the
+  // parser's account of an entry that the window cuts is not relied on.
+  // (An empty array is read whole when it is started: the parser stands
+  // after its ']', which, past the text, is the window's closer.)
+  size_t resume = windowed_ ? std::min(currentOffset(), window_end_) : 0;
+  bool after_event = false;
+  auto cut = [&] {
+    events_end_ = EventsEnd::kCut, resume_ = resume, expect_comma_ = after_event;
+    return okStatus();
+  };
   for (auto element : events) {
-    // In a window, an event counts only once its own '}' is read: the token
-    // after it (',' or ']') lies in the window's text, not in the closers.
-    const size_t start = windowed_ ? currentOffset() : 0;
-    if (windowed_ && first_element_ == std::string_view::npos) first_element_ = start;
-    if (windowed_ && start >= window_end_) {  // after a ',', the window ends
-      events_end_ = EventsEnd::kCut, resume_ = window_end_, expect_comma_ = false;
-      return okStatus();
-    }
     od::object object;
     auto error = element.get_object().get(object);
     if (error == simdjson::INCORRECT_TYPE && !windowed_) {
@@ -498,10 +503,8 @@ Status DocumentReader::readEvents(od::array events) {
     if (!error) error = readEvent(object);
     if (windowed_) {
       const size_t next = error ? std::string_view::npos : currentOffset();
-      if (next == std::string_view::npos || next > window_end_) {
-        events_end_ = EventsEnd::kCut, resume_ = start, expect_comma_ = false;
-        return okStatus();
-      }
+      if (next == std::string_view::npos || next > window_end_) return cut();
+      resume = next, after_event = true;
     } else if (error) {
       return Error(simdjson::error_message(error));
     }
@@ -518,14 +521,11 @@ Status DocumentReader::readEvents(od::array events) {
     if (--until_check_ == 0) DAMSCOPE_RETURN_IF_ERROR(checkpoint());
   }
   if (windowed_) {
-    // Closed by the window's closer (after a whole event: a ',' or the real
-    // ']' comes next), or by its own ']', with the document going on after it.
+    // Closed by its own ']', with the document going on after it, or by the
+    // window's closer.
     const size_t next = currentOffset();
-    if (next == std::string_view::npos || next > window_end_) {
-      events_end_ = EventsEnd::kCut, resume_ = window_end_, expect_comma_ = true;
-    } else {
-      events_end_ = EventsEnd::kComplete, rest_ = next;
-    }
+    if (next == std::string_view::npos || next > window_end_) return cut();
+    events_end_ = EventsEnd::kComplete, rest_ = next;
   }
   return okStatus();
 }
@@ -647,12 +647,13 @@ Status DocumentReader::checkEventCounts() {
 }
 
 
-// Skips JSON's whitespace (RFC 8259: space, tab, line feed, carriage return).
+// JSON's whitespace (RFC 8259: space, tab, line feed, carriage return).
+bool isJsonSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 size_t skipSpace(std::string_view text, size_t at) {
-  while (at < text.size() &&
-         (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r')) {
-    ++at;
-  }
+  while (at < text.size() && isJsonSpace(text[at])) ++at;
   return at;
 }
 
@@ -747,12 +748,6 @@ Status DocumentReader::parseWindowed(std::string_view text, ReadMode& mode) {
       }
       if (at == text.size() || text[at] != ',') return retry();
       at = skipSpace(text, at + 1);
-    } else if (at != first_element_) {
-      // An entry starts after a comma. (After a missing one, the parser may
-      // name the next entry as the place where it stopped.)
-      size_t before = at;
-      while (before > 0 && skipSpace(text, before - 1) == before) --before;
-      if (before == 0 || text[before - 1] != ',') return retry();
     }
     if (at == text.size() || text[at] != '{') return retry();
     const size_t end = windowEnd(text, at, window_bytes);
