@@ -98,6 +98,18 @@ Status storeAnalysis(const std::string& path, const AnalysisTables& tables,
   return db.close();
 }
 
+Status storeAnalysisInNewFile(const std::string& path, const AnalysisTables& tables,
+                              const std::string& options_key) {
+  DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadWriteCreate));
+  DAMSCOPE_RETURN_IF_ERROR(checkTraceStore(db));
+  DAMSCOPE_RETURN_IF_ERROR(db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"));
+  DAMSCOPE_RETURN_IF_ERROR(db.exec("BEGIN;"));
+  DAMSCOPE_RETURN_IF_ERROR(writeAll(db, tables, options_key));
+  DAMSCOPE_RETURN_IF_ERROR(db.exec("COMMIT;"));
+  DAMSCOPE_RETURN_IF_ERROR(db.exec("PRAGMA journal_mode=WAL;"));
+  return db.close();
+}
+
 Status storeAnalysisTables(const std::string& path, const AnalysisTables& tables,
                            const std::vector<std::string_view>& tables_to_replace) {
   std::error_code ec;

@@ -27,6 +27,14 @@ Status storeAnalysis(Database& db, const AnalysisTables& tables,
 Status storeAnalysis(const std::string& path, const AnalysisTables& tables,
                      const std::string& options_key = {});
 
+// storeAnalysis for a file nobody else sees yet (a fresh import under its
+// temporary name, trace/pending_file.h): without a journal and without
+// syncing, as the bulk import writes the events, then back to WAL. Writing
+// every page once instead of twice (WAL, then checkpoint) halves the time; a
+// failure leaves a half-written file, which its owner discards.
+Status storeAnalysisInNewFile(const std::string& path, const AnalysisTables& tables,
+                              const std::string& options_key = {});
+
 // Replaces only the tables named in `tables_to_replace` (their kSqlName), in
 // one transaction, in a file that already holds results of this layout: what
 // the cross-rank comparison adds to ranks stored one by one.

@@ -240,7 +240,9 @@ Status storeFailure(const AnalysedRank& rank, const Status& status) {
 
 // The rank's own results, before any comparison with other ranks.
 Status storeRankResults(const AnalysedRank& rank, const std::string& options_key) {
-  if (Status status = storeAnalysis(storePath(rank), toAnalysisTables(rank.result), options_key);
+  const AnalysisTables rows = toAnalysisTables(rank.result);
+  if (Status status = rank.pending ? storeAnalysisInNewFile(storePath(rank), rows, options_key)
+                                   : storeAnalysis(storePath(rank), rows, options_key);
       !status.ok()) {
     return storeFailure(rank, status);
   }
