@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <cmath>
 
 #include "analyzer/report/text_format.h"
@@ -70,11 +72,20 @@ std::string gainWords(const Finding& f) {
   return "gain cannot be bounded from the trace";
 }
 
+// A step as the text names it: its range's name, with the step's number when
+// the name carries none (gpt2-train's ranges are all "step": "step 3").
+std::string stepLabel(const StepResult& s) {
+  const bool numbered =
+      std::any_of(s.name.begin(), s.name.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return numbered ? s.name : fmt::format("{} {}", s.name, s.number);
+}
+
 std::string stepsLine(const RankResult& a) {
   if (a.steps.empty()) return "no steps found: the whole trace is one span";
-  std::string line = a.steps.size() == 1 ? fmt::format("1 step ({})", a.steps.front().name)
-                                         : fmt::format("{} steps ({} .. {})", a.steps.size(),
-                                                       a.steps.front().name, a.steps.back().name);
+  std::string line = a.steps.size() == 1
+                         ? fmt::format("1 step ({})", stepLabel(a.steps.front()))
+                         : fmt::format("{} steps ({} .. {})", a.steps.size(),
+                                       stepLabel(a.steps.front()), stepLabel(a.steps.back()));
   if (a.window.cut) {
     line +=
         fmt::format(", {} analysed (the last one is cut off, as HTA does)", a.window.step_count);
