@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 #include "trace/analysis_schema_sql.h"
 #include "trace/table_io.h"
@@ -25,6 +26,17 @@ Status setMeta(Database& db, const char* key, const std::string& value) {
   meta.bindText(1, key);
   meta.bindText(2, value);
   return meta.run();
+}
+
+// A meta value; empty when the key (or the meta table) is missing.
+std::optional<std::string> metaValue(Database& db, const char* key) {
+  if (!db.hasTable("meta")) return std::nullopt;
+  auto stmt = db.prepare("SELECT value FROM meta WHERE key=?");
+  if (!stmt.ok()) return std::nullopt;
+  stmt->bindText(1, key);
+  auto row = stmt->step();
+  if (!row.ok() || !row.value()) return std::nullopt;
+  return std::string(stmt->columnText(0));
 }
 
 Status writeAll(Database& db, const AnalysisTables& tables, const std::string& options_key) {
@@ -123,28 +135,19 @@ Status storeAnalysisTables(const std::string& path, const AnalysisTables& tables
 }
 
 std::string storedAnalysisOptions(Database& db) {
-  auto stmt = db.prepare(std::string("SELECT value FROM meta WHERE key='") + kOptionsKey + "'");
-  if (!stmt.ok()) return {};
-  auto row = stmt->step();
-  return row.ok() && row.value() ? std::string(stmt->columnText(0)) : std::string();
+  return metaValue(db, kOptionsKey).value_or(std::string());
 }
 
 bool hasAnalysis(Database& db) {
-  if (!db.hasTable("meta")) return false;
-  auto stmt = db.prepare(std::string("SELECT value FROM meta WHERE key='") + kVersionKey + "'");
-  if (!stmt.ok()) return false;
-  auto row = stmt->step();
-  return row.ok() && row.value() && stmt->columnText(0) == std::to_string(kAnalysisSchemaVersion);
+  return metaValue(db, kVersionKey) == std::to_string(kAnalysisSchemaVersion);
 }
 
 Result<AnalysisTables> readAnalysis(Database& db, const std::vector<std::string_view>& skip) {
   DAMSCOPE_RETURN_IF_ERROR(checkTraceStore(db));
   if (!hasAnalysis(db)) {
-    auto stmt = db.prepare(std::string("SELECT value FROM meta WHERE key='") + kVersionKey + "'");
-    auto row = stmt.ok() ? stmt->step() : Result<bool>(false);
-    if (row.ok() && row.value()) {
-      return Error(db.path() + ": analysis results of layout version " +
-                   std::string(stmt->columnText(0)) + "; this damscope reads version " +
+    if (const std::optional<std::string> version = metaValue(db, kVersionKey)) {
+      return Error(db.path() + ": analysis results of layout version " + *version +
+                   "; this damscope reads version " +
                    std::to_string(kAnalysisSchemaVersion) + " (analyse the trace again)");
     }
     return Error(db.path() + ": holds no analysis results (analyse the trace first)");

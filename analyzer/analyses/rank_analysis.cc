@@ -103,14 +103,6 @@ Result<RankAnalysis> analyzeRank(const TraceTables& tables, const AnalysisOption
   return a;
 }
 
-std::vector<RankStepTime> analysedStepTimes(const RankAnalysis& a) {
-  std::vector<RankStepTime> steps;
-  for (size_t s = a.window.first_step; s < a.window.first_step + a.window.step_count; ++s) {
-    steps.push_back({a.steps.steps[s].number, a.steps.steps[s].duration()});
-  }
-  return steps;
-}
-
 std::vector<RankCollective> collectiveStarts(const RankAnalysis& a, CollectiveNames& names) {
   std::vector<RankCollective> out;
   const TraceTables& t = *a.tables;

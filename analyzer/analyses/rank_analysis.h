@@ -98,11 +98,10 @@ struct RankAnalysis {
 Result<RankAnalysis> analyzeRank(const TraceTables& tables, const AnalysisOptions& options,
                                  const Progress& progress = {});
 
-// What the cross-rank analysis needs of a rank: its analysed steps, and its
-// collectives in time order, their kernel names given ids that `names`
-// (shared by the ranks of one job) keeps equal across ranks.
+// The rank's collectives (communication kernels in the window) in time order,
+// their kernel names given ids that `names` keeps equal for equal names:
+// with the analysed steps, what the cross-rank analysis needs of a rank.
 using CollectiveNames = std::unordered_map<std::string, int32_t>;
-std::vector<RankStepTime> analysedStepTimes(const RankAnalysis& analysis);
 std::vector<RankCollective> collectiveStarts(const RankAnalysis& analysis, CollectiveNames& names);
 
 }  // namespace damscope

@@ -94,6 +94,12 @@ bool isGzip(std::string_view bytes) {
          static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
+bool isSqlite(std::string_view bytes) {
+  // The 16-byte header string, NUL included (sqlite.org/fileformat.html, 1.3).
+  constexpr std::string_view kMagic("SQLite format 3\0", 16);
+  return bytes.substr(0, kMagic.size()) == kMagic;
+}
+
 size_t InflateLimits::capFor(size_t compressed_bytes) const {
   size_t cap = 0;
   if (__builtin_mul_overflow(compressed_bytes, max_ratio, &cap) ||

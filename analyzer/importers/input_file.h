@@ -39,6 +39,8 @@ Result<std::string> readWholeFile(const std::string& path, size_t padding,
 
 // True when `bytes` starts with the gzip magic number.
 bool isGzip(std::string_view bytes);
+// True when `bytes` starts with a SQLite database's header string.
+bool isSqlite(std::string_view bytes);
 
 // How far a gzip stream may inflate. A stream of zeros deflates about
 // 1000:1, so a few MiB can claim gigabytes ("decompression bomb"); trace

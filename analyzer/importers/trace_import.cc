@@ -14,7 +14,6 @@
 namespace damscope {
 namespace {
 
-constexpr std::string_view kSqliteMagic("SQLite format 3\0", 16);
 
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -47,7 +46,7 @@ Result<TraceFormat> detectFormat(const std::string& path) {
   DAMSCOPE_RETURN_IF_ERROR(checkInputFile(path));
   DAMSCOPE_ASSIGN_OR_RETURN(std::string head, readFilePrefix(path, 64));
   if (isGzip(head)) return TraceFormat::kKinetoJson;  // content checked when parsed
-  if (head.substr(0, kSqliteMagic.size()) == kSqliteMagic) {
+  if (isSqlite(head)) {
     DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadOnly));
     if (auto probe = db.exec("SELECT count(*) FROM sqlite_master"); !probe.ok()) {
       return Error(path + ": damaged SQLite database");

@@ -264,30 +264,27 @@ Status storeCrossRank(const AnalysedRank& rank, const std::vector<RankComparison
   return okStatus();
 }
 
-bool holdsAnalysis(const std::string& path, const std::string* options_key = nullptr) {
+bool holdsAnalysis(const std::string& path) {
   auto db = Database::open(path, Database::Mode::kReadOnly);
-  return db.ok() && isTraceStore(db.value()) && hasAnalysis(db.value()) &&
-         (!options_key || storedAnalysisOptions(db.value()) == *options_key);
+  return db.ok() && isTraceStore(db.value()) && hasAnalysis(db.value());
 }
 
 // The run.db whose stored results stand for `input`: the input itself when it
 // is an analysed run.db; for a trace, the run.db an earlier analysis imported
 // it into, where analyzeRun would look for it. Empty: `input` must be analysed.
-// With `options_key`, only results stored under that key count.
 std::optional<std::string> storedResultsOf(const std::string& input,
-                                           const PipelineOptions& options,
-                                           const std::string* options_key = nullptr) {
+                                           const PipelineOptions& options) {
   auto format = detectFormat(input);
   if (!format.ok()) return std::nullopt;  // analysing it says what is wrong
   if (format.value() == TraceFormat::kTraceStore) {
-    if (holdsAnalysis(input, options_key)) return input;
+    if (holdsAnalysis(input)) return input;
     return std::nullopt;
   }
   if (!options.store || options.replace) return std::nullopt;
   const std::string store = options.output.empty() ? defaultStoreName(input) : options.output;
   std::error_code ec;
   if (std::filesystem::exists(store, ec) && !samePath(store, input) && importedFrom(store, input) &&
-      holdsAnalysis(store, options_key)) {
+      holdsAnalysis(store)) {
     return store;
   }
   return std::nullopt;
@@ -336,13 +333,12 @@ Result<std::optional<AnalysedRank>> readStoredResults(const std::string& store,
   return std::optional<AnalysedRank>(std::move(out));
 }
 
-// The run.db whose stored results may stand for `input` when reusing them:
-// the input itself when it is a SQLite file, else the run.db an earlier
-// import of the trace went to (storedResultsOf).
+// The run.db whose stored results may stand for `input` when reusing them
+// (readStoredResults checks them): the input itself when it is a SQLite
+// file, else the run.db an earlier import of the trace went to.
 std::optional<std::string> reusableStore(const std::string& input, const PipelineOptions& options) {
-  auto head = readFilePrefix(input, 16);
-  if (head.ok() && head->rfind("SQLite format 3", 0) == 0) return input;
-  return storedResultsOf(input, options, &options.options_key);
+  if (auto head = readFilePrefix(input, 16); head.ok() && isSqlite(head.value())) return input;
+  return storedResultsOf(input, options);
 }
 
 // One rank: its stored results when the options allow, else its events
