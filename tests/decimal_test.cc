@@ -76,4 +76,30 @@ TEST(Decimal, ScaleZeroParsesPlainIntegers) {
 }
 
 }  // namespace
+// Digits are read eight at a time where eight follow: every length and every
+// position of a non-digit around those blocks gives what one digit at a time
+// gives.
+TEST(Decimal, EightDigitBlocksAgreeWithDigitByDigit) {
+  const std::string digits = "8765432109876543210";  // below INT64_MAX
+  for (size_t n = 1; n <= digits.size(); ++n) {
+    const std::string text = digits.substr(digits.size() - n);
+    uint64_t expected = 0;
+    for (char c : text) expected = expected * 10 + static_cast<uint64_t>(c - '0');
+    SCOPED_TRACE(text);
+    EXPECT_EQ(parseScaledDecimal(text, 0), static_cast<int64_t>(expected));
+    EXPECT_EQ(parseScaledDecimal(text + ".5", 0), static_cast<int64_t>(expected + 1));
+    for (size_t at = 0; at < n; ++at) {
+      for (char bad : {'/', ':', 'a', ' ', '\0', '\x80'}) {
+        std::string broken = text;
+        broken[at] = bad;
+        if (bad == ' ' && (at == 0 || at + 1 == n)) continue;  // surrounding spaces are fine
+        EXPECT_FALSE(parseScaledDecimal(broken, 0)) << at << " " << int(bad);
+      }
+    }
+  }
+  EXPECT_EQ(parseScaledDecimal("00000000000000001", 0), 1);
+  EXPECT_EQ(microsToNanos("12345678.5"), 12345678500);
+  EXPECT_EQ(parseScaledDecimal("9223372036854775807", 0), INT64_MAX);
+}
+
 }  // namespace damscope
