@@ -51,7 +51,7 @@ echo "trace: $trace ($(stat -c %s "$trace") bytes); best of $runs"
 best_of "analyze (import+analysis+store)"
 best_of "analyze --no-store" --no-store
 
-DAMSCOPE_BENCH_TRACE="$trace" "$import_bench" --benchmark_filter='^BM_ImportToTables$' \
+DAMSCOPE_BENCH_TRACE="$trace" "$import_bench" --benchmark_filter='^BM_ImportToTables(/real_time)?$' \
   --benchmark_repetitions="$runs" --benchmark_format=json 2>/dev/null >import.json
 python3 - import.json <<'EOF'
 import json, sys

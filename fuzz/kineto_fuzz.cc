@@ -2,8 +2,10 @@
 // gzip decompression for inputs that start with the gzip magic number, as
 // importTrace reads a .json.gz. An accepted trace must satisfy the store's
 // contract (fuzz_checks.h). Inputs are far smaller than the importer's
-// windows, so each is also read in windows of a few bytes: the outcome must
-// be the whole read's, table for table or error for error.
+// windows, so each is also read in windows of a few bytes, from the whole
+// text and from one that arrives a byte at a time past every point the
+// reader waits at (as a .gz inflating on another thread does): the outcome
+// must be the whole read's, table for table or error for error.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -11,6 +13,7 @@
 #include "analyzer/importers/input_file.h"
 #include "analyzer/importers/kineto_importer.h"
 #include "fuzz/fuzz_checks.h"
+#include "tests/trickle_text.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace damscope;
@@ -23,20 +26,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!json.ok()) return 0;
     bytes = std::move(json.value());
   }
-  std::string windowed_bytes = bytes;
+  std::string windowed_bytes = bytes, trickled_bytes = bytes;
   auto tables = importKinetoJson(bytes, "fuzz.json", {}, 0);
   auto windowed = importKinetoJson(windowed_bytes, "fuzz.json", {}, 16);
-  if (tables.ok() != windowed.ok()) fuzz::fail("a windowed read and a whole read disagree");
-  if (!tables.ok()) {
-    if (tables.error().message() != windowed.error().message()) {
-      fuzz::fail("windowed read: " + windowed.error().message() +
-                 "\nwhole read: " + tables.error().message());
+  testing::TrickleText trickle(trickled_bytes, kJsonPadding);
+  auto trickled = importKinetoText(trickle, "fuzz.json", {}, 16);
+  for (const auto& [name, other] : {std::pair{"windowed", &windowed}, {"trickled", &trickled}}) {
+    const std::string how = std::string("a ") + name + " read";
+    if (tables.ok() != other->ok()) fuzz::fail(how + " and a whole read disagree");
+    if (!tables.ok()) {
+      if (tables.error().message() != other->error().message()) {
+        fuzz::fail(how + ": " + other->error().message() +
+                   "\nwhole read: " + tables.error().message());
+      }
+    } else if (fuzz::tablesText(tables.value()) != fuzz::tablesText(other->value())) {
+      fuzz::fail(how + " gives other tables than a whole read");
     }
-    return 0;
   }
-  if (fuzz::tablesText(tables.value()) != fuzz::tablesText(windowed.value())) {
-    fuzz::fail("a windowed read gives other tables than a whole read");
-  }
+  if (!tables.ok()) return 0;
   fuzz::checkAcceptedTrace(tables.value());
   return 0;
 }

@@ -11,6 +11,7 @@
 #include "analyzer/importers/trace_import.h"
 #include "fuzz/fuzz_checks.h"
 #include "tests/test_support.h"
+#include "tests/trickle_text.h"
 
 namespace damscope {
 namespace {
@@ -372,6 +373,13 @@ Result<TraceTables> importInWindows(std::string json, size_t window_bytes) {
   return importKinetoJson(json, "test.json", {}, window_bytes);
 }
 
+// As importInWindows, the text arriving a byte past each point the reader
+// waits at (TrickleText).
+Result<TraceTables> importTrickling(std::string json, size_t window_bytes) {
+  testing::TrickleText text(json, kJsonPadding);
+  return importKinetoText(text, "test.json", {}, window_bytes);
+}
+
 // Windows as small as a few bytes cut every event and every key of the head
 // somewhere: the tables are those of a whole read.
 TEST(KinetoWindows, AnyWindowSizeGivesTheTablesOfAWholeRead) {
@@ -383,7 +391,20 @@ TEST(KinetoWindows, AnyWindowSizeGivesTheTablesOfAWholeRead) {
     auto windowed = importInWindows(kCurrentTrace, window);
     ASSERT_TRUE(windowed.ok()) << windowed.error().message();
     EXPECT_EQ(fuzz::tablesText(windowed.value()), expected);
+    auto trickled = importTrickling(kCurrentTrace, window);
+    ASSERT_TRUE(trickled.ok()) << trickled.error().message();
+    EXPECT_EQ(fuzz::tablesText(trickled.value()), expected);
   }
+}
+
+// A text that arrives piece by piece is read in windows as it comes, not
+// waited for whole: the reader asks for it many times before its end.
+TEST(KinetoWindows, ArrivingTextIsReadAsItComes) {
+  std::string json = kCurrentTrace;
+  testing::TrickleText text(json, kJsonPadding);
+  auto tables = importKinetoText(text, "test.json", {}, 64);
+  ASSERT_TRUE(tables.ok()) << tables.error().message();
+  EXPECT_GT(text.calls(), json.size() / 64);
 }
 
 // Bad input over several lines, in small windows: the error a whole read gives.
@@ -403,12 +424,14 @@ TEST(KinetoWindows, BadInputFailsAsInAWholeRead) {
     SCOPED_TRACE(text);
     auto whole = importInWindows(text, 0);
     for (size_t window : {1, 8, 30}) {
-      auto windowed = importInWindows(text, window);
-      ASSERT_EQ(windowed.ok(), whole.ok()) << window;
-      if (whole.ok()) {
-        EXPECT_EQ(fuzz::tablesText(windowed.value()), fuzz::tablesText(whole.value()));
-      } else {
-        EXPECT_EQ(windowed.error().message(), whole.error().message());
+      for (bool trickle : {false, true}) {
+        auto windowed = trickle ? importTrickling(text, window) : importInWindows(text, window);
+        ASSERT_EQ(windowed.ok(), whole.ok()) << window << (trickle ? " trickling" : "");
+        if (whole.ok()) {
+          EXPECT_EQ(fuzz::tablesText(windowed.value()), fuzz::tablesText(whole.value()));
+        } else {
+          EXPECT_EQ(windowed.error().message(), whole.error().message());
+        }
       }
     }
   }
@@ -434,9 +457,13 @@ TEST(KinetoWindows, SharedTracesReadInWindowsAsWhole) {
       kineto::ImportState state(path);
       kineto::EventRouter router(state);
       kineto::ReadMode mode{window};
-      ASSERT_TRUE(kineto::readDocument(json.value(), state, router, {}, mode).ok());
+      WholeText text(json.value(), kJsonPadding);
+      ASSERT_TRUE(kineto::readDocument(text, state, router, {}, mode).ok());
       EXPECT_FALSE(mode.retry && mode.window_bytes == 0) << window;
     }
+    auto trickled = importTrickling(json.value(), kKinetoWindowBytes);
+    ASSERT_TRUE(trickled.ok()) << trickled.error().message();
+    EXPECT_EQ(fuzz::tablesText(trickled.value()), expected);
   }
 }
 

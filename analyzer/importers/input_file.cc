@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <span>
 #include <vector>
 
 namespace damscope {
@@ -115,29 +116,21 @@ namespace {
 // many, 0 at the end of the input.
 using ReadInput = std::function<Result<size_t>(char* into, size_t n)>;
 
-// The first size of the output buffer. A gzip member ends with its
-// uncompressed size modulo 2^32 (RFC 1952, ISIZE): exact when the file is
-// intact. But the file's end is untrusted, and so is its size (a sparse file
-// of 2 GiB costs nothing to make): the buffer is filled with zeros when it is
-// sized, so it starts at most at kMaxFirstBuffer and grows by doubling only as
-// the stream proves to need it. 64 MiB holds the largest trace in
-// ../shared/traces (54 MB of JSON) in one piece; a larger one is copied a few
-// times, at memory speed.
-size_t firstBufferSize(std::string_view tail, size_t compressed_bytes, size_t cap) {
-  constexpr size_t kMaxFirstBuffer = 64u << 20;
-  size_t guess = compressed_bytes * 4;
-  if (compressed_bytes >= 18 && tail.size() == 4) {
-    const auto* t = reinterpret_cast<const unsigned char*>(tail.data());
-    const size_t isize = t[0] | (t[1] << 8) | (t[2] << 16) | (size_t(t[3]) << 24);
-    if (isize >= compressed_bytes) guess = isize;
-  }
-  return std::min({guess, cap, kMaxFirstBuffer});
+// The gzip trailer's ISIZE, the uncompressed size modulo 2^32 of the last
+// member (RFC 1952); 0 when `tail` is not the last 4 bytes of a stream.
+size_t trailerSize(std::string_view tail, size_t compressed_bytes) {
+  if (compressed_bytes < 18 || tail.size() != 4) return 0;
+  const auto* t = reinterpret_cast<const unsigned char*>(tail.data());
+  return t[0] | (t[1] << 8) | (t[2] << 16) | (size_t(t[3]) << 24);
 }
 
-Result<std::string> inflateGzip(const ReadInput& read, size_t compressed_bytes,
-                                std::string_view tail, const std::string& path, size_t padding,
-                                const Progress& progress, const InflateLimits& limits) {
+// Inflates a gzip stream of `compressed_bytes` into `sink`; returns the
+// decompressed size. See gunzip for the errors.
+Result<size_t> inflateGzip(const ReadInput& read, size_t compressed_bytes, std::string_view tail,
+                           const std::string& path, InflateSink& sink, const Progress& progress,
+                           const InflateLimits& limits) {
   const size_t cap = limits.capFor(compressed_bytes);
+  DAMSCOPE_RETURN_IF_ERROR(sink.begin(compressed_bytes, trailerSize(tail, compressed_bytes), cap));
   auto too_large = [&] {
     return Error(path + ": gzip content larger than " + std::to_string(cap) +
                  " bytes, the limit for a " + std::to_string(compressed_bytes) + "-byte file (" +
@@ -145,13 +138,6 @@ Result<std::string> inflateGzip(const ReadInput& read, size_t compressed_bytes,
                  std::to_string(limits.allowance_bytes >> 20) + " MiB, at most " +
                  std::to_string(limits.max_bytes) + ")");
   };
-  std::string out;
-  // Slack so that the decoder can report the end of the stream without a
-  // final reallocation when the guess is exact.
-  const size_t first = firstBufferSize(tail, compressed_bytes, cap) + (64u << 10);
-  out.reserve(first + padding);
-  out.resize(first);
-
   z_stream zs{};
   if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return Error(path + ": cannot start gzip decoder");
   struct InflateEnd {
@@ -190,14 +176,12 @@ Result<std::string> inflateGzip(const ReadInput& read, size_t compressed_bytes,
       member_ended = false;
     }
     if (zs.avail_in == 0 && !input_ended) DAMSCOPE_RETURN_IF_ERROR(refill());
-    if (out.size() == produced) {
-      // Full: grow, up to one byte past the cap, which tells a stream that exceeds it.
-      if (produced > cap) return too_large();
-      out.resize(std::min(out.size() * 2, cap + 1));
-    }
+    // Room up to one byte past the cap, which tells a stream that exceeds it.
+    if (produced > cap) return too_large();
+    DAMSCOPE_ASSIGN_OR_RETURN(std::span<char> room, sink.room(produced, cap + 1));
     // A window of kProgressChunkBytes brings control back between reports.
-    zs.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
-    zs.avail_out = static_cast<uInt>(std::min(out.size() - produced, kProgressChunkBytes));
+    zs.next_out = reinterpret_cast<Bytef*>(room.data());
+    zs.avail_out = static_cast<uInt>(std::min(room.size(), kProgressChunkBytes));
     const uInt out_before = zs.avail_out, in_before = zs.avail_in;
     const int rc = inflate(&zs, Z_NO_FLUSH);
     produced += out_before - zs.avail_out;
@@ -205,6 +189,7 @@ Result<std::string> inflateGzip(const ReadInput& read, size_t compressed_bytes,
     progress.report(static_cast<double>(consumed) /
                     static_cast<double>(std::max<size_t>(compressed_bytes, 1)));
     DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
+    DAMSCOPE_RETURN_IF_ERROR(sink.publish(std::min(produced, cap)));
     if (rc == Z_STREAM_END) {
       member_ended = true;
       continue;
@@ -220,10 +205,47 @@ Result<std::string> inflateGzip(const ReadInput& read, size_t compressed_bytes,
                  " decompressed bytes");
   }
   if (produced > cap) return too_large();
-  out.resize(produced);
-  if (out.capacity() < produced + padding) out.reserve(produced + padding);
-  return out;
+  return produced;
 }
+
+// Inflates into a std::string that grows as the stream proves to need it.
+// Its first size comes from the trailer: exact when the file is intact. But
+// the file's end is untrusted, and so is its size (a sparse file of 2 GiB
+// costs nothing to make): the string is filled with zeros when it is sized,
+// so it starts at most at kMaxFirstBuffer and grows by doubling. 64 MiB holds
+// the largest trace in ../shared/traces (54 MB of JSON) in one piece; a
+// larger one is copied a few times, at memory speed.
+class StringSink final : public InflateSink {
+ public:
+  explicit StringSink(size_t padding) : padding_(padding) {}
+
+  Status begin(size_t compressed_bytes, size_t trailer_bytes, size_t cap) override {
+    constexpr size_t kMaxFirstBuffer = 64u << 20;
+    const size_t guess = trailer_bytes >= compressed_bytes ? trailer_bytes : compressed_bytes * 4;
+    // Slack so that the decoder can report the end of the stream without a
+    // final reallocation when the guess is exact.
+    const size_t first = std::min({guess, cap, kMaxFirstBuffer}) + (64u << 10);
+    out_.reserve(first + padding_);
+    out_.resize(first);
+    return okStatus();
+  }
+  Result<std::span<char>> room(size_t produced, size_t most) override {
+    if (out_.size() == produced) out_.resize(std::min(out_.size() * 2, most));
+    return std::span<char>(out_.data() + produced, out_.size() - produced);
+  }
+  Status publish(size_t) override { return okStatus(); }
+
+  // The text, with `padding` bytes of spare capacity after it.
+  std::string take(size_t produced) {
+    out_.resize(produced);
+    if (out_.capacity() < produced + padding_) out_.reserve(produced + padding_);
+    return std::move(out_);
+  }
+
+ private:
+  std::string out_;
+  size_t padding_;
+};
 
 }  // namespace
 
@@ -238,11 +260,14 @@ Result<std::string> gunzip(std::string_view compressed, const std::string& path,
   };
   const std::string_view tail =
       compressed.size() >= 4 ? compressed.substr(compressed.size() - 4) : std::string_view();
-  return inflateGzip(read, compressed.size(), tail, path, padding, progress, limits);
+  StringSink sink(padding);
+  DAMSCOPE_ASSIGN_OR_RETURN(
+      size_t produced, inflateGzip(read, compressed.size(), tail, path, sink, progress, limits));
+  return sink.take(produced);
 }
 
-Result<std::string> gunzipFile(const std::string& path, size_t padding, const Progress& progress,
-                               const InflateLimits& limits) {
+Result<size_t> gunzipFile(const std::string& path, InflateSink& sink, const Progress& progress,
+                          const InflateLimits& limits) {
   DAMSCOPE_ASSIGN_OR_RETURN(size_t size, checkInputFile(path));
   DAMSCOPE_ASSIGN_OR_RETURN(int fd, openForReading(path));
   FdCloser closer{fd};
@@ -259,7 +284,14 @@ Result<std::string> gunzipFile(const std::string& path, size_t padding, const Pr
       return static_cast<size_t>(r);
     }
   };
-  return inflateGzip(read, size, tail_bytes, path, padding, progress, limits);
+  return inflateGzip(read, size, tail_bytes, path, sink, progress, limits);
+}
+
+Result<std::string> gunzipFile(const std::string& path, size_t padding, const Progress& progress,
+                               const InflateLimits& limits) {
+  StringSink sink(padding);
+  DAMSCOPE_ASSIGN_OR_RETURN(size_t produced, gunzipFile(path, sink, progress, limits));
+  return sink.take(produced);
 }
 
 }  // namespace damscope

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -72,5 +73,28 @@ Result<std::string> gunzip(std::string_view compressed, const std::string& path,
 // first chunk, whatever its size. The cap is taken from the file's size.
 Result<std::string> gunzipFile(const std::string& path, size_t padding,
                                const Progress& progress = {}, const InflateLimits& limits = {});
+
+// Where a gzip stream inflates to: a string that grows (gunzip), or memory
+// reserved once that another thread reads as it fills (InflatingFile).
+class InflateSink {
+ public:
+  virtual ~InflateSink() = default;
+  // Called once, before anything inflates: the stream's compressed size, the
+  // size its trailer announces (RFC 1952 ISIZE, the last member's size
+  // modulo 2^32; untrusted; 0 when there is none) and the most it may
+  // inflate to (InflateLimits::capFor).
+  virtual Status begin(size_t compressed_bytes, size_t trailer_bytes, size_t cap) = 0;
+  // Room for the bytes after the first `produced`: at least one byte, and at
+  // most `most` bytes in all (the cap plus one, which tells a stream that
+  // passes the cap).
+  virtual Result<std::span<char>> room(size_t produced, size_t most) = 0;
+  // The first `produced` bytes are final; called after every step of at most
+  // kProgressChunkBytes. An error stops the decompression with it.
+  virtual Status publish(size_t produced) = 0;
+};
+
+// As gunzipFile, into `sink`; returns the decompressed size.
+Result<size_t> gunzipFile(const std::string& path, InflateSink& sink, const Progress& progress,
+                          const InflateLimits& limits);
 
 }  // namespace damscope

@@ -23,13 +23,13 @@ namespace {
 // instructions.
 constexpr double kReadShare = 0.95;
 
-Result<TraceTables> importOnce(std::string& json, const std::string& source_name,
+Result<TraceTables> importOnce(DocumentText& text, const std::string& source_name,
                                const Progress& progress, kineto::ReadMode& mode) {
   kineto::ImportState state(source_name);
   state.tables.addStat("kineto.events", 0, "trace events read from traceEvents");  // listed first
   kineto::EventRouter router(state);
   DAMSCOPE_RETURN_IF_ERROR(
-      kineto::readDocument(json, state, router, progress.part(0, kReadShare), mode));
+      kineto::readDocument(text, state, router, progress.part(0, kReadShare), mode));
   if (mode.retry) return TraceTables();
   DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
   DAMSCOPE_RETURN_IF_ERROR(kineto::finishImport(state));
@@ -37,30 +37,36 @@ Result<TraceTables> importOnce(std::string& json, const std::string& source_name
   return std::move(state.tables);
 }
 
-Result<TraceTables> importUnguarded(std::string& json, const std::string& source_name,
+Result<TraceTables> importUnguarded(DocumentText& text, const std::string& source_name,
                                     const Progress& progress, size_t window_bytes) {
   kineto::ReadMode mode{window_bytes};
-  auto tables = importOnce(json, source_name, progress, mode);
+  auto tables = importOnce(text, source_name, progress, mode);
   // What the windows left undecided, another read decides, from a fresh
   // start: in larger windows, then whole (which never asks again).
   while (tables.ok() && mode.retry) {
     mode.retry = false;
-    tables = importOnce(json, source_name, progress, mode);
+    tables = importOnce(text, source_name, progress, mode);
   }
   return tables;
 }
 
 }  // namespace
 
-Result<TraceTables> importKinetoJson(std::string& json, const std::string& source_name,
+Result<TraceTables> importKinetoText(DocumentText& text, const std::string& source_name,
                                      const Progress& progress, size_t window_bytes) {
   // Tables grow with the input; running out of memory is an error, not an
   // exception for the caller (see importTrace).
   try {
-    return importUnguarded(json, source_name, progress, window_bytes);
+    return importUnguarded(text, source_name, progress, window_bytes);
   } catch (const std::bad_alloc&) {
     return Error(source_name + ": out of memory while importing", ErrorCode::kFailure);
   }
+}
+
+Result<TraceTables> importKinetoJson(std::string& json, const std::string& source_name,
+                                     const Progress& progress, size_t window_bytes) {
+  WholeText text(json, kJsonPadding);
+  return importKinetoText(text, source_name, progress, window_bytes);
 }
 
 }  // namespace damscope

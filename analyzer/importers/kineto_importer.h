@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <string>
 
+#include "analyzer/importers/document_text.h"
 #include "trace/progress.h"
 #include "trace/result.h"
 #include "trace/tables.h"
@@ -39,6 +40,14 @@ constexpr size_t kKinetoWindowBytes = 1 << 20;
 // returns cancelledError() when it is cancelled. `window_bytes`: see
 // kKinetoWindowBytes (0 parses the document whole; tests use small windows).
 Result<TraceTables> importKinetoJson(std::string& json, const std::string& source_name,
+                                     const Progress& progress = {},
+                                     size_t window_bytes = kKinetoWindowBytes);
+
+// As importKinetoJson, from a text that may still be arriving: a windowed
+// read parses what is there while the rest comes (InflatingFile). The text
+// is followed by kJsonPadding readable bytes. When the text cannot come, its
+// error is the import's.
+Result<TraceTables> importKinetoText(DocumentText& text, const std::string& source_name,
                                      const Progress& progress = {},
                                      size_t window_bytes = kKinetoWindowBytes);
 

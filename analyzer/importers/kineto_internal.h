@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "analyzer/importers/document_text.h"
 #include "analyzer/importers/kineto_metadata.h"
 #include "trace/process_registry.h"
 #include "trace/progress.h"
@@ -198,17 +199,20 @@ struct ReadMode {
   // larger than its window: the state it filled is to be dropped and the
   // document read again, with the window_bytes it leaves (0: whole).
   bool retry = false;
-  // The document offset progress has been reported up to, so that a whole
-  // read after a windowed one reports no fraction twice.
+  // The document offset progress has been reported up to, and the last
+  // fraction reported, so that a whole read after a windowed one reports no
+  // fraction twice.
   size_t reported_bytes = 0;
+  double reported_fraction = 0;
 };
 
 // Reads the whole document, handing every event to `router` (or, in a legacy
-// autograd profiler document, to a LegacyEventRouter). `json` needs
-// simdjson's padding of spare capacity for a whole read (it is reserved if
-// missing). Reports the fraction of the document read to `progress`; returns
-// cancelledError() when it is cancelled.
-Status readDocument(std::string& json, ImportState& state, EventRouter& router,
+// autograd profiler document, to a LegacyEventRouter). A windowed read
+// parses the text as it arrives; a whole read waits for all of it, which
+// must be followed by kJsonPadding readable bytes. Reports the fraction of
+// the document read to `progress`; returns cancelledError() when it is
+// cancelled, and the text's own error when it cannot come.
+Status readDocument(DocumentText& text, ImportState& state, EventRouter& router,
                     const Progress& progress, ReadMode& mode);
 
 // The final pass, after every event is read. Fails when the base time moves

@@ -11,7 +11,10 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
+#include <cstring>
+#include <vector>
 
 #include "analyzer/importers/decimal.h"
 #include "analyzer/importers/input_file.h"
@@ -53,6 +56,14 @@ enum class ArgKey : uint8_t {
   kMetaLabels,
 };
 
+// `key` equals the literal: a length test and a comparison of a length known
+// when compiled, which the compiler does inline, where string_view's == called
+// memcmp for every key of every event.
+template <size_t N>
+bool isKey(std::string_view key, const char (&literal)[N]) {
+  return key.size() == N - 1 && std::memcmp(key.data(), literal, N - 1) == 0;
+}
+
 ArgKey classifyArg(std::string_view key) {
   // A linear scan, most frequent keys first: cheaper than hashing for keys
   // this short, since most comparisons stop at the length.
@@ -92,8 +103,17 @@ ArgKey classifyArg(std::string_view key) {
       {"labels", ArgKey::kMetaLabels},
       {"sort_index", ArgKey::kDropped},
   };
-  for (const auto& [name, kind] : kKeys) {
-    if (name.size() == key.size() && name == key) return kind;
+  // The keys of each length, so that a key meets only those it could equal;
+  // their first bytes are compared before a call of memcmp.
+  constexpr size_t kLongest = 32;
+  static const auto kByLength = [] {
+    std::array<std::vector<std::pair<std::string_view, ArgKey>>, kLongest> by_length;
+    for (const auto& entry : kKeys) by_length[entry.first.size()].push_back(entry);
+    return by_length;
+  }();
+  if (key.empty() || key.size() >= kLongest) return ArgKey::kOther;
+  for (const auto& [name, kind] : kByLength[key.size()]) {
+    if (name[0] == key[0] && name == key) return kind;
   }
   return ArgKey::kOther;
 }
@@ -148,14 +168,31 @@ simdjson::error_code rawJson(od::value& value, std::string_view& out) {
 // checked them: valid UTF-8, no control characters, the string closed).
 // `quoted` starts at the opening quote. False when the string has a
 // backslash, which only unescaping can read.
+//
+// Eight bytes at a time: a word's bytes equal to '"' or '\\' are found with
+// the zero-byte test of "Bit Twiddling Hacks" (S. E. Anderson, "Determine if
+// a word has a zero byte"), whose lowest flagged byte is exact. The text
+// always has the parser's padding after it (SIMDJSON_PADDING, 64 bytes), so
+// a word that starts inside it can be read whole. Byte by byte, this loop was
+// a tenth of the import (perf, import_bench).
 bool unescapedInPlace(const char* quoted, std::string_view& out) {
+  constexpr uint64_t kOnes = 0x0101010101010101, kHighs = 0x8080808080808080;
+  auto zero_bytes = [](uint64_t w) { return (w - kOnes) & ~w & kHighs; };
   const char* p = quoted + 1;
-  while (*p != '"') {
+  while (true) {
+    uint64_t word;
+    std::memcpy(&word, p, 8);
+    if constexpr (std::endian::native != std::endian::little) word = __builtin_bswap64(word);
+    const uint64_t special = zero_bytes(word ^ (kOnes * '"')) | zero_bytes(word ^ (kOnes * '\\'));
+    if (special == 0) {
+      p += 8;
+      continue;
+    }
+    p += std::countr_zero(special) / 8;
     if (*p == '\\') return false;
-    ++p;
+    out = std::string_view(quoted + 1, static_cast<size_t>(p - quoted - 1));
+    return true;
   }
-  out = std::string_view(quoted + 1, static_cast<size_t>(p - quoted - 1));
-  return true;
 }
 
 // A field's key. Reading it in place saves its copy into the parser's string
@@ -247,7 +284,7 @@ class DocumentReader {
       : s_(state), t_(state.tables), router_(router), legacy_router_(state), progress_(progress) {}
 
   // Reads the whole document at once, or in windows (ReadMode).
-  Status parseDocument(std::string& json, ReadMode& mode);
+  Status parseDocument(DocumentText& text, ReadMode& mode);
 
  private:
   // How far the events of the current window got (windowed reading only).
@@ -257,10 +294,22 @@ class DocumentReader {
     kComplete,  // the array's own ']' was read; the document goes on at rest_
   };
 
-  Status parseWhole(std::string& json);
+  Status parseWhole();
   // The checks on the event array as a whole, after the last event.
   Status checkEventCounts();
-  Status parseWindowed(std::string_view text, ReadMode& mode);
+  Status parseWindowed(ReadMode& mode);
+  // Makes view_ hold more than `n` bytes of the text, or all of it (then
+  // complete_ is set), waiting for text still arriving.
+  Status need(size_t n);
+  // The first offset from `at` that is not whitespace, or the text's end.
+  Result<size_t> skipSpaceFrom(size_t at);
+  // Where a window that starts at `begin` ends: after the first line break
+  // `bytes` or more past its start, or at the end of the text. A raw line
+  // break never lies inside a JSON string or number, so a window never cuts
+  // a token.
+  Result<size_t> windowEnd(size_t begin, size_t bytes);
+  // True when `at` is the end of the whole text.
+  bool atEnd(size_t at) const { return complete_ && at == view_.size(); }
   // Copies text[begin, end) into window_ after `prefix` and before
   // `closers`, and starts the parser on it.
   simdjson::error_code loadWindow(std::string_view text, size_t begin, size_t end,
@@ -292,12 +341,17 @@ class DocumentReader {
   int64_t with_phase_ = 0;  // of them, objects with a "ph"
   od::parser parser_;
   od::document doc_;
-  std::string_view json_;   // the whole document
+  DocumentText* text_ = nullptr;
+  std::string_view json_;   // the whole document (whole reads)
   size_t next_report_ = 0;  // document offset of the next report
+  double reported_ = 0;     // the last fraction reported
   uint32_t until_check_ = kCheckEvents;
-  // Windowed reading: the window's text is json_[window_begin_, window_end_),
-  // copied into window_ after window_prefix_ bytes; closers follow it.
+  // Windowed reading: the text so far is view_ (all of it when complete_);
+  // the window's text is view_[window_begin_, window_end_), copied into
+  // window_ after window_prefix_ bytes; closers follow it.
   bool windowed_ = false;
+  std::string_view view_;
+  bool complete_ = false;
   std::string window_;
   size_t window_begin_ = 0, window_end_ = 0, window_prefix_ = 0;
   EventsEnd events_end_ = EventsEnd::kNone;
@@ -318,14 +372,18 @@ Status DocumentReader::checkpoint() {
   const size_t offset = currentOffset();
   if (offset == std::string_view::npos || offset < next_report_) return okStatus();
   next_report_ = offset + kProgressChunkBytes;
-  progress_.report(static_cast<double>(offset) / static_cast<double>(json_.size()));
+  // While the text arrives its size is an estimate, which may grow: the
+  // fraction never goes back.
+  reported_ = std::max(reported_, static_cast<double>(offset) /
+                                      static_cast<double>(std::max<size_t>(text_->expectedSize(), 1)));
+  progress_.report(reported_);
   return progress_.checkCancelled();
 }
 
 simdjson::error_code DocumentReader::readArgs(od::object args) {
   for (auto result : args) {
-    od::field field;
-    if (auto error = std::move(result).get(field)) return error;
+    if (auto error = result.error()) return error;
+    od::field& field = result.value_unsafe();  // see readEvent
     std::string_view key;
     if (auto error = readKey(field, key)) return error;
     od::value& value = field.value();
@@ -447,27 +505,30 @@ simdjson::error_code DocumentReader::readArgs(od::object args) {
 simdjson::error_code DocumentReader::readEvent(od::object object) {
   e_.reset();
   for (auto result : object) {
-    od::field field;
-    if (auto error = std::move(result).get(field)) return error;
+    if (auto error = result.error()) return error;
+    // The field in place: moved out of the result (get()), its parts were
+    // stored narrow and loaded back wide, which stalls store-to-load
+    // forwarding; that move was 29% of readEvents (perf annotate).
+    od::field& field = result.value_unsafe();
     std::string_view key;
     if (auto error = readKey(field, key)) return error;
     od::value& value = field.value();
     simdjson::error_code error = simdjson::SUCCESS;
-    if (key == "ph") {
+    if (isKey(key, "ph")) {
       error = readString(value, e_.ph);
-    } else if (key == "cat") {
+    } else if (isKey(key, "cat")) {
       error = readString(value, e_.cat);
-    } else if (key == "name") {
+    } else if (isKey(key, "name")) {
       error = readString(value, e_.name);
-    } else if (key == "pid") {
+    } else if (isKey(key, "pid")) {
       e_.pid = readEventId(value);
-    } else if (key == "tid") {
+    } else if (isKey(key, "tid")) {
       e_.tid = readEventId(value);
-    } else if (key == "ts") {
+    } else if (isKey(key, "ts")) {
       if (!readMicros(value, e_.ts)) e_.ts = kNullInt;
-    } else if (key == "dur") {
+    } else if (isKey(key, "dur")) {
       if (!readMicros(value, e_.dur)) e_.dur = kNullInt;
-    } else if (key == "args") {
+    } else if (isKey(key, "args")) {
       od::object args;
       if (value.get_object().get(args) == simdjson::SUCCESS) error = readArgs(args);
     }
@@ -586,8 +647,9 @@ Status DocumentReader::readTopLevel(od::object root) {
   return okStatus();
 }
 
-Status DocumentReader::parseWhole(std::string& json) {
-  if (json.capacity() < json.size() + kJsonPadding) json.reserve(json.size() + kJsonPadding);
+Status DocumentReader::parseWhole() {
+  DAMSCOPE_ASSIGN_OR_RETURN(const std::string_view json, text_->whole());
+  json_ = json;
   windowed_ = false;
   bool iterating = false;  // current_location() is only valid on a started document
   auto fail = [&](const std::string& what) -> Status {
@@ -606,7 +668,7 @@ Status DocumentReader::parseWhole(std::string& json) {
   auto fail_with = [&](const Status& status) -> Status {
     return status.error().code() == ErrorCode::kCancelled ? status : fail(status.error().message());
   };
-  if (auto error = parser_.iterate(json.data(), json.size(), json.capacity()).get(doc_)) {
+  if (auto error = parser_.iterate(json.data(), json.size(), json.size() + kJsonPadding).get(doc_)) {
     return fail(simdjson::error_message(error));
   }
   iterating = true;
@@ -657,13 +719,31 @@ size_t skipSpace(std::string_view text, size_t at) {
   return at;
 }
 
-// Where a window that starts at `begin` ends: after the first line break
-// `bytes` or more past its start, or at the end of the text. A raw line break
-// never lies inside a JSON string or number, so a window never cuts a token.
-size_t windowEnd(std::string_view text, size_t begin, size_t bytes) {
-  if (text.size() - begin <= bytes) return text.size();
-  const size_t line_break = text.find('\n', begin + bytes);
-  return line_break == std::string_view::npos ? text.size() : line_break + 1;
+Status DocumentReader::need(size_t n) {
+  if (view_.size() > n || complete_) return okStatus();
+  DAMSCOPE_ASSIGN_OR_RETURN(view_, text_->through(n));
+  complete_ = view_.size() <= n;
+  return okStatus();
+}
+
+Result<size_t> DocumentReader::skipSpaceFrom(size_t at) {
+  while (true) {
+    DAMSCOPE_RETURN_IF_ERROR(need(at));
+    at = skipSpace(view_, at);
+    if (at < view_.size() || complete_) return at;
+  }
+}
+
+Result<size_t> DocumentReader::windowEnd(size_t begin, size_t bytes) {
+  DAMSCOPE_RETURN_IF_ERROR(need(begin + bytes));
+  if (view_.size() - begin <= bytes) return view_.size();  // the end of the text
+  for (size_t from = begin + bytes;;) {
+    const size_t line_break = view_.find('\n', from);
+    if (line_break != std::string_view::npos) return line_break + 1;
+    if (complete_) return view_.size();
+    from = view_.size();
+    DAMSCOPE_RETURN_IF_ERROR(need(from));
+  }
 }
 
 simdjson::error_code DocumentReader::loadWindow(std::string_view text, size_t begin, size_t end,
@@ -704,7 +784,7 @@ bool DocumentReader::readRest(std::string_view text, size_t rest, bool root_is_o
 // index of a 54 MB document (38 MB) is never built. Anything a window cannot
 // judge on its own (a non-object entry, an error, a document that is not
 // Kineto's shape) is left to a whole read (mode.retry).
-Status DocumentReader::parseWindowed(std::string_view text, ReadMode& mode) {
+Status DocumentReader::parseWindowed(ReadMode& mode) {
   windowed_ = true;
   // Another read, in windows of `window_bytes` (0: whole).
   auto read_again = [&](const Status& status, size_t window_bytes) {
@@ -713,20 +793,27 @@ Status DocumentReader::parseWindowed(std::string_view text, ReadMode& mode) {
     mode.window_bytes = window_bytes;
     return okStatus();
   };
-  const size_t first = skipSpace(text, 0);
-  if (first == text.size() || (text[first] != '{' && text[first] != '[')) {
+  // What follows the event array at `rest`, once the text is all there.
+  auto finish = [&](size_t rest, bool root_is_object) -> Status {
+    DAMSCOPE_RETURN_IF_ERROR(need(SIZE_MAX));
+    return readRest(view_, rest, root_is_object) ? okStatus() : read_again(okStatus(), 0);
+  };
+  // Waiting for text fails only when it cannot come (the decompression
+  // failed or was cancelled): that error is the read's.
+  DAMSCOPE_ASSIGN_OR_RETURN(const size_t first, skipSpaceFrom(0));
+  if (atEnd(first) || (view_[first] != '{' && view_[first] != '[')) {
     return read_again(okStatus(), 0);
   }
-  const bool root_is_object = text[first] == '{';
-  const size_t head_end = windowEnd(text, 0, mode.window_bytes);
+  const bool root_is_object = view_[first] == '{';
+  DAMSCOPE_ASSIGN_OR_RETURN(const size_t head_end, windowEnd(0, mode.window_bytes));
   // A head that ends before its first event was read (large metadata before
   // "traceEvents") is read again in windows twice as large, up to whole.
   auto retry_head = [&](const Status& status) {
-    return read_again(status, head_end == text.size() ? 0 : 2 * mode.window_bytes);
+    return read_again(status, atEnd(head_end) ? 0 : 2 * mode.window_bytes);
   };
-  if (head_end == text.size()) return retry_head(okStatus());
+  if (atEnd(head_end)) return retry_head(okStatus());
   Status head = okStatus();
-  if (loadWindow(text, 0, head_end, "", root_is_object ? "]}" : "]")) return retry_head(head);
+  if (loadWindow(view_, 0, head_end, "", root_is_object ? "]}" : "]")) return retry_head(head);
   if (root_is_object) {
     s_.dialect = Dialect::kKineto;
     od::object root;
@@ -741,47 +828,52 @@ Status DocumentReader::parseWindowed(std::string_view text, ReadMode& mode) {
   auto retry = [&](const Status& status = okStatus()) { return read_again(status, 0); };
   size_t window_bytes = mode.window_bytes;
   while (events_end_ == EventsEnd::kCut) {
-    size_t at = skipSpace(text, resume_);
+    DAMSCOPE_ASSIGN_OR_RETURN(size_t at, skipSpaceFrom(resume_));
     if (expect_comma_) {
-      if (at < text.size() && text[at] == ']') {
-        return readRest(text, at + 1, root_is_object) ? okStatus() : retry();
-      }
-      if (at == text.size() || text[at] != ',') return retry();
-      at = skipSpace(text, at + 1);
+      if (!atEnd(at) && view_[at] == ']') return finish(at + 1, root_is_object);
+      if (atEnd(at) || view_[at] != ',') return retry();
+      DAMSCOPE_ASSIGN_OR_RETURN(at, skipSpaceFrom(at + 1));
     }
-    if (at == text.size() || text[at] != '{') return retry();
-    const size_t end = windowEnd(text, at, window_bytes);
+    if (atEnd(at) || view_[at] != '{') return retry();
+    DAMSCOPE_ASSIGN_OR_RETURN(const size_t end, windowEnd(at, window_bytes));
     od::array events;
-    if (loadWindow(text, at, end, "[", "]") || doc_.get_array().get(events)) return retry();
+    if (loadWindow(view_, at, end, "[", "]") || doc_.get_array().get(events)) return retry();
     if (Status status = readEvents(events); !status.ok()) return retry(status);
     if (events_end_ == EventsEnd::kCut && !expect_comma_ && resume_ == at) {
       // Not one whole event in the window: a larger one, up to the end.
-      if (end == text.size()) return retry();
+      if (atEnd(end)) return retry();
       window_bytes *= 2;
     } else {
       window_bytes = mode.window_bytes;
     }
   }
   if (events_end_ != EventsEnd::kComplete) return retry();
-  return readRest(text, rest_, root_is_object) ? okStatus() : retry();
+  return finish(rest_, root_is_object);
 }
 
-Status DocumentReader::parseDocument(std::string& json, ReadMode& mode) {
-  json_ = json;
+Status DocumentReader::parseDocument(DocumentText& text, ReadMode& mode) {
+  text_ = &text;
   next_report_ = mode.reported_bytes;
-  if (mode.window_bytes == 0 || json.size() <= mode.window_bytes) return parseWhole(json);
-  Status status = parseWindowed(json, mode);
+  reported_ = mode.reported_fraction;
+  Status status = okStatus();
+  if (mode.window_bytes == 0) {
+    status = parseWhole();
+  } else if (status = need(mode.window_bytes); status.ok()) {
+    // A text no larger than a window is read whole.
+    status = complete_ ? parseWhole() : parseWindowed(mode);
+  }
   mode.reported_bytes = next_report_;
-  if (!status.ok() || mode.retry) return status;
+  mode.reported_fraction = reported_;
+  if (!status.ok() || mode.retry || !windowed_) return status;
   return checkEventCounts();
 }
 
 }  // namespace
 
-Status readDocument(std::string& json, ImportState& state, EventRouter& router,
+Status readDocument(DocumentText& text, ImportState& state, EventRouter& router,
                     const Progress& progress, ReadMode& mode) {
   DocumentReader reader(state, router, progress);
-  return reader.parseDocument(json, mode);
+  return reader.parseDocument(text, mode);
 }
 
 }  // namespace damscope::kineto

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <new>
 
+#include "analyzer/importers/inflating_file.h"
 #include "analyzer/importers/input_file.h"
 #include "analyzer/importers/kineto_importer.h"
 #include "analyzer/importers/nsys_importer.h"
@@ -64,17 +65,11 @@ Result<TraceFormat> detectFormat(const std::string& path) {
 
 namespace {
 
-// Where each stage of a Kineto import ends, as a share of the whole import.
-// Measured on v100_rank1 (3.0 MB gzip, 54 MB JSON; medians of 7 runs on one
-// core, page cache warm): reading the .gz takes 0.3 ms, decompressing 54 ms,
-// parsing 106 ms; reading the plain JSON takes 26 ms before the same parse.
-// A .gz is read as it is decompressed, one stage.
-struct KinetoShares {
-  double read_end;
-  double decompress_end;
-};
-constexpr KinetoShares kGzipShares{0, 0.35};
-constexpr KinetoShares kPlainShares{0.2, 0.2};
+// Where reading a plain JSON file ends, as a share of its import. Measured
+// on v100_rank1 (54 MB of JSON; medians of 7 runs on one core, page cache
+// warm): reading the file takes 26 ms, parsing it 106 ms. A .gz is parsed as
+// it inflates, one stage.
+constexpr double kPlainReadShare = 0.2;
 
 Result<TraceTables> importTraceUnguarded(const std::string& path, ImportTimings* timings,
                                          const Progress& progress) {
@@ -94,32 +89,35 @@ Result<TraceTables> importTraceUnguarded(const std::string& path, ImportTimings*
     case TraceFormat::kKinetoJson: {
       // Gzip or plain, told by the first bytes.
       DAMSCOPE_ASSIGN_OR_RETURN(std::string head, readFilePrefix(path, 2));
-      std::string bytes;
+      DAMSCOPE_ASSIGN_OR_RETURN(t.file_bytes, checkInputFile(path));
       auto start = std::chrono::steady_clock::now();
       if (isGzip(head)) {
-        // Read as it inflates: the compressed file is never held whole, and
+        // Parsed as it inflates: the compressed file is never held whole, and
         // the output is capped by the file's size (InflateLimits).
-        DAMSCOPE_ASSIGN_OR_RETURN(
-            bytes, gunzipFile(path, kJsonPadding,
-                              progress.part(0, kGzipShares.decompress_end, "decompressing")));
-        t.decompress_s = secondsSince(start);
-        DAMSCOPE_ASSIGN_OR_RETURN(t.file_bytes, checkInputFile(path));
-        if (!startsLikeJson(std::string_view(bytes).substr(0, 64))) {
+        InflatingFile text(path, kJsonPadding, progress);
+        DAMSCOPE_ASSIGN_OR_RETURN(std::string_view first, text.through(64));
+        if (!startsLikeJson(first.substr(0, 64))) {
+          // A stream that is also damaged or a bomb is reported as such.
+          if (auto whole = text.whole(); !whole.ok()) return whole.error();
           return Error(path + ": gzip content is not JSON (expected a PyTorch profiler trace)");
         }
-      } else {
-        DAMSCOPE_ASSIGN_OR_RETURN(
-            bytes,
-            readWholeFile(path, kJsonPadding, progress.part(0, kPlainShares.read_end, "reading")));
-        t.file_bytes = bytes.size();
-        t.read_s = secondsSince(start);
+        const Progress parsing = progress.part(0, 1, "decompressing and parsing");
+        parsing.report(0);
+        DAMSCOPE_RETURN_IF_ERROR(parsing.checkCancelled());
+        auto tables = importKinetoText(text, path, parsing);
+        t.parse_s = secondsSince(start);
+        t.decompress_s = text.inflateSeconds();
+        if (tables.ok()) t.json_bytes = text.expectedSize();
+        return tables;
       }
-      const KinetoShares shares = isGzip(head) ? kGzipShares : kPlainShares;
+      DAMSCOPE_ASSIGN_OR_RETURN(
+          std::string bytes,
+          readWholeFile(path, kJsonPadding, progress.part(0, kPlainReadShare, "reading")));
+      t.read_s = secondsSince(start);
       DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
       t.json_bytes = bytes.size();
       start = std::chrono::steady_clock::now();
-      auto tables =
-          importKinetoJson(bytes, path, progress.part(shares.decompress_end, 1, "parsing"));
+      auto tables = importKinetoJson(bytes, path, progress.part(kPlainReadShare, 1, "parsing"));
       t.parse_s = secondsSince(start);
       return tables;
     }

@@ -1,0 +1,136 @@
+// A .gz decompressed on a second thread while it is read
+// (analyzer/importers/inflating_file.h): the text and the errors are
+// gunzipFile's, a reader gets what it waits for as soon as it is out, and
+// cancelling or going away stops the thread.
+#include "analyzer/importers/inflating_file.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "tests/test_support.h"
+
+namespace damscope {
+namespace {
+
+using testing::TempDir;
+
+// Lines of JSON-like text, `bytes` long, that compress about 10:1 as traces do.
+std::string lines(size_t bytes) {
+  std::string text;
+  for (size_t i = 0; text.size() < bytes; ++i) {
+    text += "{\"ph\": \"X\", \"ts\": " + std::to_string(i * 7919 % 100003) + "},\n";
+  }
+  text.resize(bytes);
+  return text;
+}
+
+TEST(InflatingFile, GivesTheTextGunzipGivesAsItArrives) {
+  TempDir dir;
+  const std::string path = dir.file("trace.json.gz");
+  const std::string content = lines(6u << 20);
+  testing::writeGzip(path, content);
+
+  InflatingFile text(path, 64, Progress());
+  ASSERT_TRUE(text.through(0).ok());
+  // The trailer announces the size before the text is out.
+  EXPECT_EQ(text.expectedSize(), content.size());
+  for (size_t n : {size_t{0}, size_t{1000}, size_t{3} << 20, content.size() - 1}) {
+    auto view = text.through(n);
+    ASSERT_TRUE(view.ok()) << view.error().message();
+    EXPECT_GT(view->size(), n);
+    EXPECT_EQ(*view, std::string_view(content).substr(0, view->size()));
+  }
+  auto whole = text.whole();
+  ASSERT_TRUE(whole.ok()) << whole.error().message();
+  EXPECT_EQ(*whole, content);
+  EXPECT_EQ(std::string_view(whole->data() + whole->size(), 64), std::string(64, '\0'));
+  EXPECT_EQ(text.expectedSize(), content.size());
+  EXPECT_EQ(*text.through(content.size()), content);  // asking past the end: all of it
+  EXPECT_GT(text.inflateSeconds(), 0);
+}
+
+// Every way a stream can be bad fails as gunzipFile fails, with its message,
+// for every view a reader may ask for.
+TEST(InflatingFile, ErrorsAreGunzipFilesErrors) {
+  TempDir dir;
+  const std::string good = dir.file("good.json.gz");
+  testing::writeGzip(good, lines(3u << 20));
+  const std::string member = testing::readFile(good);
+
+  std::vector<std::pair<std::string, std::string>> files = {
+      {"truncated.gz", member.substr(0, member.size() / 2)},
+      {"trailing.gz", member + "garbage"},
+      {"not_gzip_after_magic.gz", std::string("\x1f\x8b") + std::string(3u << 20, 'x')},
+  };
+  std::string corrupt = member;
+  for (size_t i = member.size() / 3; i < member.size() / 3 + 64; ++i) corrupt[i] ^= 0x5a;
+  files.push_back({"corrupt.gz", corrupt});
+  for (const auto& [name, bytes] : files) {
+    SCOPED_TRACE(name);
+    const std::string path = dir.file(name);
+    testing::writeFile(path, bytes);
+    auto expected = gunzipFile(path, 0);
+    ASSERT_FALSE(expected.ok());
+    InflatingFile text(path, 0, Progress());
+    auto whole = text.whole();
+    ASSERT_FALSE(whole.ok());
+    EXPECT_EQ(whole.error().message(), expected.error().message());
+    // Once failed, every call says so, however little it asks for.
+    auto first = text.through(0);
+    ASSERT_FALSE(first.ok());
+    EXPECT_EQ(first.error().message(), expected.error().message());
+  }
+
+  InflatingFile missing(dir.file("missing.gz"), 0, Progress());
+  auto view = missing.through(0);
+  ASSERT_FALSE(view.ok());
+  EXPECT_EQ(view.error().message(), gunzipFile(dir.file("missing.gz"), 0).error().message());
+}
+
+// The cap of InflateLimits holds: a bomb stops at it, as in gunzipFile, and
+// the memory reserved for the cap is not taken.
+TEST(InflatingFile, StopsAtTheCap) {
+  TempDir dir;
+  const std::string path = dir.file("bomb.json.gz");
+  testing::writeGzip(path, std::string(8u << 20, '\0'));
+  InflateLimits limits;
+  limits.allowance_bytes = 0;
+  auto expected = gunzipFile(path, 0, {}, limits);
+  ASSERT_FALSE(expected.ok());
+  InflatingFile text(path, 0, Progress(), limits);
+  auto whole = text.whole();
+  ASSERT_FALSE(whole.ok());
+  EXPECT_EQ(whole.error().message(), expected.error().message());
+}
+
+TEST(InflatingFile, CancelledProgressStopsTheThread) {
+  TempDir dir;
+  const std::string path = dir.file("trace.json.gz");
+  testing::writeGzip(path, lines(8u << 20));
+  CancelToken token;
+  token.cancel();
+  InflatingFile text(path, 0, Progress(nullptr, &token));
+  auto whole = text.whole();
+  ASSERT_FALSE(whole.ok());
+  EXPECT_EQ(whole.error().code(), ErrorCode::kCancelled);
+}
+
+// A reader that stops early (a parse error, a cancel) destroys the text
+// while it inflates: the thread stops at its next step and is waited for.
+TEST(InflatingFile, GoingAwayStopsTheThread) {
+  TempDir dir;
+  const std::string path = dir.file("trace.json.gz");
+  testing::writeGzip(path, lines(32u << 20));
+  for (size_t n : {size_t{0}, size_t{100}, size_t{5} << 20}) {
+    InflatingFile text(path, 0, Progress());
+    auto view = text.through(n);
+    ASSERT_TRUE(view.ok()) << view.error().message();
+    EXPECT_GT(view->size(), n);
+  }
+  InflatingFile never_read(path, 0, Progress());
+}
+
+}  // namespace
+}  // namespace damscope
