@@ -183,13 +183,15 @@ bool unescapedInPlace(const char* quoted, std::string_view& out) {
     uint64_t word;
     std::memcpy(&word, p, 8);
     if constexpr (std::endian::native != std::endian::little) word = __builtin_bswap64(word);
-    const uint64_t special = zero_bytes(word ^ (kOnes * '"')) | zero_bytes(word ^ (kOnes * '\\'));
+    const uint64_t backslash = zero_bytes(word ^ (kOnes * '\\'));
+    const uint64_t special = zero_bytes(word ^ (kOnes * '"')) | backslash;
     if (special == 0) {
       p += 8;
       continue;
     }
+    // The first special byte, told from the masks rather than loaded again.
+    if (backslash & special & -special) return false;
     p += std::countr_zero(special) / 8;
-    if (*p == '\\') return false;
     out = std::string_view(quoted + 1, static_cast<size_t>(p - quoted - 1));
     return true;
   }
