@@ -1,6 +1,8 @@
 // The analysis pipeline: see pipeline.h.
 #include "analyzer/pipeline/pipeline.h"
 
+#include <pthread.h>
+
 #include <filesystem>
 #include <future>
 #include <map>
@@ -105,6 +107,7 @@ class EventWriter {
     if (!rank.events_to_write) return;
     writing_ = std::async(std::launch::async, [&tables = rank.tables,
                                                path = rank.pending->tempPath()] {
+      pthread_setname_np(pthread_self(), "store-events");  // as top and perf show it
       return writeTraceFile(tables, path);
     });
   }
