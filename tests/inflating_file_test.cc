@@ -32,7 +32,9 @@ TEST(InflatingFile, GivesTheTextGunzipGivesAsItArrives) {
   const std::string content = lines(6u << 20);
   testing::writeGzip(path, content);
 
-  InflatingFile text(path, 64, Progress());
+  auto started = InflatingFile::start(path, 64, Progress());
+  ASSERT_TRUE(started.ok()) << started.error().message();
+  InflatingFile& text = **started;
   ASSERT_TRUE(text.through(0).ok());
   // The trailer announces the size before the text is out.
   EXPECT_EQ(text.expectedSize(), content.size());
@@ -73,20 +75,20 @@ TEST(InflatingFile, ErrorsAreGunzipFilesErrors) {
     testing::writeFile(path, bytes);
     auto expected = gunzipFile(path, 0);
     ASSERT_FALSE(expected.ok());
-    InflatingFile text(path, 0, Progress());
-    auto whole = text.whole();
+    auto started = InflatingFile::start(path, 0, Progress());
+    ASSERT_TRUE(started.ok()) << started.error().message();
+    auto whole = (*started)->whole();
     ASSERT_FALSE(whole.ok());
     EXPECT_EQ(whole.error().message(), expected.error().message());
     // Once failed, every call says so, however little it asks for.
-    auto first = text.through(0);
+    auto first = (*started)->through(0);
     ASSERT_FALSE(first.ok());
     EXPECT_EQ(first.error().message(), expected.error().message());
   }
 
-  InflatingFile missing(dir.file("missing.gz"), 0, Progress());
-  auto view = missing.through(0);
-  ASSERT_FALSE(view.ok());
-  EXPECT_EQ(view.error().message(), gunzipFile(dir.file("missing.gz"), 0).error().message());
+  auto missing = InflatingFile::start(dir.file("missing.gz"), 0, Progress());
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message(), gunzipFile(dir.file("missing.gz"), 0).error().message());
 }
 
 // The cap of InflateLimits holds: a bomb stops at it, as in gunzipFile, and
@@ -99,8 +101,9 @@ TEST(InflatingFile, StopsAtTheCap) {
   limits.allowance_bytes = 0;
   auto expected = gunzipFile(path, 0, {}, limits);
   ASSERT_FALSE(expected.ok());
-  InflatingFile text(path, 0, Progress(), limits);
-  auto whole = text.whole();
+  auto text = InflatingFile::start(path, 0, Progress(), limits);
+  ASSERT_TRUE(text.ok()) << text.error().message();
+  auto whole = (*text)->whole();
   ASSERT_FALSE(whole.ok());
   EXPECT_EQ(whole.error().message(), expected.error().message());
 }
@@ -111,8 +114,9 @@ TEST(InflatingFile, CancelledProgressStopsTheThread) {
   testing::writeGzip(path, lines(8u << 20));
   CancelToken token;
   token.cancel();
-  InflatingFile text(path, 0, Progress(nullptr, &token));
-  auto whole = text.whole();
+  auto text = InflatingFile::start(path, 0, Progress(nullptr, &token));
+  ASSERT_TRUE(text.ok()) << text.error().message();
+  auto whole = (*text)->whole();
   ASSERT_FALSE(whole.ok());
   EXPECT_EQ(whole.error().code(), ErrorCode::kCancelled);
 }
@@ -124,12 +128,13 @@ TEST(InflatingFile, GoingAwayStopsTheThread) {
   const std::string path = dir.file("trace.json.gz");
   testing::writeGzip(path, lines(32u << 20));
   for (size_t n : {size_t{0}, size_t{100}, size_t{5} << 20}) {
-    InflatingFile text(path, 0, Progress());
-    auto view = text.through(n);
+    auto text = InflatingFile::start(path, 0, Progress());
+    ASSERT_TRUE(text.ok()) << text.error().message();
+    auto view = (*text)->through(n);
     ASSERT_TRUE(view.ok()) << view.error().message();
     EXPECT_GT(view->size(), n);
   }
-  InflatingFile never_read(path, 0, Progress());
+  EXPECT_TRUE(InflatingFile::start(path, 0, Progress()).ok());  // never read
 }
 
 }  // namespace

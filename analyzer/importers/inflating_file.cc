@@ -21,27 +21,36 @@ class InflatingFile::Region final : public InflateSink {
     if (base_) ::munmap(base_, mapped_);
   }
 
-  // Reserves address space for the cap, one byte past it and the padding.
+  // Reserves address space for `cap` bytes, one past them and the padding.
   // MAP_NORESERVE: no memory is committed for it, only for the pages the
-  // stream writes (mmap(2)), so a cap of gigabytes costs nothing.
-  Status begin(size_t, size_t trailer_bytes, size_t cap) override {
+  // stream writes (mmap(2)), so a cap of gigabytes costs nothing, unless
+  // address space itself is limited (ulimit -v).
+  Status reserve(size_t cap) {
     const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
     const size_t want = (cap + 1 + padding_ + page - 1) / page * page;
     void* base = ::mmap(nullptr, want, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (base == MAP_FAILED) {
       return Error(path_ + ": cannot reserve " + std::to_string(want) +
-                   " bytes of memory for the decompressed trace: " + std::strerror(errno));
+                   " bytes of address space for the decompressed trace: " + std::strerror(errno),
+                   ErrorCode::kFailure);
     }
     // Huge pages where the system allows them on request: one fault per 2 MiB
     // instead of 512.
     ::madvise(base, want, MADV_HUGEPAGE);
+    base_ = static_cast<char*>(base), mapped_ = want;
+    return okStatus();
+  }
+
+  Status begin(size_t, size_t trailer_bytes, size_t cap) override {
+    // The cap follows the file's size, read again by the decompression.
+    if (cap + 1 + padding_ > mapped_) return Error(path_ + ": the file grew while it was read");
     std::lock_guard<std::mutex> lock(mutex_);
-    base_ = static_cast<char*>(base), mapped_ = want, trailer_bytes_ = trailer_bytes;
+    trailer_bytes_ = trailer_bytes;
     return okStatus();
   }
   Result<std::span<char>> room(size_t produced, size_t most) override {
-    return std::span<char>(base_ + produced, std::min(most, mapped_ - padding_) - produced);
+    return std::span<char>(base_ + produced, most - produced);
   }
   Status publish(size_t produced) override {
     {
@@ -102,9 +111,17 @@ class InflatingFile::Region final : public InflateSink {
   double seconds_ = 0;
 };
 
-InflatingFile::InflatingFile(std::string path, size_t padding, const Progress& progress,
-                             const InflateLimits& limits)
-    : region_(std::make_unique<Region>(std::move(path), padding, progress)),
+Result<std::unique_ptr<InflatingFile>> InflatingFile::start(std::string path, size_t padding,
+                                                           const Progress& progress,
+                                                           const InflateLimits& limits) {
+  DAMSCOPE_ASSIGN_OR_RETURN(size_t size, checkInputFile(path));
+  auto region = std::make_unique<Region>(std::move(path), padding, progress);
+  DAMSCOPE_RETURN_IF_ERROR(region->reserve(limits.capFor(size)));
+  return std::unique_ptr<InflatingFile>(new InflatingFile(std::move(region), limits));
+}
+
+InflatingFile::InflatingFile(std::unique_ptr<Region> region, const InflateLimits& limits)
+    : region_(std::move(region)),
       thread_([region = region_.get(), limits] { region->inflate(limits); }) {}
 
 InflatingFile::~InflatingFile() {

@@ -29,9 +29,14 @@ class InflatingFile final : public DocumentText {
   // Starts decompressing `path` (as gunzipFile, with its errors) on a second
   // thread, the text to be followed by `padding` zero bytes. The thread
   // stops when `progress` is cancelled; it reports nothing: the reader's
-  // thread reports (Progress callbacks run on one thread).
-  InflatingFile(std::string path, size_t padding, const Progress& progress,
-                const InflateLimits& limits = {});
+  // thread reports (Progress callbacks run on one thread). Fails, before any
+  // thread starts, when the file cannot be opened or the address space for
+  // its cap cannot be reserved (a limit on virtual memory, ulimit -v; then
+  // ErrorCode::kFailure): gunzipFile, whose buffer grows with the text, may
+  // still do.
+  static Result<std::unique_ptr<InflatingFile>> start(std::string path, size_t padding,
+                                                      const Progress& progress,
+                                                      const InflateLimits& limits = {});
   // Stops the decompression and waits for its thread: views of the text end here.
   ~InflatingFile() override;
   InflatingFile(const InflatingFile&) = delete;
@@ -46,6 +51,7 @@ class InflatingFile final : public DocumentText {
  private:
   // The memory the text inflates into, and what the two threads share.
   class Region;
+  InflatingFile(std::unique_ptr<Region> region, const InflateLimits& limits);
   std::unique_ptr<Region> region_;
   std::thread thread_;
 };
