@@ -234,8 +234,14 @@ void TimelineWidget::paintRuler(QPainter& p) {
     p.drawText(QPointF(x + 3, kRulerPx - 8), qtString(tick.label));
   }
   p.restore();
+  // The rank the trace names, as the rank selector shows it; its position
+  // in the run when it names none.
+  const std::optional<int32_t> named =
+      run_ ? run_->run.ranks[static_cast<size_t>(rank_)].rank : std::nullopt;
   p.drawText(QRect(4, 0, kGutterPx - 8, kRulerPx), Qt::AlignLeft | Qt::AlignVCenter,
-             tr("Rank %1 · %2 / div").arg(rank_).arg(durationText(scale_.tickStep())));
+             tr("Rank %1 · %2 / div")
+                 .arg(named ? *named : rank_)
+                 .arg(durationText(scale_.tickStep())));
 }
 
 void TimelineWidget::paintSteps(QPainter& p) {
