@@ -10,11 +10,8 @@
 // memory is the text's size, as a growing string's would be.
 #pragma once
 
-#include <condition_variable>
 #include <cstddef>
 #include <memory>
-#include <mutex>
-#include <optional>
 #include <string>
 #include <thread>
 
