@@ -65,8 +65,8 @@ bool isKey(std::string_view key, const char (&literal)[N]) {
 }
 
 ArgKey classifyArg(std::string_view key) {
-  // A linear scan, most frequent keys first: cheaper than hashing for keys
-  // this short, since most comparisons stop at the length.
+  // Scanned, most frequent keys first, among the keys of the same length:
+  // cheaper than hashing for keys this short.
   static constexpr std::pair<std::string_view, ArgKey> kKeys[] = {
       {"External id", ArgKey::kExternalId},
       {"Ev Idx", ArgKey::kDropped},
@@ -106,6 +106,8 @@ ArgKey classifyArg(std::string_view key) {
   // The keys of each length, so that a key meets only those it could equal;
   // their first bytes are compared before a call of memcmp.
   constexpr size_t kLongest = 32;
+  static_assert(std::all_of(std::begin(kKeys), std::end(kKeys),
+                            [](const auto& entry) { return entry.first.size() < kLongest; }));
   static const auto kByLength = [] {
     std::array<std::vector<std::pair<std::string_view, ArgKey>>, kLongest> by_length;
     for (const auto& entry : kKeys) by_length[entry.first.size()].push_back(entry);
