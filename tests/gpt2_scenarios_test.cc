@@ -138,7 +138,11 @@ TEST(Gpt2Scenarios, CommunicationBoundJobIsCalledCommunicationBound) {
   for (const nlohmann::json& rank : d.ranks) {
     EXPECT_EQ(rank["device_kind"], "cpu");
     EXPECT_EQ(rank["verdict"], "communication-bound") << rank["scorecard"].dump();
-    EXPECT_GT(rank["scorecard"]["exposed_communication"].get<double>(), 20.0);
+    // At least the exposed_communication rule's high threshold (15 %,
+    // finding_rules.cc). About 28 % on a quiet machine; a CI run with other
+    // tests on the same two cores measured 18.7 %: their load slows the
+    // compute the collectives would hide behind.
+    EXPECT_GE(rank["scorecard"]["exposed_communication"].get<double>(), 15.0);
     EXPECT_TRUE(hasFinding(rank, "exposed_communication"));
     EXPECT_GT(rank["kernel_categories_pct"]["communication"].get<double>(), 0.0);
   }
