@@ -52,7 +52,7 @@ class InflatingFile::Region final : public InflateSink {
     trailer_bytes_ = trailer_bytes;
     return okStatus();
   }
-  Result<std::span<char>> room(size_t produced, size_t most) override {
+  std::span<char> room(size_t produced, size_t most) override {
     return std::span<char>(base_ + produced, most - produced);
   }
   Status publish(size_t produced) override {

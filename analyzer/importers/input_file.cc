@@ -178,7 +178,7 @@ Result<size_t> inflateGzip(const ReadInput& read, size_t compressed_bytes, std::
     if (zs.avail_in == 0 && !input_ended) DAMSCOPE_RETURN_IF_ERROR(refill());
     // Room up to one byte past the cap, which tells a stream that exceeds it.
     if (produced > cap) return too_large();
-    DAMSCOPE_ASSIGN_OR_RETURN(std::span<char> room, sink.room(produced, cap + 1));
+    const std::span<char> room = sink.room(produced, cap + 1);
     // A window of kProgressChunkBytes brings control back between reports.
     zs.next_out = reinterpret_cast<Bytef*>(room.data());
     zs.avail_out = static_cast<uInt>(std::min(room.size(), kProgressChunkBytes));
@@ -229,7 +229,7 @@ class StringSink final : public InflateSink {
     out_.resize(first);
     return okStatus();
   }
-  Result<std::span<char>> room(size_t produced, size_t most) override {
+  std::span<char> room(size_t produced, size_t most) override {
     if (out_.size() == produced) out_.resize(std::min(out_.size() * 2, most));
     return std::span<char>(out_.data() + produced, out_.size() - produced);
   }

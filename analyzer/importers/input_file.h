@@ -87,7 +87,7 @@ class InflateSink {
   // Room for the bytes after the first `produced`: at least one byte, and at
   // most `most` bytes in all (the cap plus one, which tells a stream that
   // passes the cap).
-  virtual Result<std::span<char>> room(size_t produced, size_t most) = 0;
+  virtual std::span<char> room(size_t produced, size_t most) = 0;
   // The first `produced` bytes are final; called after every step of at most
   // kProgressChunkBytes. An error stops the decompression with it.
   virtual Status publish(size_t produced) = 0;
