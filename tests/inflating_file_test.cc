@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "tests/test_support.h"
@@ -135,6 +136,95 @@ TEST(InflatingFile, GoingAwayStopsTheThread) {
     EXPECT_GT(view->size(), n);
   }
   EXPECT_TRUE(InflatingFile::start(path, 0, Progress()).ok());  // never read
+}
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+constexpr bool kSanitized = __has_feature(address_sanitizer) || __has_feature(thread_sanitizer);
+#else
+constexpr bool kSanitized = false;
+#endif
+
+// The resident memory of this process (/proc/self/status VmRSS).
+size_t residentBytes() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stoul(line.substr(6)) * 1024;
+  }
+  return 0;
+}
+
+// A reader that releases what it has read keeps a bounded part of the text
+// in memory, however long the text: the decompression waits for it and
+// writes into the pages it released. The text is the same, and the padding
+// after it zeros, even where it lands on reused pages.
+TEST(InflatingFile, ReleasedTextGivesItsMemoryToTheTextToCome) {
+  TempDir dir;
+  const std::string path = dir.file("trace.json.gz");
+  const std::string content = lines(96u << 20);
+  testing::writeGzip(path, content);
+
+  const size_t before = residentBytes();
+  size_t most = before;
+  auto started = InflatingFile::start(path, 64, Progress());
+  ASSERT_TRUE(started.ok()) << started.error().message();
+  InflatingFile& text = **started;
+  constexpr size_t kStep = 1u << 20;
+  std::string_view view;
+  for (size_t read = 0; read < content.size(); read += kStep) {
+    auto got = text.through(read + kStep - 1);
+    ASSERT_TRUE(got.ok()) << got.error().message();
+    view = *got;
+    const size_t end = std::min(read + kStep, view.size());
+    ASSERT_EQ(view.substr(read, end - read), std::string_view(content).substr(read, end - read))
+        << "at " << read;
+    text.release(end);
+    most = std::max(most, residentBytes());
+  }
+  ASSERT_EQ(view.size(), content.size());
+  EXPECT_EQ(std::string_view(view.data() + view.size(), 64), std::string(64, '\0'));
+  // 16 MiB ahead of the reader, in chunks of 2 MiB, against 96 MiB of text.
+  // (A sanitizer's shadow memory grows with what the test compares.)
+  if (!kSanitized) EXPECT_LT(most - before, size_t{32} << 20);
+}
+
+// A read that released bytes and must start again (the Kineto reader's
+// retry) gets the text from its first byte: it is decompressed again.
+TEST(InflatingFile, RewindAfterAReleaseGivesTheTextAgain) {
+  TempDir dir;
+  const std::string path = dir.file("trace.json.gz");
+  const std::string content = lines(40u << 20);
+  testing::writeGzip(path, content);
+  auto started = InflatingFile::start(path, 16, Progress());
+  ASSERT_TRUE(started.ok()) << started.error().message();
+  InflatingFile& text = **started;
+  ASSERT_TRUE(text.rewind().ok());  // nothing released: nothing to do
+  ASSERT_TRUE(text.through(30u << 20).ok());
+  text.release(30u << 20);
+  ASSERT_TRUE(text.rewind().ok());
+  auto whole = text.whole();
+  ASSERT_TRUE(whole.ok()) << whole.error().message();
+  EXPECT_EQ(*whole, content);
+}
+
+// A reader that releases nothing still gets all it asks for: the
+// decompression runs ahead of the released bytes or up to what is waited for.
+TEST(InflatingFile, AReaderThatReleasesNothingGetsWhatItWaitsFor) {
+  TempDir dir;
+  const std::string path = dir.file("trace.json.gz");
+  const std::string content = lines(40u << 20);
+  testing::writeGzip(path, content);
+  auto started = InflatingFile::start(path, 0, Progress());
+  ASSERT_TRUE(started.ok()) << started.error().message();
+  InflatingFile& text = **started;
+  for (size_t n = 0; n < content.size(); n += 5u << 20) {
+    auto view = text.through(n);
+    ASSERT_TRUE(view.ok()) << view.error().message();
+    ASSERT_GT(view->size(), n);
+    EXPECT_EQ(*view, std::string_view(content).substr(0, view->size()));
+  }
+  EXPECT_EQ(*text.whole(), content);
 }
 
 }  // namespace

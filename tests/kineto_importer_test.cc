@@ -398,13 +398,16 @@ TEST(KinetoWindows, AnyWindowSizeGivesTheTablesOfAWholeRead) {
 }
 
 // A text that arrives piece by piece is read in windows as it comes, not
-// waited for whole: the reader asks for it many times before its end.
-TEST(KinetoWindows, ArrivingTextIsReadAsItComes) {
+// waited for whole: the reader asks for it many times before its end, and
+// releases what it has read (which TrickleText overwrites) up to the keys
+// after the event array.
+TEST(KinetoWindows, ArrivingTextIsReadAsItComesAndReleased) {
   std::string json = kCurrentTrace;
   testing::TrickleText text(json, kJsonPadding);
   auto tables = importKinetoText(text, "test.json", {}, 64);
   ASSERT_TRUE(tables.ok()) << tables.error().message();
   EXPECT_GT(text.calls(), json.size() / 64);
+  EXPECT_GT(text.released(), std::string_view(kCurrentTrace).rfind(']'));
 }
 
 // Bad input over several lines, in small windows: the error a whole read gives.

@@ -28,6 +28,13 @@ class DocumentText {
 
   // For progress: the text's size once it is known, else an estimate.
   virtual size_t expectedSize() const = 0;
+
+  // The reader will read no byte before `n` again, until rewind(): their
+  // memory may go to the bytes still to come, and views of them dangle.
+  virtual void release(size_t) {}
+  // The next read starts again at byte 0: bytes released before are given
+  // again. An error when they cannot be (the decompression failed).
+  virtual Status rewind() { return okStatus(); }
 };
 
 // A text already in memory (a plain .json file, a test's string).

@@ -45,6 +45,7 @@ Result<TraceTables> importUnguarded(DocumentText& text, const std::string& sourc
   // start: in larger windows, then whole (which never asks again).
   while (tables.ok() && mode.retry) {
     mode.retry = false;
+    if (Status status = text.rewind(); !status.ok()) return status.error();
     tables = importOnce(text, source_name, progress, mode);
   }
   return tables;

@@ -829,6 +829,10 @@ Status DocumentReader::parseWindowed(ReadMode& mode) {
     head = readEvents(events);
   }
   if (!head.ok() || events_end_ != EventsEnd::kCut) return retry_head(head);
+  // A window is read from its own copy (loadWindow): the text before the
+  // next window's start is never read again in this pass, and its memory
+  // may go to the text still to come. A retry rewinds the text.
+  text_->release(resume_);
   auto retry = [&](const Status& status = okStatus()) { return read_again(status, 0); };
   size_t window_bytes = mode.window_bytes;
   while (events_end_ == EventsEnd::kCut) {
@@ -843,6 +847,7 @@ Status DocumentReader::parseWindowed(ReadMode& mode) {
     od::array events;
     if (loadWindow(view_, at, end, "[", "]") || doc_.get_array().get(events)) return retry();
     if (Status status = readEvents(events); !status.ok()) return retry(status);
+    text_->release(events_end_ == EventsEnd::kCut ? resume_ : rest_);
     if (events_end_ == EventsEnd::kCut && !expect_comma_ && resume_ == at) {
       // Not one whole event in the window: a larger one, up to the end.
       if (atEnd(end)) return retry();
