@@ -186,7 +186,9 @@ TEST(InflatingFile, ReleasedTextGivesItsMemoryToTheTextToCome) {
   EXPECT_EQ(std::string_view(view.data() + view.size(), 64), std::string(64, '\0'));
   // 16 MiB ahead of the reader, in chunks of 2 MiB, against 96 MiB of text.
   // (A sanitizer's shadow memory grows with what the test compares.)
-  if (!kSanitized) EXPECT_LT(most - before, size_t{32} << 20);
+  if (!kSanitized) {
+    EXPECT_LT(most - before, size_t{32} << 20);
+  }
 }
 
 // A read that released bytes and must start again (the Kineto reader's
