@@ -1,7 +1,7 @@
 // A DocumentText that hands out its text as slowly as the contract allows:
 // each through(n) gives exactly n + 1 bytes (or the whole text), so that a
 // reader meets the end of what has arrived at every offset where it asks,
-// as it may with a file still inflating (InflatingFile), without a thread.
+// as it may with a file still inflating (StreamingFile), without a thread.
 // Bytes the reader releases are overwritten with '#' (until a rewind puts
 // the text back), so that a reader that reads them again fails or differs.
 // Used by the importer tests and the Kineto fuzz target.

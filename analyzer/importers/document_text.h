@@ -1,5 +1,5 @@
 // The text of a document being imported: whole in memory, or still arriving
-// (a .json.gz inflating on another thread, inflating_file.h), so that a
+// (a file read or decompressed on another thread, streaming_file.h), so that a
 // reader parses what is there while the rest comes.
 #pragma once
 

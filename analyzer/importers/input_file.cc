@@ -64,32 +64,6 @@ Result<std::string> readFilePrefix(const std::string& path, size_t n) {
   return bytes;
 }
 
-Result<std::string> readWholeFile(const std::string& path, size_t padding,
-                                  const Progress& progress) {
-  DAMSCOPE_ASSIGN_OR_RETURN(size_t size, checkInputFile(path));
-  if (size > kMaxInputBytes) {
-    return Error(path + ": file too large (" + std::to_string(size) +
-                 " bytes; a trace can have at most " + std::to_string(kMaxInputBytes) + ")");
-  }
-  DAMSCOPE_ASSIGN_OR_RETURN(int fd, openForReading(path));
-  FdCloser closer{fd};
-  std::string bytes;
-  bytes.reserve(size + padding);
-  bytes.resize(size);
-  size_t got = 0;
-  while (got < size) {
-    const ssize_t r = ::read(fd, bytes.data() + got, std::min(size - got, kProgressChunkBytes));
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) return Error(path + ": read error: " + errnoText());
-    if (r == 0) break;  // The file shrank while we read it.
-    got += static_cast<size_t>(r);
-    progress.report(static_cast<double>(got) / static_cast<double>(size));
-    DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
-  }
-  bytes.resize(got);
-  return bytes;
-}
-
 bool isGzip(std::string_view bytes) {
   return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
          static_cast<unsigned char>(bytes[1]) == 0x8b;
@@ -127,7 +101,7 @@ size_t trailerSize(std::string_view tail, size_t compressed_bytes) {
 // Inflates a gzip stream of `compressed_bytes` into `sink`; returns the
 // decompressed size. See gunzip for the errors.
 Result<size_t> inflateGzip(const ReadInput& read, size_t compressed_bytes, std::string_view tail,
-                           const std::string& path, InflateSink& sink, const Progress& progress,
+                           const std::string& path, TextSink& sink, const Progress& progress,
                            const InflateLimits& limits) {
   const size_t cap = limits.capFor(compressed_bytes);
   DAMSCOPE_RETURN_IF_ERROR(sink.begin(compressed_bytes, trailerSize(tail, compressed_bytes), cap));
@@ -215,13 +189,20 @@ Result<size_t> inflateGzip(const ReadInput& read, size_t compressed_bytes, std::
 // so it starts at most at kMaxFirstBuffer and grows by doubling. 64 MiB holds
 // the largest trace in ../shared/traces (54 MB of JSON) in one piece; a
 // larger one is copied a few times, at memory speed.
-class StringSink final : public InflateSink {
+//
+// A plain file's text is sized once, to the file's size (`exact`).
+class StringSink final : public TextSink {
  public:
-  explicit StringSink(size_t padding) : padding_(padding) {}
+  StringSink(size_t padding, bool exact = false) : padding_(padding), exact_(exact) {}
 
-  Status begin(size_t compressed_bytes, size_t trailer_bytes, size_t cap) override {
+  Status begin(size_t input_bytes, size_t announced_bytes, size_t cap) override {
+    if (exact_) {
+      out_.reserve(cap + padding_);
+      out_.resize(cap);
+      return okStatus();
+    }
     constexpr size_t kMaxFirstBuffer = 64u << 20;
-    const size_t guess = trailer_bytes >= compressed_bytes ? trailer_bytes : compressed_bytes * 4;
+    const size_t guess = announced_bytes >= input_bytes ? announced_bytes : input_bytes * 4;
     // Slack so that the decoder can report the end of the stream without a
     // final reallocation when the guess is exact.
     const size_t first = std::min({guess, cap, kMaxFirstBuffer}) + (64u << 10);
@@ -245,9 +226,41 @@ class StringSink final : public InflateSink {
  private:
   std::string out_;
   size_t padding_;
+  bool exact_;
 };
 
 }  // namespace
+
+Result<size_t> readFile(const std::string& path, TextSink& sink, const Progress& progress) {
+  DAMSCOPE_ASSIGN_OR_RETURN(size_t size, checkInputFile(path));
+  if (size > kMaxInputBytes) {
+    return Error(path + ": file too large (" + std::to_string(size) +
+                 " bytes; a trace can have at most " + std::to_string(kMaxInputBytes) + ")");
+  }
+  DAMSCOPE_ASSIGN_OR_RETURN(int fd, openForReading(path));
+  FdCloser closer{fd};
+  DAMSCOPE_RETURN_IF_ERROR(sink.begin(size, size, size));
+  size_t got = 0;
+  while (got < size) {
+    const std::span<char> room = sink.room(got, size);
+    const ssize_t r = ::read(fd, room.data(), std::min(room.size(), kProgressChunkBytes));
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) return Error(path + ": read error: " + errnoText());
+    if (r == 0) break;  // The file shrank while we read it.
+    got += static_cast<size_t>(r);
+    DAMSCOPE_RETURN_IF_ERROR(sink.publish(got));
+    progress.report(static_cast<double>(got) / static_cast<double>(size));
+    DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
+  }
+  return got;
+}
+
+Result<std::string> readWholeFile(const std::string& path, size_t padding,
+                                  const Progress& progress) {
+  StringSink sink(padding, /*exact=*/true);
+  DAMSCOPE_ASSIGN_OR_RETURN(size_t size, readFile(path, sink, progress));
+  return sink.take(size);
+}
 
 Result<std::string> gunzip(std::string_view compressed, const std::string& path, size_t padding,
                            const Progress& progress, const InflateLimits& limits) {
@@ -266,7 +279,7 @@ Result<std::string> gunzip(std::string_view compressed, const std::string& path,
   return sink.take(produced);
 }
 
-Result<size_t> gunzipFile(const std::string& path, InflateSink& sink, const Progress& progress,
+Result<size_t> gunzipFile(const std::string& path, TextSink& sink, const Progress& progress,
                           const InflateLimits& limits) {
   DAMSCOPE_ASSIGN_OR_RETURN(size_t size, checkInputFile(path));
   DAMSCOPE_ASSIGN_OR_RETURN(int fd, openForReading(path));

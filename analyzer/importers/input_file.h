@@ -74,27 +74,32 @@ Result<std::string> gunzip(std::string_view compressed, const std::string& path,
 Result<std::string> gunzipFile(const std::string& path, size_t padding,
                                const Progress& progress = {}, const InflateLimits& limits = {});
 
-// Where a gzip stream inflates to: a string that grows (gunzip), or memory
-// reserved once that another thread reads as it fills (InflatingFile).
-class InflateSink {
+// Where a file's text goes as it is read or inflated: a string (readWholeFile,
+// gunzip), or memory reserved once that another thread reads as it fills
+// (StreamingFile).
+class TextSink {
  public:
-  virtual ~InflateSink() = default;
-  // Called once, before anything inflates: the stream's compressed size, the
-  // size its trailer announces (RFC 1952 ISIZE, the last member's size
-  // modulo 2^32; untrusted; 0 when there is none) and the most it may
-  // inflate to (InflateLimits::capFor).
-  virtual Status begin(size_t compressed_bytes, size_t trailer_bytes, size_t cap) = 0;
+  virtual ~TextSink() = default;
+  // Called once, before any text: the input's size (a .gz: compressed), the
+  // size it announces for its text (a plain file: its size; a .gz: its
+  // trailer's, RFC 1952 ISIZE, the last member's size modulo 2^32,
+  // untrusted, 0 when there is none) and the most text it may give (a .gz:
+  // InflateLimits::capFor).
+  virtual Status begin(size_t input_bytes, size_t announced_bytes, size_t cap) = 0;
   // Room for the bytes after the first `produced`: at least one byte, and at
-  // most `most` bytes in all (the cap plus one, which tells a stream that
-  // passes the cap).
+  // most `most` bytes in all (a .gz: the cap plus one, which tells a stream
+  // that passes the cap).
   virtual std::span<char> room(size_t produced, size_t most) = 0;
   // The first `produced` bytes are final; called after every step of at most
-  // kProgressChunkBytes. An error stops the decompression with it.
+  // kProgressChunkBytes. An error stops the read with it.
   virtual Status publish(size_t produced) = 0;
 };
 
+// As readWholeFile, into `sink`; returns the size read.
+Result<size_t> readFile(const std::string& path, TextSink& sink, const Progress& progress);
+
 // As gunzipFile, into `sink`; returns the decompressed size.
-Result<size_t> gunzipFile(const std::string& path, InflateSink& sink, const Progress& progress,
+Result<size_t> gunzipFile(const std::string& path, TextSink& sink, const Progress& progress,
                           const InflateLimits& limits);
 
 }  // namespace damscope

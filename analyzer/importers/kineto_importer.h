@@ -44,7 +44,7 @@ Result<TraceTables> importKinetoJson(std::string& json, const std::string& sourc
                                      size_t window_bytes = kKinetoWindowBytes);
 
 // As importKinetoJson, from a text that may still be arriving: a windowed
-// read parses what is there while the rest comes (InflatingFile). The text
+// read parses what is there while the rest comes (StreamingFile). The text
 // is followed by kJsonPadding readable bytes. When the text cannot come, its
 // error is the import's.
 Result<TraceTables> importKinetoText(DocumentText& text, const std::string& source_name,

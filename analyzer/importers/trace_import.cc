@@ -5,10 +5,10 @@
 #include <cstring>
 #include <new>
 
-#include "analyzer/importers/inflating_file.h"
 #include "analyzer/importers/input_file.h"
 #include "analyzer/importers/kineto_importer.h"
 #include "analyzer/importers/nsys_importer.h"
+#include "analyzer/importers/streaming_file.h"
 #include "trace/sqlite_db.h"
 #include "trace/trace_reader.h"
 
@@ -65,11 +65,12 @@ Result<TraceFormat> detectFormat(const std::string& path) {
 
 namespace {
 
-// Where reading a plain JSON file, or decompressing a .gz before its parse,
-// ends, as a share of its import. Measured on v100_rank1 (3.0 MB gzip, 54 MB
-// JSON; medians of 7 runs on one core, page cache warm): reading the plain
-// file takes 26 ms, decompressing the .gz 54 ms, parsing either 106 ms. A .gz
-// is normally parsed as it inflates, one stage.
+// Where reading a plain JSON file, or decompressing a .gz, before its parse
+// ends, as a share of its import: where address space is too short to read
+// or decompress while parsing (StreamingFile). Measured on v100_rank1 (3.0 MB
+// gzip, 54 MB JSON; medians of 7 runs on one core, page cache warm): reading
+// the plain file takes 26 ms, decompressing the .gz 54 ms, parsing either
+// 106 ms.
 constexpr double kPlainReadShare = 0.2;
 constexpr double kGzipDecompressShare = 0.35;
 
@@ -77,22 +78,26 @@ Error notJson(const std::string& path) {
   return Error(path + ": gzip content is not JSON (expected a PyTorch profiler trace)");
 }
 
-// A .gz parsed as it inflates on a second thread, reported as one stage.
-Result<TraceTables> importInflating(InflatingFile& text, const std::string& path,
+// A file parsed as a second thread reads or decompresses it, reported as
+// one stage. A .gz's content is only known to be JSON once it inflates.
+Result<TraceTables> importStreaming(StreamingFile& text, const std::string& path, bool gzip,
                                     ImportTimings& t, const Progress& progress,
                                     std::chrono::steady_clock::time_point start) {
-  DAMSCOPE_ASSIGN_OR_RETURN(std::string_view first, text.through(64));
-  if (!startsLikeJson(first.substr(0, 64))) {
-    // A stream that is also damaged or a bomb is reported as such.
-    if (auto whole = text.whole(); !whole.ok()) return whole.error();
-    return notJson(path);
+  if (gzip) {
+    DAMSCOPE_ASSIGN_OR_RETURN(std::string_view first, text.through(64));
+    if (!startsLikeJson(first.substr(0, 64))) {
+      // A stream that is also damaged or a bomb is reported as such.
+      if (auto whole = text.whole(); !whole.ok()) return whole.error();
+      return notJson(path);
+    }
   }
-  const Progress parsing = progress.part(0, 1, "decompressing and parsing");
+  const Progress parsing =
+      progress.part(0, 1, gzip ? "decompressing and parsing" : "reading and parsing");
   parsing.report(0);
   DAMSCOPE_RETURN_IF_ERROR(parsing.checkCancelled());
   auto tables = importKinetoText(text, path, parsing);
   t.parse_s = secondsSince(start);
-  t.decompress_s = text.inflateSeconds();
+  (gzip ? t.decompress_s : t.read_s) = text.threadSeconds();
   if (tables.ok()) t.json_bytes = text.expectedSize();
   return tables;
 }
@@ -131,8 +136,8 @@ Result<TraceTables> importTraceUnguarded(const std::string& path, ImportTimings*
       if (isGzip(head)) {
         // Parsed as it inflates: the compressed file is never held whole, and
         // the output is capped by the file's size (InflateLimits).
-        auto inflating = InflatingFile::start(path, kJsonPadding, progress);
-        if (inflating.ok()) return importInflating(**inflating, path, t, progress, start);
+        auto inflating = StreamingFile::gunzip(path, kJsonPadding, progress);
+        if (inflating.ok()) return importStreaming(**inflating, path, true, t, progress, start);
         // No address space for the cap: decompressed first, into a buffer
         // that grows with the text.
         DAMSCOPE_ASSIGN_OR_RETURN(
@@ -142,6 +147,8 @@ Result<TraceTables> importTraceUnguarded(const std::string& path, ImportTimings*
         if (!startsLikeJson(std::string_view(bytes).substr(0, 64))) return notJson(path);
         return importWholeText(bytes, path, t, progress.part(kGzipDecompressShare, 1, "parsing"));
       }
+      auto reading = StreamingFile::read(path, kJsonPadding, progress);
+      if (reading.ok()) return importStreaming(**reading, path, false, t, progress, start);
       DAMSCOPE_ASSIGN_OR_RETURN(
           std::string bytes,
           readWholeFile(path, kJsonPadding, progress.part(0, kPlainReadShare, "reading")));

@@ -27,9 +27,10 @@ Result<TraceFormat> detectFormat(const std::string& path);
 
 // Where import time went, for progress and benchmarks.
 struct ImportTimings {
+  // A JSON file is read (a .gz: decompressed) on a second thread while it
+  // is parsed: parse_s is the whole import's time, read_s (decompress_s)
+  // the part of it that thread worked.
   double read_s = 0;  // 0 for gzip, which is read as it is decompressed
-  // A .gz is decompressed on a second thread while it is parsed: parse_s is
-  // the whole import's time, decompress_s the part of it that thread ran.
   double decompress_s = 0;
   double parse_s = 0;
   size_t file_bytes = 0;
@@ -39,11 +40,11 @@ struct ImportTimings {
 // Imports a Kineto JSON or nsys SQLite file. A damscope trace store is not an
 // import source: the error says so.
 //
-// Reports to `progress` under the stages "reading" (nsys, plain JSON), then,
-// for plain Kineto JSON, "parsing"; a .json.gz reports one stage,
-// "decompressing and parsing" (it is parsed as it inflates). Fractions never
-// decrease and end at 1. When `progress` is
-// cancelled the import stops at its next check (every MiB of file or JSON,
+// Reports to `progress` under one stage: "reading" (nsys), "reading and
+// parsing" (plain Kineto JSON) or "decompressing and parsing" (.json.gz);
+// where address space is too short to parse a JSON file while it is read
+// (StreamingFile), "reading" or "decompressing", then "parsing". Fractions
+// never decrease and end at 1. When `progress` is cancelled the import stops at its next check (every MiB of file or JSON,
 // every 64K rows of an export) and returns cancelledError()
 // (ErrorCode::kCancelled); importers write nothing anyway.
 Result<TraceTables> importTrace(const std::string& path, ImportTimings* timings = nullptr,

@@ -1,5 +1,5 @@
-// A .gz file decompressed on a second thread: see inflating_file.h.
-#include "analyzer/importers/inflating_file.h"
+// A trace file's text made on a second thread: see streaming_file.h.
+#include "analyzer/importers/streaming_file.h"
 
 #include <pthread.h>
 #include <sys/mman.h>
@@ -16,19 +16,24 @@
 
 namespace damscope {
 
-// The text inflates chunk by chunk, each a huge page (x86-64's PMD size)
-// at an address aligned to it, so that a chunk moves between addresses as
-// one page table entry (mremap(2)).
+// The text fills its region chunk by chunk, each a huge page (x86-64's PMD
+// size) at an address aligned to it, so that a chunk moves between addresses
+// as one page table entry (mremap(2)).
 constexpr size_t kChunkBytes = size_t{2} << 20;
-// How far the decompression may run ahead of what the reader released: the
+// How far the thread may run ahead of what the reader released: the
 // text in memory at a time. The reader's windows (kKinetoWindowBytes) are
 // far smaller; a reader that asks for more gets it (Region::through).
 constexpr size_t kAheadBytes = size_t{16} << 20;
 
-class InflatingFile::Region final : public InflateSink {
+class StreamingFile::Region final : public TextSink {
  public:
-  Region(std::string path, size_t padding, const Progress& progress)
-      : path_(std::move(path)), padding_(padding), progress_(progress) {}
+  // `announced_bytes`: the text's size where it is known before the thread
+  // starts (a plain file's), else 0.
+  Region(std::string path, size_t padding, const Progress& progress, size_t announced_bytes)
+      : path_(std::move(path)),
+        padding_(padding),
+        progress_(progress),
+        announced_bytes_(announced_bytes) {}
   ~Region() override {
     if (mapping_) ::munmap(mapping_, mapped_);
   }
@@ -44,7 +49,7 @@ class InflatingFile::Region final : public InflateSink {
                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (mapping == MAP_FAILED) {
       return Error(path_ + ": cannot reserve " + std::to_string(want) +
-                   " bytes of address space for the decompressed trace: " + std::strerror(errno),
+                   " bytes of address space for the trace's text: " + std::strerror(errno),
                    ErrorCode::kFailure);
     }
     mapping_ = static_cast<char*>(mapping), mapped_ = want + kChunkBytes;
@@ -56,13 +61,13 @@ class InflatingFile::Region final : public InflateSink {
     return okStatus();
   }
 
-  Status begin(size_t, size_t trailer_bytes, size_t cap) override {
+  Status begin(size_t, size_t announced_bytes, size_t cap) override {
     // The cap follows the file's size, read again by the decompression.
     if (base_ + cap + 1 + padding_ > mapping_ + mapped_) {
       return Error(path_ + ": the file grew while it was read");
     }
     std::lock_guard<std::mutex> lock(mutex_);
-    trailer_bytes_ = trailer_bytes;
+    announced_bytes_ = announced_bytes;
     return okStatus();
   }
 
@@ -81,9 +86,7 @@ class InflatingFile::Region final : public InflateSink {
       waited_ += std::chrono::steady_clock::now() - waited_from;
       while (chunk > entered_chunk_) {
         ++entered_chunk_;
-        if (reused_chunk_ < released_ / kChunkBytes && reuse(reused_chunk_, entered_chunk_)) {
-          ++reused_chunk_;
-        }
+        if (reused_chunk_ < released_ / kChunkBytes) reuse(reused_chunk_++, entered_chunk_);
       }
     }
     const size_t end = std::min(most, (chunk + 1) * kChunkBytes);
@@ -100,11 +103,12 @@ class InflatingFile::Region final : public InflateSink {
     return okStatus();
   }
 
-  // The thread's work: the whole stream, then its outcome for the reader.
-  void inflate(const InflateLimits& limits) {
-    pthread_setname_np(pthread_self(), "gunzip");  // as top and perf show it
+  // The thread's work: the whole file, then its outcome for the reader.
+  void fill(Source source, const InflateLimits& limits) {
+    pthread_setname_np(pthread_self(), source == Source::kGzip ? "gunzip" : "read-trace");
     const auto start = std::chrono::steady_clock::now();
-    Result<size_t> size = gunzipFile(path_, *this, Progress(), limits);
+    Result<size_t> size = source == Source::kGzip ? gunzipFile(path_, *this, Progress(), limits)
+                                                  : readFile(path_, *this, Progress());
     std::lock_guard<std::mutex> lock(mutex_);
     if (size.ok()) {
       produced_ = size.value();
@@ -142,7 +146,7 @@ class InflatingFile::Region final : public InflateSink {
   }
   size_t expectedSize() const {
     std::lock_guard<std::mutex> lock(mutex_);
-    return ended_ ? produced_ : std::max(trailer_bytes_, produced_);
+    return ended_ ? produced_ : std::max(announced_bytes_, produced_);
   }
   double seconds() const {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -155,12 +159,18 @@ class InflatingFile::Region final : public InflateSink {
   }
 
  private:
-  // Moves the pages of chunk `from` (released) to chunk `to` (not yet
-  // written). False when the kernel refuses: `to` then faults in its own.
-  bool reuse(size_t from, size_t to) {
-    void* moved = ::mremap(base_ + from * kChunkBytes, kChunkBytes, kChunkBytes,
-                           MREMAP_MAYMOVE | MREMAP_FIXED, base_ + to * kChunkBytes);
-    return moved != MAP_FAILED;
+  // Gives the pages of chunk `from` (released) to chunk `to` (not yet
+  // written). MREMAP_DONTUNMAP (Linux 5.7) leaves `from` mapped, empty: a
+  // plain move would leave a hole in the reservation, where the kernel may
+  // place another thread's mapping, which this region's munmap would then
+  // take away. A kernel without it frees `from` instead, and `to` faults in
+  // pages of its own.
+  void reuse(size_t from, size_t to) {
+    char* const released = base_ + from * kChunkBytes;
+    void* moved = ::mremap(released, kChunkBytes, kChunkBytes,
+                           MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP,
+                           base_ + to * kChunkBytes);
+    if (moved == MAP_FAILED) ::madvise(released, kChunkBytes, MADV_DONTNEED);
   }
 
   const std::string path_;
@@ -173,7 +183,7 @@ class InflatingFile::Region final : public InflateSink {
   mutable std::mutex mutex_;
   std::condition_variable grown_;                // produced_ or ended_
   std::condition_variable wanted_or_released_;  // wanted_, released_ or stop_
-  size_t trailer_bytes_ = 0;
+  size_t announced_bytes_;
   size_t produced_ = 0;
   size_t wanted_ = 0;    // the most the reader waited for
   size_t released_ = 0;  // the reader reads nothing before it again
@@ -186,49 +196,66 @@ class InflatingFile::Region final : public InflateSink {
   double seconds_ = 0;
 };
 
-Result<std::unique_ptr<InflatingFile>> InflatingFile::start(std::string path, size_t padding,
-                                                           const Progress& progress,
-                                                           const InflateLimits& limits) {
+Result<std::unique_ptr<StreamingFile>> StreamingFile::gunzip(std::string path, size_t padding,
+                                                             const Progress& progress,
+                                                             const InflateLimits& limits) {
   DAMSCOPE_ASSIGN_OR_RETURN(size_t size, checkInputFile(path));
-  std::unique_ptr<InflatingFile> file(
-      new InflatingFile(std::move(path), padding, progress, limits, limits.capFor(size)));
+  std::unique_ptr<StreamingFile> file(new StreamingFile(std::move(path), Source::kGzip, padding,
+                                                        progress, limits, limits.capFor(size)));
   DAMSCOPE_RETURN_IF_ERROR(file->startRegion());
   return file;
 }
 
-InflatingFile::InflatingFile(std::string path, size_t padding, const Progress& progress,
-                             const InflateLimits& limits, size_t cap)
-    : path_(std::move(path)), padding_(padding), progress_(progress), limits_(limits), cap_(cap) {}
+Result<std::unique_ptr<StreamingFile>> StreamingFile::read(std::string path, size_t padding,
+                                                           const Progress& progress) {
+  DAMSCOPE_ASSIGN_OR_RETURN(size_t size, checkInputFile(path));
+  // A file larger than kMaxInputBytes is refused by readFile, with its message.
+  std::unique_ptr<StreamingFile> file(new StreamingFile(
+      std::move(path), Source::kPlain, padding, progress, {}, std::min(size, kMaxInputBytes)));
+  DAMSCOPE_RETURN_IF_ERROR(file->startRegion());
+  return file;
+}
 
-Status InflatingFile::startRegion() {
-  auto region = std::make_unique<Region>(path_, padding_, progress_);
+StreamingFile::StreamingFile(std::string path, Source source, size_t padding,
+                             const Progress& progress, const InflateLimits& limits, size_t cap)
+    : path_(std::move(path)),
+      source_(source),
+      padding_(padding),
+      progress_(progress),
+      limits_(limits),
+      cap_(cap) {}
+
+Status StreamingFile::startRegion() {
+  auto region = std::make_unique<Region>(path_, padding_, progress_,
+                                         source_ == Source::kPlain ? cap_ : 0);
   DAMSCOPE_RETURN_IF_ERROR(region->reserve(cap_));
   region_ = std::move(region);
-  thread_ = std::thread([region = region_.get(), limits = limits_] { region->inflate(limits); });
+  thread_ = std::thread(
+      [region = region_.get(), source = source_, limits = limits_] { region->fill(source, limits); });
   return okStatus();
 }
 
-void InflatingFile::stopRegion() {
+void StreamingFile::stopRegion() {
   if (!region_) return;
   region_->stop();
   thread_.join();
   region_.reset();
 }
 
-InflatingFile::~InflatingFile() {
+StreamingFile::~StreamingFile() {
   stopRegion();
 }
 
-Result<std::string_view> InflatingFile::through(size_t n) {
+Result<std::string_view> StreamingFile::through(size_t n) {
   if (!region_) return *restart_error_;
   return region_->through(n);
 }
 
-void InflatingFile::release(size_t n) {
+void StreamingFile::release(size_t n) {
   if (region_) region_->release(n);
 }
 
-Status InflatingFile::rewind() {
+Status StreamingFile::rewind() {
   if (!region_) return *restart_error_;
   if (region_->whole()) return okStatus();
   // The released bytes are gone: decompress again from the start.
@@ -240,11 +267,11 @@ Status InflatingFile::rewind() {
   return okStatus();
 }
 
-size_t InflatingFile::expectedSize() const {
+size_t StreamingFile::expectedSize() const {
   return region_ ? region_->expectedSize() : 0;
 }
 
-double InflatingFile::inflateSeconds() const {
+double StreamingFile::threadSeconds() const {
   return region_ ? region_->seconds() : 0;
 }
 
