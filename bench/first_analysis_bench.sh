@@ -2,8 +2,9 @@
 # The first analysis of one trace (issue 13): wall time and peak RSS of
 # `damscope analyze TRACE` (import + analysis + store into a fresh run.db) and
 # of `damscope analyze --no-store TRACE`, best of RUNS each, measured with
-# /usr/bin/time (apt: time) in an empty temporary directory; then the import
-# rate end to end, file on disk to tables in memory (import_bench's
+# /usr/bin/time (apt: time) in an empty temporary directory; the same for the
+# trace decompressed (a .gz trace only), as the plain .json that PyTorch's
+# profiler writes by default; then the import rate end to end, file on disk to tables in memory (import_bench's
 # BM_ImportToTables: events are stored rows; json events count every entry of
 # traceEvents, flows and metadata included). Best of several runs because the
 # machine is shared: the best run is the one least disturbed by other work.
@@ -50,6 +51,14 @@ echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //
 echo "trace: $trace ($(stat -c %s "$trace") bytes); best of $runs"
 best_of "analyze (import+analysis+store)"
 best_of "analyze --no-store" --no-store
+if [[ "$trace" == *.gz ]]; then
+  gzip -dc "$trace" >"$work/plain.json"
+  gz_trace=$trace
+  trace="$work/plain.json"
+  best_of "plain .json: analyze"
+  best_of "plain .json: analyze --no-store" --no-store
+  trace=$gz_trace
+fi
 
 DAMSCOPE_BENCH_TRACE="$trace" "$import_bench" --benchmark_filter='^BM_ImportToTables(/real_time)?$' \
   --benchmark_repetitions="$runs" --benchmark_format=json 2>/dev/null >import.json
