@@ -30,13 +30,24 @@ std::string lines(size_t bytes) {
   return text;
 }
 
+// The same text streamed from a plain file or from a .gz.
+enum class Kind { kPlain, kGzip };
+
+std::string writeTrace(const TempDir& dir, Kind kind, const std::string& content) {
+  const std::string path = dir.file(kind == Kind::kGzip ? "trace.json.gz" : "trace.json");
+  kind == Kind::kGzip ? testing::writeGzip(path, content) : testing::writeFile(path, content);
+  return path;
+}
+
+Result<std::unique_ptr<StreamingFile>> stream(Kind kind, const std::string& path, size_t padding) {
+  return kind == Kind::kGzip ? StreamingFile::gunzip(path, padding, Progress())
+                             : StreamingFile::read(path, padding, Progress());
+}
+
 TEST(StreamingFile, GivesTheTextGunzipGivesAsItArrives) {
   TempDir dir;
-  const std::string path = dir.file("trace.json.gz");
   const std::string content = lines(6u << 20);
-  testing::writeGzip(path, content);
-
-  auto started = StreamingFile::gunzip(path, 64, Progress());
+  auto started = stream(Kind::kGzip, writeTrace(dir, Kind::kGzip, content), 64);
   ASSERT_TRUE(started.ok()) << started.error().message();
   StreamingFile& text = **started;
   ASSERT_TRUE(text.through(0).ok());
@@ -172,20 +183,6 @@ bool allMapped(const char* begin, const char* end) {
   return at >= stop;
 }
 
-// The same text streamed from a plain file or from a .gz.
-enum class Kind { kPlain, kGzip };
-
-std::string writeTrace(const TempDir& dir, Kind kind, const std::string& content) {
-  const std::string path = dir.file(kind == Kind::kGzip ? "trace.json.gz" : "trace.json");
-  kind == Kind::kGzip ? testing::writeGzip(path, content) : testing::writeFile(path, content);
-  return path;
-}
-
-Result<std::unique_ptr<StreamingFile>> stream(Kind kind, const std::string& path, size_t padding) {
-  return kind == Kind::kGzip ? StreamingFile::gunzip(path, padding, Progress())
-                             : StreamingFile::read(path, padding, Progress());
-}
-
 class StreamingFileKinds : public ::testing::TestWithParam<Kind> {};
 
 INSTANTIATE_TEST_SUITE_P(Sources, StreamingFileKinds, ::testing::Values(Kind::kPlain, Kind::kGzip),
@@ -278,10 +275,8 @@ TEST(StreamingFile, ReadsAPlainFileAsReadWholeFileDoes) {
 // decompression runs ahead of the released bytes or up to what is waited for.
 TEST(StreamingFile, AReaderThatReleasesNothingGetsWhatItWaitsFor) {
   TempDir dir;
-  const std::string path = dir.file("trace.json.gz");
   const std::string content = lines(40u << 20);
-  testing::writeGzip(path, content);
-  auto started = StreamingFile::gunzip(path, 0, Progress());
+  auto started = stream(Kind::kGzip, writeTrace(dir, Kind::kGzip, content), 0);
   ASSERT_TRUE(started.ok()) << started.error().message();
   StreamingFile& text = **started;
   for (size_t n = 0; n < content.size(); n += 5u << 20) {
