@@ -17,7 +17,10 @@
 #     each check's result, and GPT-2 124M's throughput and MFU in bf16
 #     against llm.c's published figure).
 #
-#   scripts/gpu_selftest.sh [BUILD_DIR] [--write-results FILE]   (default: build)
+#  4. with --keep DIR, every recording, its analysis JSON and the programs'
+#     output are kept in DIR (otherwise in a temporary folder, removed).
+#
+#   scripts/gpu_selftest.sh [BUILD_DIR] [--write-results FILE] [--keep DIR]   (default: build)
 # Prints one PASS/FAIL/SKIP line per check and a summary. Exits 0 when every
 # check passes, 1 when one fails, 77 when there is no GPU (CTest runs it as
 # collector_gpu_selftest, label "gpu", 77 = skipped).
@@ -28,11 +31,14 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 build=build
 results_file=
+keep=
 while [ $# -gt 0 ]; do
   case $1 in
     --write-results) results_file=${2:?--write-results needs a file}; shift 2 ;;
     --write-results=*) results_file=${1#*=}; shift ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    --keep) keep=${2:?--keep needs a folder}; shift 2 ;;
+    --keep=*) keep=${1#*=}; shift ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) build=$1; shift ;;
   esac
 done
@@ -49,8 +55,13 @@ for f in "$damscope" "$workload"; do
 done
 command -v python3 >/dev/null || { echo "gpu_selftest: python3 is needed to read damscope's JSON"; exit 1; }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+if [ -n "$keep" ]; then
+  mkdir -p "$keep" || exit 1
+  tmp=$(cd "$keep" && pwd)
+else
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+fi
 passed=0 failed=0 skipped=0
 report=()  # "RESULT name: detail" lines, for --write-results
 result() {  # result PASS|FAIL|SKIP NAME DETAIL
@@ -132,6 +143,14 @@ elif what[0] == "axis":
     print(ranks[0]["scorecard"][what[1]] if ranks else "nan")
 elif what[0] == "has":
     print("yes" if what[1] in set(rules(doc)) else "no")
+elif what[0] == "first_step_ratio":
+    # The first step's duration over the median of the later analysed steps.
+    durs = [s["dur_ns"] for s in (ranks[0].get("steps") or []) if s.get("in_window")]
+    later = sorted(durs[1:])
+    print(f"{durs[0] / later[len(later) // 2]:.2f}" if later else "nan")
+elif what[0] == "median_step_ms":
+    durs = sorted(s["dur_ns"] for s in (ranks[0].get("steps") or []) if s.get("in_window"))
+    print(f"{durs[len(durs) // 2] / 1e6:.3f}" if durs else "nan")
 EOF
 }
 
@@ -172,20 +191,36 @@ else
     fi
   }
   scenario launch-bound host-bound
+  # The warm-up pass (gpt2-train, before the first step) takes the one-time
+  # costs out of step 1: without it, step 1 of launch-bound took ~100 ms
+  # against 1.2 ms steps on an H100 (docs/gpu-results.md, 2026-11-26).
+  if [ -s "$tmp/launch-bound.json" ]; then
+    ratio=$(json_query "$tmp/launch-bound.json" first_step_ratio)
+    if python3 -c "import sys; sys.exit(0 if float('$ratio') <= 3 else 1)" 2>/dev/null; then
+      result PASS "warm-up: step 1 as long as the others" "step 1 / median step = $ratio (launch-bound)"
+    else
+      result FAIL "warm-up: step 1 as long as the others" "step 1 / median step = $ratio (launch-bound; at most 3 expected)"
+    fi
+  fi
   scenario memory-bound memory-bound memory_bound_kernels
   scenario compute-bound compute-bound
   scenario pageable-copies "" pageable_copies
   scenario sync-every-step host-bound synchronization
 
   # The CUDA graph: one launch per step instead of one per kernel, so the
-  # host-bound share of launch-bound must drop.
+  # step of launch-bound must get shorter. Its host/launch share need not
+  # drop: between a graph's dependent kernels of a few microseconds the GPU
+  # still waits about a microsecond for each next one, which the gap analysis
+  # counts as launch latency (idle_gaps.h); on an H100 the share stayed at
+  # 39 % while the step went from 0.85 to 0.69 ms (docs/gpu-results.md).
   if record graph -- --device cuda --scenario launch-bound --cuda-graph --steps 8; then
-    without=$(json_query "$tmp/launch-bound.json" axis host_stall 2>/dev/null || echo nan)
-    with=$(json_query "$tmp/graph.json" axis host_stall)
-    if python3 -c "import sys; sys.exit(0 if float('$with') < float('$without') else 1)" 2>/dev/null; then
-      result PASS "cuda-graph lowers the host stall" "host_stall ${without}% without, ${with}% with"
+    without=$(json_query "$tmp/launch-bound.json" median_step_ms 2>/dev/null || echo nan)
+    with=$(json_query "$tmp/graph.json" median_step_ms)
+    stall="host_stall $(json_query "$tmp/launch-bound.json" axis host_stall 2>/dev/null)% without, $(json_query "$tmp/graph.json" axis host_stall)% with"
+    if python3 -c "import sys; sys.exit(0 if float('$with') < 0.95 * float('$without') else 1)" 2>/dev/null; then
+      result PASS "cuda-graph shortens the step" "median step ${without} ms without, ${with} ms with; $stall"
     else
-      result FAIL "cuda-graph lowers the host stall" "host_stall ${without}% without, ${with}% with"
+      result FAIL "cuda-graph shortens the step" "median step ${without} ms without, ${with} ms with (5 % shorter expected); $stall"
     fi
   else
     result FAIL "cuda-graph" "the run or its analysis failed: $(tail -n 1 "$tmp/graph.out")"

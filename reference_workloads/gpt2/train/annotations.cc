@@ -93,6 +93,7 @@ struct Annotations::State {
   nvtxEventAttributes_t phases[5];
   nvtxEventAttributes_t load_batch;
   nvtxEventAttributes_t straggler_delay;
+  nvtxEventAttributes_t warm_up;
   nvtxEventAttributes_t collective_unprepared;
   std::vector<std::string> collective_messages;  // one per bucket
   std::vector<nvtxEventAttributes_t> collectives;
@@ -107,6 +108,7 @@ Annotations::Annotations() : state_(std::make_unique<State>()) {
   for (int i = 0; i < 5; ++i) state_->phases[i] = asciiAttributes(kPhaseNames[i]);
   state_->load_batch = asciiAttributes("load_batch");
   state_->straggler_delay = asciiAttributes("straggler_delay");
+  state_->warm_up = asciiAttributes("warm_up");
   state_->collective_unprepared = asciiAttributes("{\"collective\":\"all_reduce\"}");
 }
 
@@ -167,6 +169,10 @@ void Annotations::endCollective() {
 
 void Annotations::pushStragglerDelay() {
   nvtxDomainRangePushEx(state_->domain, &state_->straggler_delay);
+}
+
+void Annotations::pushWarmUp() {
+  nvtxDomainRangePushEx(state_->domain, &state_->warm_up);
 }
 
 void Annotations::markModel(const std::string& json) {
@@ -233,6 +239,7 @@ CollectiveTracer* Annotations::collectiveTracer() {
 void Annotations::beginCollective(const char*, size_t, int) {}
 void Annotations::endCollective() {}
 void Annotations::pushStragglerDelay() {}
+void Annotations::pushWarmUp() {}
 void Annotations::markModel(const std::string&) {}
 void Annotations::nameThisThread(const std::string&) {}
 void Annotations::push(Phase) {}

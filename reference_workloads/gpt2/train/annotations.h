@@ -13,6 +13,8 @@
 //     {"collective":"all_reduce","bucket":3,"bytes":N,"ranks":2}
 //     (the MPI thread "comm" on the CPU; the NCCL enqueue on a GPU)
 //   a range on the training thread  straggler_delay (--straggler-ms)
+//   a range on the training thread  warm_up (the CUDA warm-up pass, before
+//                                   the first step; no op ranges inside)
 //   one mark, before the first step the model annotation
 //     {"model":"gpt2","config":..,"params":..,"layers":..,"d_model":..,
 //      "heads":..,"seq_len":..,"vocab":..,"batch":..,"tokens_per_step":..,
@@ -93,6 +95,7 @@ class Annotations final : public OpTracer, public LoaderObserver, public Collect
   void push(Phase phase);
   void pushStep(int64_t step);
   void pushStragglerDelay();
+  void pushWarmUp();
   void pop();
 
   void beginOp(OpSite site, int layer) override;

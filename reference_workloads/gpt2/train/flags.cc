@@ -137,6 +137,10 @@ const std::vector<Flag>& flags() {
          "cpu naive, cuda fused", text(&Options::attention, "attention")},
         {"cuda-graph", "", "Capture forward and backward in a CUDA graph, replayed every step",
          "off", onSwitch(&Options::cuda_graph)},
+        {"cold-start", "",
+         "Skip the warm-up pass (one forward and backward before the first step, cuda), so that "
+         "step 1 pays the one-time costs: kernel loading, cuBLASLt plans, scratch allocations",
+         "off", onSwitch(&Options::cold_start)},
         {"pageable-copies", "",
          "Copy the batch from pageable host memory (cudaMemcpy) instead of pinned memory on a "
          "copy stream",

@@ -33,6 +33,8 @@ struct Options {
   std::string precision = "fp32";
   std::string attention;  // empty: the backend's default (cpu naive, cuda fused)
   bool cuda_graph = false;
+  // Skip the warm-up pass the CUDA backend runs before the first step.
+  bool cold_start = false;
   bool pageable_copies = false;
   bool sync_every_op = false;
   // Data parallel (dist/): gradient buckets and their overlap with backward.

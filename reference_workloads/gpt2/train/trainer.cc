@@ -219,6 +219,31 @@ Result<std::unique_ptr<Communicator>> openCommunicator(const RunPlan& p, Trainin
   return comm;
 }
 
+// The warm-up pass: one forward and backward over a batch of token 0, the
+// gradient all-reduce and the norm, before the first step and outside any
+// step range (one `warm_up` range, no op ranges). A CUDA program's first
+// pass pays one-time costs no later step pays: lazy kernel loading
+// (CUDA_MODULE_LOADING=LAZY, the default since CUDA 12.2; CUDA C++
+// Programming Guide, "Lazy Loading"), cuBLASLt's algorithm choice per GEMM
+// shape, the first scratch allocations, NCCL's connection set-up. On an H100
+// that was a ~100 ms gap in step 1 against steps of 1-6 ms in the small
+// scenarios (docs/gpu-results.md, 2026-11-26), so it decided their verdicts.
+// PyTorch's profiler skips such steps for the same reason
+// (torch.profiler.schedule's wait and warmup). Nothing a step reads changes:
+// backward overwrites every gradient and the optimizer is not stepped (its
+// moments would move), so the losses equal a cold run's.
+Status warmUp(const RunPlan& p, Gpt2Model& model, GradientSync* sync, TrainingDevice& device,
+              Annotations& notes) {
+  const std::vector<int32_t> tokens(size_t(p.shape.batch) * size_t(p.shape.seq), 0);
+  notes.pushWarmUp();
+  model.forward(tokens.data(), tokens.data());
+  model.backward();
+  if (sync) sync->finish();
+  model.gradNorm();
+  notes.pop();
+  return device.status();
+}
+
 }  // namespace
 
 int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
@@ -290,7 +315,6 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
   Annotations notes;
   notes.nameThisThread("train");
   notes.prepareOps(p.config, p.shape, model.layout().total());
-  model.setTracer(notes.opTracer());
 
   // Data parallel: every rank starts from the same parameters (the same
   // seed), takes its own batches and averages its gradients with the others.
@@ -303,13 +327,18 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
     std::vector<size_t> bucket_bytes;
     for (const GradientBucket& b : plan.buckets()) bucket_bytes.push_back(b.floats * sizeof(float));
     notes.prepareCollectives(bucket_bytes, world);
-    comm->setTracer(notes.collectiveTracer());
     auto made = GradientSync::create(backend, *comm, std::move(plan), o.overlap,
                                      model.gradientBuffer());
     if (!made) return failRank(made.error());
     sync = std::move(*made);
     if (o.overlap) model.setGradientListener(sync.get());
   }
+
+  if (p.device.device == "cuda" && !o.cold_start) {
+    if (Status s = warmUp(p, model, sync.get(), device, notes); !s) return failRank(s.error());
+  }
+  model.setTracer(notes.opTracer());
+  if (comm) comm->setTracer(notes.collectiveTracer());
 
   ModelDescription description;
   description.config = &p.config;
