@@ -17,12 +17,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "reference_workloads/gpt2/cpu/cpu_backend.h"
 #include "reference_workloads/gpt2/cuda/cuda_backend.h"
+#include "reference_workloads/gpt2/cuda/kernels.h"
 #include "tests/gpt2/gradient_check.h"
 
 namespace damscope::gpt2 {
@@ -128,31 +130,65 @@ TEST_F(CudaBackendTest, EmbeddingAddsToTheTokenTableAndWritesThePositionTable) {
 TEST_F(CudaBackendTest, LayernormForwardAndBackwardBothGradientModes) {
   auto d = device();
   ASSERT_TRUE(d);
-  const int rows = 19, C = 72;  // C not a multiple of the warp
-  const auto inp = randomVector(rows * C, 4, 2.0f), w = randomVector(C, 5), b = randomVector(C, 6);
-  const auto dout = randomVector(rows * C, 7);
-  std::vector<float> out(rows * C), mean(rows), rstd(rows);
-  cpu_.layernormForward(out.data(), mean.data(), rstd.data(), inp.data(), w.data(), b.data(), rows,
-                        C);
-  float *g_out = d->zeros(out.size()), *g_mean = d->zeros(rows), *g_rstd = d->zeros(rows);
-  float *g_inp = d->put(inp), *g_w = d->put(w);
-  d->backend().layernormForward(g_out, g_mean, g_rstd, g_inp, g_w, d->put(b), rows, C);
-  expectClose(d->get(g_out, out.size()), out, kFp32Tolerance, "out");
-  expectClose(d->get(g_mean, rows), mean, kFp32Tolerance, "mean");
-  expectClose(d->get(g_rstd, rows), rstd, kFp32Tolerance, "rstd");
-  for (bool accumulate : {true, false}) {
-    std::vector<float> dinp(rows * C, 0.25f), dw(C, 99.0f), db(C, 99.0f);
-    cpu_.layernormBackward(dinp.data(), dw.data(), db.data(), dout.data(), inp.data(), w.data(),
-                           mean.data(), rstd.data(), rows, C, accumulate);
-    float* g_dinp = d->put(std::vector<float>(rows * C, 0.25f));
-    float *g_dw = d->put(std::vector<float>(C, 99.0f)),
-          *g_db = d->put(std::vector<float>(C, 99.0f));
-    d->backend().layernormBackward(g_dinp, g_dw, g_db, d->put(dout), g_inp, g_w, g_mean, g_rstd,
-                                   rows, C, accumulate);
-    const std::string mode = accumulate ? " (+=)" : " (=)";
-    expectClose(d->get(g_dinp, dinp.size()), dinp, kFp32Tolerance, "dinp" + mode);
-    expectClose(d->get(g_dw, C), dw, kFp32Tolerance, "dweight" + mode);
-    expectClose(d->get(g_db, C), db, kFp32Tolerance, "dbias" + mode);
+  // 600 rows: three chunks of the two-pass column sums, the last one short.
+  for (const int rows : {19, 600}) {
+    SCOPED_TRACE("rows " + std::to_string(rows));
+    const int C = 72;  // C not a multiple of the warp
+    const auto inp = randomVector(rows * C, 4, 2.0f), w = randomVector(C, 5),
+               b = randomVector(C, 6);
+    const auto dout = randomVector(rows * C, 7);
+    std::vector<float> out(rows * C), mean(rows), rstd(rows);
+    cpu_.layernormForward(out.data(), mean.data(), rstd.data(), inp.data(), w.data(), b.data(),
+                          rows, C);
+    float *g_out = d->zeros(out.size()), *g_mean = d->zeros(rows), *g_rstd = d->zeros(rows);
+    float *g_inp = d->put(inp), *g_w = d->put(w);
+    d->backend().layernormForward(g_out, g_mean, g_rstd, g_inp, g_w, d->put(b), rows, C);
+    expectClose(d->get(g_out, out.size()), out, kFp32Tolerance, "out");
+    expectClose(d->get(g_mean, rows), mean, kFp32Tolerance, "mean");
+    expectClose(d->get(g_rstd, rows), rstd, kFp32Tolerance, "rstd");
+    for (bool accumulate : {true, false}) {
+      std::vector<float> dinp(rows * C, 0.25f), dw(C, 99.0f), db(C, 99.0f);
+      cpu_.layernormBackward(dinp.data(), dw.data(), db.data(), dout.data(), inp.data(), w.data(),
+                             mean.data(), rstd.data(), rows, C, accumulate);
+      float* g_dinp = d->put(std::vector<float>(rows * C, 0.25f));
+      float *g_dw = d->put(std::vector<float>(C, 99.0f)),
+            *g_db = d->put(std::vector<float>(C, 99.0f));
+      d->backend().layernormBackward(g_dinp, g_dw, g_db, d->put(dout), g_inp, g_w, g_mean, g_rstd,
+                                     rows, C, accumulate);
+      const std::string mode = accumulate ? " (+=)" : " (=)";
+      expectClose(d->get(g_dinp, dinp.size()), dinp, kFp32Tolerance, "dinp" + mode);
+      expectClose(d->get(g_dw, C), dw, kFp32Tolerance, "dweight" + mode);
+      expectClose(d->get(g_db, C), db, kFp32Tolerance, "dbias" + mode);
+    }
+  }
+}
+
+// bf16 of an fp32 value, rounded to nearest even: the upper 16 bits after
+// adding 0x7fff plus the lowest kept bit (no NaNs here).
+uint16_t bf16Bits(float x) {
+  uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return static_cast<uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+TEST_F(CudaBackendTest, Bf16ConversionRoundsToNearestEvenAlignedOrNot) {
+  auto d = device();
+  ASSERT_TRUE(d);
+  // 1027 elements: quads and a tail; from offset 1 the source is not
+  // 16-byte aligned and takes the one-per-thread path throughout.
+  const size_t n = 1027;
+  const auto src = randomVector(n + 1, 12, 3.0f);
+  const float* g_src = d->put(src);
+  uint16_t* g_dst = reinterpret_cast<uint16_t*>(d->zeros(n));
+  for (const size_t offset : {size_t{0}, size_t{1}}) {
+    SCOPED_TRACE("source offset " + std::to_string(offset));
+    ASSERT_EQ(cuda::castToBf16(g_dst, g_src + offset, n,
+                               static_cast<cudaStream_t>(d->backend().computeStream())),
+              cudaSuccess);
+    const std::vector<uint16_t> got = d->get(g_dst, n);
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; ++i) wrong += got[i] != bf16Bits(src[offset + i]);
+    EXPECT_EQ(wrong, 0u);
   }
 }
 
@@ -164,29 +200,34 @@ TEST_P(CudaMatmulTest, ForwardWithAndWithoutBiasAndBackward) {
   auto d = device(options);
   ASSERT_TRUE(d);
   const double tol = tolerance(GetParam());
-  const int rows = 37, C = 48, OC = 80;
-  const auto inp = randomVector(rows * C, 8), w = randomVector(OC * C, 9),
-             bias = randomVector(OC, 10);
-  const auto dout = randomVector(rows * OC, 11);
-  float *g_inp = d->put(inp), *g_w = d->put(w), *g_dout = d->put(dout);
-  for (bool with_bias : {true, false}) {
-    std::vector<float> out(rows * OC);
-    cpu_.matmulForward(out.data(), inp.data(), w.data(), with_bias ? bias.data() : nullptr, rows, C,
-                       OC);
-    float* g_out = d->put(std::vector<float>(rows * OC, 99.0f));
-    d->backend().matmulForward(g_out, g_inp, g_w, with_bias ? d->put(bias) : nullptr, rows, C, OC);
-    expectClose(d->get(g_out, out.size()), out, tol, with_bias ? "out with bias" : "out");
+  // 600 rows: three chunks of the two-pass bias gradient, the last one short.
+  for (const int rows : {37, 600}) {
+    SCOPED_TRACE("rows " + std::to_string(rows));
+    const int C = 48, OC = 80;
+    const auto inp = randomVector(rows * C, 8), w = randomVector(OC * C, 9),
+               bias = randomVector(OC, 10);
+    const auto dout = randomVector(rows * OC, 11);
+    float *g_inp = d->put(inp), *g_w = d->put(w), *g_dout = d->put(dout);
+    for (bool with_bias : {true, false}) {
+      std::vector<float> out(rows * OC);
+      cpu_.matmulForward(out.data(), inp.data(), w.data(), with_bias ? bias.data() : nullptr, rows,
+                         C, OC);
+      float* g_out = d->put(std::vector<float>(rows * OC, 99.0f));
+      d->backend().matmulForward(g_out, g_inp, g_w, with_bias ? d->put(bias) : nullptr, rows, C,
+                                 OC);
+      expectClose(d->get(g_out, out.size()), out, tol, with_bias ? "out with bias" : "out");
+    }
+    std::vector<float> dinp(rows * C), dw(OC * C), db(OC);
+    cpu_.matmulBackward(dinp.data(), dw.data(), db.data(), dout.data(), inp.data(), w.data(), rows,
+                        C, OC);
+    float* g_dinp = d->put(std::vector<float>(rows * C, 99.0f));
+    float* g_dw = d->put(std::vector<float>(OC * C, 99.0f));
+    float* g_db = d->put(std::vector<float>(OC, 99.0f));
+    d->backend().matmulBackward(g_dinp, g_dw, g_db, g_dout, g_inp, g_w, rows, C, OC);
+    expectClose(d->get(g_dinp, dinp.size()), dinp, tol, "dinp");
+    expectClose(d->get(g_dw, dw.size()), dw, tol, "dweight");
+    expectClose(d->get(g_db, OC), db, kFp32Tolerance, "dbias");  // an fp32 column sum
   }
-  std::vector<float> dinp(rows * C), dw(OC * C), db(OC);
-  cpu_.matmulBackward(dinp.data(), dw.data(), db.data(), dout.data(), inp.data(), w.data(), rows, C,
-                      OC);
-  float* g_dinp = d->put(std::vector<float>(rows * C, 99.0f));
-  float* g_dw = d->put(std::vector<float>(OC * C, 99.0f));
-  float* g_db = d->put(std::vector<float>(OC, 99.0f));
-  d->backend().matmulBackward(g_dinp, g_dw, g_db, g_dout, g_inp, g_w, rows, C, OC);
-  expectClose(d->get(g_dinp, dinp.size()), dinp, tol, "dinp");
-  expectClose(d->get(g_dw, dw.size()), dw, tol, "dweight");
-  expectClose(d->get(g_db, OC), db, kFp32Tolerance, "dbias");  // an fp32 column sum
 }
 
 INSTANTIATE_TEST_SUITE_P(Precisions, CudaMatmulTest,

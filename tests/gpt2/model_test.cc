@@ -6,11 +6,14 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <vector>
 
 #include "reference_workloads/gpt2/cpu/cpu_backend.h"
 #include "reference_workloads/gpt2/model/gpt2_model.h"
 #include "reference_workloads/gpt2/model/model_flops.h"
 #include "reference_workloads/gpt2/model/op_sites.h"
+#include "reference_workloads/gpt2/model/parameters.h"
+#include "reference_workloads/gpt2/model/random.h"
 #include "tests/gpt2/gradient_check.h"
 
 namespace damscope::gpt2 {
@@ -56,6 +59,17 @@ Tokens randomTokens(StepShape s, int vocab, uint64_t seed) {
     t.targets.push_back(static_cast<int32_t>((x >> 33) % vocab));
   }
   return t;
+}
+
+TEST(ModelTest, ParallelNormalFillEqualsOneSequentialPass) {
+  // Three blocks of 2^17 deviates and an odd tail: the blocks start mid-stream.
+  const size_t n = 3 * (size_t{1} << 17) + 5;
+  std::vector<float> parallel(n);
+  fillNormal(parallel.data(), n, 77, 0.5f);
+  Normal normal(77);
+  size_t differ = 0;
+  for (size_t j = 0; j < n; ++j) differ += parallel[j] != 0.5f * normal.next();
+  EXPECT_EQ(differ, 0u);
 }
 
 TEST(ModelTest, InitialLossIsLnVocab) {

@@ -56,7 +56,8 @@ struct CudaBackend::State {
   std::unique_ptr<cuda::LtGemm> gemm;
 
   // Per-op scratch: the permuted heads of the naive attention, the bf16
-  // casts of GEMM inputs. Grown on demand; a buffer a graph may reference is
+  // casts of GEMM inputs, the column partials of the bias and LayerNorm
+  // parameter gradients (kernels.h). Grown on demand; a buffer a graph may reference is
   // kept (retired) until the graph is replaced.
   void* scratch = nullptr;
   size_t scratch_bytes = 0;
@@ -334,8 +335,13 @@ void CudaBackend::layernormBackward(float* dinp, float* dweight, float* dbias, c
                                     const float* inp, const float* weight, const float* mean,
                                     const float* rstd, int rows, int C, bool accumulate) {
   if (!s_->ok()) return;
+  const size_t partial_bytes = 2 * sizeof(float) * cuda::columnSumPartials(rows, C);
+  float* partials = nullptr;
+  if (partial_bytes > 0 && !(partials = reinterpret_cast<float*>(s_->scratchOf(partial_bytes)))) {
+    return;
+  }
   s_->finishOp(cuda::layernormBackward(dinp, dweight, dbias, dout, inp, weight, mean, rstd, rows, C,
-                                       accumulate, s_->compute),
+                                       accumulate, partials, s_->compute),
                "layernorm backward");
 }
 
@@ -409,18 +415,25 @@ void CudaBackend::matmulBackward(float* dinp, float* dweight, float* dbias, cons
   const void* inp_in = inp;
   const void* weight_in = weight;
   const bool bf16 = s.options.precision == Precision::kBf16;
+  // Scratch: the bias gradient's column partials, then the bf16 casts.
+  const size_t partial_bytes =
+      dbias ? alignUp(sizeof(float) * cuda::columnSumPartials(rows, OC)) : 0;
+  const size_t dout_n = size_t(rows) * OC, inp_n = size_t(rows) * C, w_n = size_t(OC) * C;
+  const size_t scratch_bytes =
+      partial_bytes + (bf16 ? alignUp(dout_n * 2) + alignUp(inp_n * 2) + alignUp(w_n * 2) : 0);
+  char* scratch = nullptr;
+  if (scratch_bytes > 0 && !(scratch = s.scratchOf(scratch_bytes))) return;
+  auto* partials = reinterpret_cast<float*>(scratch);
   if (bf16) {
-    const size_t dout_n = size_t(rows) * OC, inp_n = size_t(rows) * C, w_n = size_t(OC) * C;
-    char* scratch = s.scratchOf(alignUp(dout_n * 2) + alignUp(inp_n * 2) + alignUp(w_n * 2));
-    if (!scratch) return;
-    char* inp16 = scratch + alignUp(dout_n * 2);
+    char* dout16 = scratch + partial_bytes;
+    char* inp16 = dout16 + alignUp(dout_n * 2);
     char* w16 = inp16 + alignUp(inp_n * 2);
-    if (!s.check(cuda::castToBf16(scratch, dout, dout_n, s.compute), "matmul backward") ||
+    if (!s.check(cuda::castToBf16(dout16, dout, dout_n, s.compute), "matmul backward") ||
         !s.check(cuda::castToBf16(inp16, inp, inp_n, s.compute), "matmul backward") ||
         !s.check(cuda::castToBf16(w16, weight, w_n, s.compute), "matmul backward")) {
       return;
     }
-    dout_in = scratch, inp_in = inp16, weight_in = w16;
+    dout_in = dout16, inp_in = inp16, weight_in = w16;
   }
   const bool tf32 = s.options.precision == Precision::kTf32;
   // dinp (rows, C) = dout (rows, OC) weight (OC, C)
@@ -438,7 +451,8 @@ void CudaBackend::matmulBackward(float* dinp, float* dweight, float* dbias, cons
   w.c = dweight, w.ldc = C;
   w.bf16_inputs = bf16, w.tf32 = tf32;
   if (!s.runGemm(d, "matmul backward") || !s.runGemm(w, "matmul backward")) return;
-  const cudaError_t e = dbias ? cuda::biasColumnSum(dbias, dout, rows, OC, s.compute) : cudaSuccess;
+  const cudaError_t e =
+      dbias ? cuda::biasColumnSum(dbias, dout, rows, OC, partials, s.compute) : cudaSuccess;
   s.finishOp(e, "matmul backward");
 }
 

@@ -91,33 +91,60 @@ __global__ void addBiasKernel(float* out, const float* bias, int OC, size_t n) {
   if (i < n) out[i] += bias[i % OC];
 }
 
-// Column sums of (rows, OC): a block of kColumns x kRowGroups threads owns
-// kColumns columns; thread (x, y) sums rows y, y + kRowGroups, ... of column
-// x (a warp reads kColumns consecutive floats of a row: coalesced), then the
-// kRowGroups partials are added in y order through shared memory, so the
-// result does not depend on scheduling.
+// The first pass of a column sum (kernels.h): block (column group x, chunk
+// y) of kColumns x kRowGroups threads; thread (x, y) sums rows y, y +
+// kRowGroups, ... of its chunk in column x (a warp reads kColumns
+// consecutive floats of a row: coalesced), then the kRowGroups partials are
+// added in y order through shared memory.
 constexpr int kColumns = 32;
 constexpr int kRowGroups = 8;
 
-__global__ void biasColumnSumKernel(float* dbias, const float* dout, int rows, int OC) {
+__global__ void biasColumnChunkKernel(float* partials, const float* dout, int rows, int OC) {
   __shared__ float partial[kRowGroups][kColumns];
   const int col = blockIdx.x * kColumns + threadIdx.x;
+  const int first = blockIdx.y * kColumnChunkRows;
+  const int last = min(rows, first + kColumnChunkRows);
   float sum = 0.0f;
   if (col < OC) {
-    for (int r = threadIdx.y; r < rows; r += kRowGroups) sum += dout[size_t(r) * OC + col];
+    for (int r = first + threadIdx.y; r < last; r += kRowGroups) sum += dout[size_t(r) * OC + col];
   }
   partial[threadIdx.y][threadIdx.x] = sum;
   __syncthreads();
   if (threadIdx.y == 0 && col < OC) {
     float total = 0.0f;
     for (int y = 0; y < kRowGroups; ++y) total += partial[y][threadIdx.x];
-    dbias[col] = total;
+    partials[size_t(blockIdx.y) * OC + col] = total;
   }
 }
 
-__global__ void castToBf16Kernel(__nv_bfloat16* dst, const float* src, size_t n) {
+__global__ void sumColumnChunksKernel(float* out, const float* partials, int chunks, int cols) {
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (col >= cols) return;
+  float total = 0.0f;
+  for (int k = 0; k < chunks; ++k) total += partials[size_t(k) * cols + col];
+  out[col] = total;
+}
+
+// The fp32 -> bf16 conversion of GEMM inputs ("convert": what the kernel
+// does, and how profilers file ATen's casts). It reads 4 and writes 2 bytes
+// per element, so it is all memory traffic: four elements per thread, one
+// 16-byte load and one 8-byte store, where the source is 16-byte aligned;
+// one per thread otherwise and for the tail.
+__global__ void convertToBf16Kernel(__nv_bfloat16* dst, const float* src, size_t n) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) dst[i] = __float2bfloat16_rn(src[i]);
+}
+
+__global__ void convertToBf16x4Kernel(uint2* dst, const float4* src, size_t quads) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= quads) return;
+  const float4 v = src[i];
+  const __nv_bfloat162 lo = __floats2bfloat162_rn(v.x, v.y);
+  const __nv_bfloat162 hi = __floats2bfloat162_rn(v.z, v.w);
+  uint2 packed;
+  packed.x = *reinterpret_cast<const unsigned*>(&lo);
+  packed.y = *reinterpret_cast<const unsigned*>(&hi);
+  dst[i] = packed;
 }
 
 }  // namespace
@@ -174,16 +201,37 @@ cudaError_t addBias(float* out, const float* bias, int rows, int OC, cudaStream_
   return cudaGetLastError();
 }
 
-cudaError_t biasColumnSum(float* dbias, const float* dout, int rows, int OC, cudaStream_t stream) {
-  if (OC == 0) return cudaSuccess;
-  const dim3 block(kColumns, kRowGroups);
-  biasColumnSumKernel<<<blocksFor(OC, kColumns), block, 0, stream>>>(dbias, dout, rows, OC);
+cudaError_t sumColumnChunks(float* out, const float* partials, int rows, int cols,
+                            cudaStream_t stream) {
+  if (cols == 0) return cudaSuccess;
+  const int chunks = static_cast<int>(columnSumPartials(rows, cols) / size_t(cols));
+  sumColumnChunksKernel<<<blocksFor(cols), kThreads, 0, stream>>>(out, partials, chunks, cols);
   return cudaGetLastError();
+}
+
+cudaError_t biasColumnSum(float* dbias, const float* dout, int rows, int OC, float* partials,
+                          cudaStream_t stream) {
+  if (OC == 0) return cudaSuccess;
+  const unsigned chunks = static_cast<unsigned>(columnSumPartials(rows, OC) / size_t(OC));
+  biasColumnChunkKernel<<<dim3(blocksFor(OC, kColumns), chunks), dim3(kColumns, kRowGroups), 0,
+                          stream>>>(partials, dout, rows, OC);
+  return sumColumnChunks(dbias, partials, rows, OC, stream);
 }
 
 cudaError_t castToBf16(void* dst, const float* src, size_t n, cudaStream_t stream) {
   if (n == 0) return cudaSuccess;
-  castToBf16Kernel<<<blocksFor(n), kThreads, 0, stream>>>(static_cast<__nv_bfloat16*>(dst), src, n);
+  auto* out = static_cast<__nv_bfloat16*>(dst);
+  const bool aligned = reinterpret_cast<uintptr_t>(src) % 16 == 0 &&
+                       reinterpret_cast<uintptr_t>(dst) % 8 == 0;
+  const size_t quads = aligned ? n / 4 : 0;
+  if (quads > 0) {
+    convertToBf16x4Kernel<<<blocksFor(quads), kThreads, 0, stream>>>(
+        reinterpret_cast<uint2*>(dst), reinterpret_cast<const float4*>(src), quads);
+  }
+  if (const size_t done = quads * 4; done < n) {
+    convertToBf16Kernel<<<blocksFor(n - done), kThreads, 0, stream>>>(out + done, src + done,
+                                                                     n - done);
+  }
   return cudaGetLastError();
 }
 

@@ -33,8 +33,23 @@ cudaError_t residualBackward(float* da, float* db, const float* dout, size_t n,
                              cudaStream_t stream);
 // out[r, :] += bias, for the GEMMs whose epilogue cannot add it
 cudaError_t addBias(float* out, const float* bias, int rows, int OC, cudaStream_t stream);
-// dbias (OC) = column sums of dout (rows, OC), in a fixed order
-cudaError_t biasColumnSum(float* dbias, const float* dout, int rows, int OC, cudaStream_t stream);
+// Column sums over many rows run in two passes, so that every SM has work:
+// blocks of kColumnChunkRows rows write one partial sum per column each,
+// then one thread per column adds its partials in chunk order (a fixed
+// order: the result does not depend on scheduling). A launcher that sums
+// columns takes `partials`, scratch of columnSumPartials(rows, cols) floats
+// per sum.
+constexpr int kColumnChunkRows = 256;
+inline size_t columnSumPartials(int rows, int cols) {
+  const int chunks = rows > 0 ? (rows + kColumnChunkRows - 1) / kColumnChunkRows : 1;
+  return size_t(chunks) * size_t(cols);
+}
+// out[c] = sum of partials[k * cols + c] over the chunks k in order (the second pass)
+cudaError_t sumColumnChunks(float* out, const float* partials, int rows, int cols,
+                            cudaStream_t stream);
+// dbias (OC) = column sums of dout (rows, OC); partials: columnSumPartials(rows, OC)
+cudaError_t biasColumnSum(float* dbias, const float* dout, int rows, int OC, float* partials,
+                          cudaStream_t stream);
 // dst = bf16(src), round to nearest even; dst is __nv_bfloat16 storage
 cudaError_t castToBf16(void* dst, const float* src, size_t n, cudaStream_t stream);
 
@@ -44,8 +59,8 @@ cudaError_t layernormForward(float* out, float* mean, float* rstd, const float* 
                              cudaStream_t stream);
 cudaError_t layernormBackward(float* dinp, float* dweight, float* dbias, const float* dout,
                               const float* inp, const float* weight, const float* mean,
-                              const float* rstd, int rows, int C, bool accumulate,
-                              cudaStream_t stream);
+                              const float* rstd, int rows, int C, bool accumulate, float* partials,
+                              cudaStream_t stream);  // 2 columnSumPartials(rows, C)
 
 // crossentropy.cu -----------------------------------------------------------
 cudaError_t crossentropyForward(float* losses, float* probs, const float* logits,

@@ -4,8 +4,9 @@
 //             dx (+)= rstd (dn - mean(dn) - n mean(dn n))
 //             dw = sum_rows dout n, db = sum_rows dout
 // One warp per row for the row reductions (llm.c train_gpt2.cu's
-// layernorm_forward_kernel3 layout), and a column reduction in a fixed order
-// for dw and db (no atomics: the result does not depend on scheduling).
+// layernorm_forward_kernel3 layout), and two-pass column sums in a fixed
+// order for dw and db (kernels.h; no atomics: the result does not depend on
+// scheduling).
 #include <cuda_runtime.h>
 
 #include "reference_workloads/gpt2/cuda/kernels.h"
@@ -72,20 +73,23 @@ __global__ void layernormInputGradKernel(float* dinp, const float* dout, const f
   }
 }
 
-// dw, db: block of kColumns x kRowGroups threads per kColumns channels, as
-// elementwise.cu's bias column sum.
+// dw, db: the first pass of two column sums (kernels.h), laid out as
+// elementwise.cu's bias column sum: block (column group x, chunk y), thread
+// (x, y) sums rows y, y + kRowGroups, ... of its chunk.
 constexpr int kColumns = 32;
 constexpr int kRowGroups = 8;
 
-__global__ void layernormParamGradKernel(float* dweight, float* dbias, const float* dout,
-                                         const float* inp, const float* mean, const float* rstd,
-                                         int rows, int C) {
+__global__ void layernormParamChunkKernel(float* partial_dweight, float* partial_dbias,
+                                          const float* dout, const float* inp, const float* mean,
+                                          const float* rstd, int rows, int C) {
   __shared__ float partial_w[kRowGroups][kColumns];
   __shared__ float partial_b[kRowGroups][kColumns];
   const int c = blockIdx.x * kColumns + threadIdx.x;
+  const int first = blockIdx.y * kColumnChunkRows;
+  const int last = min(rows, first + kColumnChunkRows);
   float w = 0.0f, b = 0.0f;
   if (c < C) {
-    for (int r = threadIdx.y; r < rows; r += kRowGroups) {
+    for (int r = first + threadIdx.y; r < last; r += kRowGroups) {
       const float g = dout[size_t(r) * C + c];
       w += g * (inp[size_t(r) * C + c] - mean[r]) * rstd[r];
       b += g;
@@ -100,8 +104,8 @@ __global__ void layernormParamGradKernel(float* dweight, float* dbias, const flo
       tw += partial_w[y][threadIdx.x];
       tb += partial_b[y][threadIdx.x];
     }
-    dweight[c] = tw;
-    dbias[c] = tb;
+    partial_dweight[size_t(blockIdx.y) * C + c] = tw;
+    partial_dbias[size_t(blockIdx.y) * C + c] = tb;
   }
 }
 
@@ -123,15 +127,21 @@ cudaError_t layernormForward(float* out, float* mean, float* rstd, const float* 
 cudaError_t layernormBackward(float* dinp, float* dweight, float* dbias, const float* dout,
                               const float* inp, const float* weight, const float* mean,
                               const float* rstd, int rows, int C, bool accumulate,
-                              cudaStream_t stream) {
+                              float* partials, cudaStream_t stream) {
   if (rows > 0) {
     layernormInputGradKernel<<<rowBlocks(rows), kRowsPerBlock * kWarp, 0, stream>>>(
         dinp, dout, inp, weight, mean, rstd, rows, C, accumulate);
   }
   if (C > 0) {
-    const unsigned blocks = static_cast<unsigned>((C + kColumns - 1) / kColumns);
-    layernormParamGradKernel<<<blocks, dim3(kColumns, kRowGroups), 0, stream>>>(
-        dweight, dbias, dout, inp, mean, rstd, rows, C);
+    const size_t n = columnSumPartials(rows, C);
+    const dim3 grid(static_cast<unsigned>((C + kColumns - 1) / kColumns),
+                    static_cast<unsigned>(n / size_t(C)));
+    layernormParamChunkKernel<<<grid, dim3(kColumns, kRowGroups), 0, stream>>>(
+        partials, partials + n, dout, inp, mean, rstd, rows, C);
+    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+    if (const cudaError_t e = sumColumnChunks(dweight, partials, rows, C, stream); e != cudaSuccess)
+      return e;
+    return sumColumnChunks(dbias, partials + n, rows, C, stream);
   }
   return cudaGetLastError();
 }

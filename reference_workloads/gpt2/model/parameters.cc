@@ -1,6 +1,7 @@
 // The parameter layout and GPT-2's initialisation: see parameters.h.
 #include "reference_workloads/gpt2/model/parameters.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -66,6 +67,17 @@ bool ParameterLayout::decays(ParamTensor t) {
   }
 }
 
+void fillNormal(float* x, size_t n, uint64_t seed, float scale) {
+  constexpr size_t kBlockPairs = size_t{1} << 16;
+  const int64_t blocks = static_cast<int64_t>((n + 2 * kBlockPairs - 1) / (2 * kBlockPairs));
+#pragma omp parallel for schedule(static)
+  for (int64_t b = 0; b < blocks; ++b) {
+    Normal normal = Normal::fromPair(seed, uint64_t(b) * kBlockPairs);
+    const size_t end = std::min(n, size_t(b + 1) * 2 * kBlockPairs);
+    for (size_t j = size_t(b) * 2 * kBlockPairs; j < end; ++j) x[j] = scale * normal.next();
+  }
+}
+
 void initParameters(float* params, const ParameterLayout& layout, const ModelConfig& c,
                     uint64_t seed) {
   constexpr float kStd = 0.02f;
@@ -76,21 +88,19 @@ void initParameters(float* params, const ParameterLayout& layout, const ModelCon
   for (int i = 0; i < kNumParamTensors; ++i) {
     const auto t = static_cast<ParamTensor>(i);
     float* p = params + layout.offset(t);
-    Normal normal(mixSeed(seed, 0x9a7a3e7e00 + i));
+    const uint64_t stream = mixSeed(seed, 0x9a7a3e7e00 + i);
     switch (t) {
-      case ParamTensor::kWte: {
-        const size_t real = size_t(c.vocab) * c.d_model;  // padded rows stay 0
-        for (size_t j = 0; j < real; ++j) p[j] = kStd * normal.next();
+      case ParamTensor::kWte:  // padded rows stay 0
+        fillNormal(p, size_t(c.vocab) * c.d_model, stream, kStd);
         break;
-      }
       case ParamTensor::kWpe:
       case ParamTensor::kQkvW:
       case ParamTensor::kFcW:
-        for (size_t j = 0; j < layout.size(t); ++j) p[j] = kStd * normal.next();
+        fillNormal(p, layout.size(t), stream, kStd);
         break;
       case ParamTensor::kAttProjW:
       case ParamTensor::kFcProjW:
-        for (size_t j = 0; j < layout.size(t); ++j) p[j] = residual_std * normal.next();
+        fillNormal(p, layout.size(t), stream, residual_std);
         break;
       case ParamTensor::kLn1W:
       case ParamTensor::kLn2W:

@@ -26,9 +26,12 @@ inline uint64_t mixSeed(uint64_t seed, uint64_t stream) {
 class Rng {
  public:
   explicit Rng(uint64_t seed) : state_(seed) {}
+  // The generator of `seed` after k outputs: SplitMix64's state only adds a
+  // constant per output, so any point of a stream is one multiply away.
+  static Rng after(uint64_t seed, uint64_t k) { return Rng(seed + k * kGamma); }
   uint64_t next() {
     const uint64_t out = splitMix64(state_);  // adds the increment, then mixes
-    state_ += 0x9e3779b97f4a7c15ull;
+    state_ += kGamma;
     return out;
   }
   // Uniform in [0, n), n > 0 (Lemire's multiply-shift; the bias is below
@@ -38,6 +41,7 @@ class Rng {
   float uniform() { return (static_cast<float>(next() >> 40) + 0.5f) * 0x1.0p-24f; }
 
  private:
+  static constexpr uint64_t kGamma = 0x9e3779b97f4a7c15ull;  // splitMix64's increment
   uint64_t state_;
 };
 
@@ -46,6 +50,13 @@ class Rng {
 class Normal {
  public:
   explicit Normal(uint64_t seed) : rng_(seed) {}
+  // The deviates of Normal(seed) from the pair `pair` on (deviates 2 pair,
+  // 2 pair + 1, ...): each pair takes two uniforms.
+  static Normal fromPair(uint64_t seed, uint64_t pair) {
+    Normal n(0);
+    n.rng_ = Rng::after(seed, 2 * pair);
+    return n;
+  }
   float next() {
     if (has_spare_) {
       has_spare_ = false;
