@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
   const ModelConfig config = *findConfig("small", false);
   const StepShape shape{4, 128};
   Annotations notes;
-  notes.prepareOps(config, shape, ParameterLayout(config).total());
+  notes.prepareOps(config, shape, ParameterLayout(config).total(), AttentionForm::kMaterialised);
   OpTracer* tracer = notes.opTracer();
   if (!tracer) {
     std::printf("NVTX annotations are compiled out of this build: no cost to measure\n");

@@ -66,7 +66,7 @@ DevicePeaks resolveDevicePeaks(const AnalysisInput& input, int32_t primary_devic
         annotated.name.value_or(annotated.kind.value_or("device") == "cpu" ? "CPU" : "device");
     p.user_flops_per_s = annotated.peak_flops_per_s;
     p.bandwidth_bytes_per_s = annotated.bandwidth_bytes_per_s;
-    p.description = p.device + " (peak measured by the workload)";
+    p.description = p.device + " (peak from the workload's annotation)";
     return p;
   }
   const TraceTables& t = input.tables();

@@ -257,6 +257,28 @@ TEST(ModelTest, MatmulFlopsOfAStepAreSixNPerToken) {
   EXPECT_LT(all, 1.5 * modelFlopsPerStep(c, s));
 }
 
+// Fused attention does the materialised form's arithmetic but moves only
+// q, k, v, the outputs and per-row statistics: no T x T tensor in memory.
+TEST(ModelTest, FusedAttentionCountsTheSameFlopsAndNoTxTBytes) {
+  const ModelConfig c = preset("124m");
+  const StepShape s{2, 256};
+  const size_t n = ParameterLayout(c).total();
+  const int64_t btc = int64_t{s.batch} * s.seq * c.d_model,
+                rows = int64_t{s.batch} * c.heads * s.seq;
+  for (const OpSite site : {OpSite::kAttentionFwd, OpSite::kAttentionBwd}) {
+    const OpCost materialised = opSiteCost(site, c, s, n, AttentionForm::kMaterialised);
+    const OpCost fused = opSiteCost(site, c, s, n, AttentionForm::kFused);
+    EXPECT_EQ(fused.flops, materialised.flops);
+    EXPECT_EQ(fused.bytes,
+              site == OpSite::kAttentionFwd ? 4 * (4 * btc + rows) : 4 * (7 * btc + 3 * rows));
+    EXPECT_LT(fused.bytes, materialised.bytes);
+  }
+  // Every other op is the same either way.
+  const OpCost ln_m = opSiteCost(OpSite::kLn1Fwd, c, s, n, AttentionForm::kMaterialised);
+  const OpCost ln_f = opSiteCost(OpSite::kLn1Fwd, c, s, n, AttentionForm::kFused);
+  EXPECT_EQ(ln_m.bytes, ln_f.bytes);
+}
+
 TEST(ModelTest, ParameterCountIsLlmcs) {
   EXPECT_EQ(parameterCount(preset("124m")), 124439808);  // llm.c's figure for GPT-2 124M
   EXPECT_EQ(parameterCount(preset("1.5b")), 1557611200);

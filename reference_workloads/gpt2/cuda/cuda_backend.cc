@@ -118,6 +118,12 @@ struct CudaBackend::State {
     return false;
   }
 
+  // bf16 runs with GPT-2's head size take the fused attention on tensor
+  // cores (tensor_core_attention.cu); others the fp32 tiles.
+  bool tensorCoreAttention(int hs) const {
+    return options.precision == Precision::kBf16 && hs == cuda::kTensorCoreHeadSize;
+  }
+
   // Keeps the first error; true when `e` is success.
   bool check(cudaError_t e, const char* what) {
     if (e == cudaSuccess) return true;
@@ -486,8 +492,13 @@ void CudaBackend::attentionForward(float* out, float* preatt, float* att, const 
   if (!s.ok()) return;
   const int hs = C / NH;
   if (s.options.attention == AttentionKind::kFused) {
-    if (!s.fusedAttentionFits(hs)) return;
     // The logsumexp of each row goes to the first B NH T floats of att.
+    if (s.tensorCoreAttention(hs)) {
+      s.finishOp(cuda::tensorCoreAttentionForward(out, att, qkv, B, T, C, NH, s.compute),
+                 "attention forward");
+      return;
+    }
+    if (!s.fusedAttentionFits(hs)) return;
     s.finishOp(cuda::fusedAttentionForward(out, att, qkv, B, T, C, NH, s.compute),
                "attention forward");
     return;
@@ -518,8 +529,14 @@ void CudaBackend::attentionBackward(float* dqkv, float* dpreatt, float* datt, co
   if (!s.ok()) return;
   const int hs = C / NH;
   if (s.options.attention == AttentionKind::kFused) {
-    if (!s.fusedAttentionFits(hs)) return;
     // D = dO . O per row goes to the first B NH T floats of datt (scratch).
+    if (s.tensorCoreAttention(hs)) {
+      s.finishOp(
+          cuda::tensorCoreAttentionBackward(dqkv, datt, dout, qkv, att, B, T, C, NH, s.compute),
+          "attention backward");
+      return;
+    }
+    if (!s.fusedAttentionFits(hs)) return;
     s.finishOp(cuda::fusedAttentionBackward(dqkv, datt, dout, qkv, att, B, T, C, NH, s.compute),
                "attention backward");
     return;

@@ -121,6 +121,16 @@ cudaError_t causalSoftmaxForward(float* att, const float* preatt, long rows, int
 cudaError_t causalSoftmaxBackward(float* dpreatt, const float* att, const float* datt, long rows,
                                   int T, float scale, cudaStream_t stream);
 
+// tensor_core_attention.cu (fused, --precision bf16) ------------------------
+// The fused attention on tensor cores (bf16 operands, fp32 accumulation) for
+// this head size; the same lse and delta as flash_attention.cu's.
+constexpr int kTensorCoreHeadSize = 64;
+cudaError_t tensorCoreAttentionForward(float* out, float* lse, const float* qkv, int B, int T,
+                                       int C, int NH, cudaStream_t stream);
+cudaError_t tensorCoreAttentionBackward(float* dqkv, float* delta, const float* dout,
+                                        const float* qkv, const float* lse, int B, int T, int C,
+                                        int NH, cudaStream_t stream);
+
 // flash_attention.cu (fused) -------------------------------------------------
 // False when hs has no tile that fits in shared memory (flash_tile.h).
 bool fusedAttentionSupports(int hs);

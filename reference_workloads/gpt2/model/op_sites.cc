@@ -128,7 +128,8 @@ std::vector<std::pair<OpSite, int>> stepOrder(const ModelConfig& c) {
   return order;
 }
 
-OpCost opSiteCost(OpSite site, const ModelConfig& c, StepShape s, size_t param_floats) {
+OpCost opSiteCost(OpSite site, const ModelConfig& c, StepShape s, size_t param_floats,
+                  AttentionForm attention) {
   const int64_t B = s.batch, T = s.seq, C = c.d_model, NH = c.heads;
   const int64_t rows = B * T;
   const int64_t V = c.vocab, Vp = c.padded_vocab;
@@ -143,7 +144,7 @@ OpCost opSiteCost(OpSite site, const ModelConfig& c, StepShape s, size_t param_f
     case OpSite::kQkvFwd:
       return matmulForwardCost(rows, C, 3 * C, true);
     case OpSite::kAttentionFwd:
-      return attentionForwardCost(B, T, C, NH);
+      return attentionForwardCost(B, T, C, NH, attention);
     case OpSite::kAttProjFwd:
       return matmulForwardCost(rows, C, C, true);
     case OpSite::kResidualAttnFwd:
@@ -180,7 +181,7 @@ OpCost opSiteCost(OpSite site, const ModelConfig& c, StepShape s, size_t param_f
     case OpSite::kAttProjBwd:
       return matmulBackwardCost(rows, C, C, true);
     case OpSite::kAttentionBwd:
-      return attentionBackwardCost(B, T, C, NH);
+      return attentionBackwardCost(B, T, C, NH, attention);
     case OpSite::kQkvBwd:
       return matmulBackwardCost(rows, C, 3 * C, true);
     case OpSite::kEmbeddingBwd:

@@ -14,6 +14,7 @@
 #include "reference_workloads/gpt2/model/activations.h"
 #include "reference_workloads/gpt2/model/config.h"
 #include "reference_workloads/gpt2/model/parameters.h"
+#include "reference_workloads/gpt2/ops/attention.h"
 #include "reference_workloads/gpt2/ops/op_cost.h"
 
 namespace damscope::gpt2 {
@@ -73,7 +74,9 @@ std::vector<std::pair<OpSite, int>> stepOrder(const ModelConfig& config);
 std::vector<ParamTensor> paramGradientsFinished(OpSite site);
 
 // FLOPs and bytes of one invocation (ops/*.h); param_floats is the size of
-// the parameter buffer (grad_norm and adamw run over all of it).
-OpCost opSiteCost(OpSite site, const ModelConfig& config, StepShape shape, size_t param_floats);
+// the parameter buffer (grad_norm and adamw run over all of it); attention:
+// how the run's attention runs (its bytes differ).
+OpCost opSiteCost(OpSite site, const ModelConfig& config, StepShape shape, size_t param_floats,
+                  AttentionForm attention = AttentionForm::kMaterialised);
 
 }  // namespace damscope::gpt2

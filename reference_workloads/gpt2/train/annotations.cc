@@ -31,9 +31,9 @@ std::string jsonString(const std::string& text) {
 }
 
 std::string opMessage(OpSite site, int layer, const ModelConfig& config, StepShape shape,
-                      size_t param_floats) {
+                      size_t param_floats, AttentionForm attention) {
   const OpSiteInfo info = opSiteInfo(site);
-  const OpCost cost = opSiteCost(site, config, shape, param_floats);
+  const OpCost cost = opSiteCost(site, config, shape, param_floats, attention);
   std::string m = "{\"op\":\"" + std::string(info.op) + "\"";
   if (layer >= 0) m += ",\"layer\":" + std::to_string(layer);
   if (!info.name.empty()) m += ",\"name\":\"" + std::string(info.name) + "\"";
@@ -118,7 +118,8 @@ bool Annotations::compiledIn() {
   return true;
 }
 
-void Annotations::prepareOps(const ModelConfig& config, StepShape shape, size_t param_floats) {
+void Annotations::prepareOps(const ModelConfig& config, StepShape shape, size_t param_floats,
+                             AttentionForm attention) {
   State& s = *state_;
   s.layer_slots = config.layers + 1;
   s.op_messages.assign(size_t(kNumOpSites) * s.layer_slots, std::string());
@@ -129,7 +130,7 @@ void Annotations::prepareOps(const ModelConfig& config, StepShape shape, size_t 
     for (int layer = -1; layer < config.layers; ++layer) {
       if (per_layer != (layer >= 0)) continue;
       const size_t i = size_t(site) * s.layer_slots + (layer + 1);
-      s.op_messages[i] = opMessage(op, layer, config, shape, param_floats);
+      s.op_messages[i] = opMessage(op, layer, config, shape, param_floats, attention);
     }
   }
   // Pointers into the strings only once they no longer move.
@@ -148,7 +149,8 @@ void Annotations::prepareCollectives(const std::vector<size_t>& bucket_bytes, in
         collectiveMessage("all_reduce", static_cast<int>(b), bucket_bytes[b], ranks));
   }
   s.collectives.clear();
-  for (const std::string& m : s.collective_messages) s.collectives.push_back(asciiAttributes(m.c_str()));
+  for (const std::string& m : s.collective_messages)
+    s.collectives.push_back(asciiAttributes(m.c_str()));
 }
 
 CollectiveTracer* Annotations::collectiveTracer() {
@@ -158,9 +160,8 @@ CollectiveTracer* Annotations::collectiveTracer() {
 void Annotations::beginCollective(const char*, size_t, int bucket) {
   // The message was built for this bucket by prepareCollectives.
   const bool prepared = bucket >= 0 && static_cast<size_t>(bucket) < state_->collectives.size();
-  nvtxDomainRangePushEx(state_->domain, prepared
-                                            ? &state_->collectives[static_cast<size_t>(bucket)]
-                                            : &state_->collective_unprepared);
+  nvtxDomainRangePushEx(state_->domain, prepared ? &state_->collectives[static_cast<size_t>(bucket)]
+                                                 : &state_->collective_unprepared);
 }
 
 void Annotations::endCollective() {
@@ -228,7 +229,7 @@ Annotations::~Annotations() = default;
 bool Annotations::compiledIn() {
   return false;
 }
-void Annotations::prepareOps(const ModelConfig&, StepShape, size_t) {}
+void Annotations::prepareOps(const ModelConfig&, StepShape, size_t, AttentionForm) {}
 OpTracer* Annotations::opTracer() {
   return nullptr;
 }

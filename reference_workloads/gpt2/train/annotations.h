@@ -47,12 +47,12 @@ namespace damscope::gpt2 {
 
 // The JSON message of one op site at one layer (-1 outside the blocks).
 std::string opMessage(OpSite site, int layer, const ModelConfig& config, StepShape shape,
-                      size_t param_floats);
+                      size_t param_floats, AttentionForm attention);
 
 struct ModelDescription {
   const ModelConfig* config = nullptr;
   StepShape shape;
-  int64_t params = 0;  // parameterCount
+  int64_t params = 0;               // parameterCount
   std::string device_kind = "cpu";  // "cpu" or "gpu"
   std::string device_name;
   std::string precision = "fp32";
@@ -80,7 +80,8 @@ class Annotations final : public OpTracer, public LoaderObserver, public Collect
 
   // Builds the messages of every (site, layer) for this run; call once before
   // the first beginOp.
-  void prepareOps(const ModelConfig& config, StepShape shape, size_t param_floats);
+  void prepareOps(const ModelConfig& config, StepShape shape, size_t param_floats,
+                  AttentionForm attention);
   // The tracer to give the model: this, or null when NVTX is compiled out.
   OpTracer* opTracer();
 

@@ -133,7 +133,8 @@ const std::vector<Flag>& flags() {
          "GEMM precision (cuda); fp32 master weights and optimizer state either way", d.precision,
          text(&Options::precision, "precision")},
         {"attention", "naive|fused",
-         "Attention: naive materialises the B x H x T x T scores, fused tiles them (cuda only)",
+         "Attention: naive materialises the B x H x T x T scores, fused tiles them (cuda only; on "
+         "tensor cores with --precision bf16 and head size 64)",
          "cpu naive, cuda fused", text(&Options::attention, "attention")},
         {"cuda-graph", "", "Capture forward and backward in a CUDA graph, replayed every step",
          "off", onSwitch(&Options::cuda_graph)},
@@ -213,7 +214,8 @@ Result<Options> parseFlags(const std::vector<std::string>& args) {
                  ")");
   }
   // Pass 2: the scenario's defaults for the device, then the explicit flags over them.
-  const std::vector<std::pair<std::string, std::string>>* settings = scenario->settingsFor(o.device);
+  const std::vector<std::pair<std::string, std::string>>* settings =
+      scenario->settingsFor(o.device);
   if (!settings) {
     return Error("scenario " + scenario->name + " is for --device " +
                  (scenario->cpu ? std::string("cpu") : std::string("cuda")) + " (got --device " +
@@ -273,7 +275,8 @@ std::string helpText() {
          "on stderr, exit status 2. In a data-parallel job rank 0 prints; tokens/s counts every\n"
          "rank's tokens.\n"
          "\nData parallel: one process per rank, started by mpirun (cpu: MPI; `mpirun -np 2\n"
-         "gpt2-train ...`, as root add --allow-run-as-root) or by torchrun-style RANK, WORLD_SIZE,\n"
+         "gpt2-train ...`, as root add --allow-run-as-root) or by torchrun-style RANK, "
+         "WORLD_SIZE,\n"
          "LOCAL_RANK, MASTER_ADDR, MASTER_PORT (cuda: NCCL; mpirun works too).\n"
          "\nEnvironment: OMP_WAIT_POLICY=passive makes idle OpenMP threads sleep at once\n"
          "instead of spinning first (the runtime's default, fastest on a dedicated machine);\n"

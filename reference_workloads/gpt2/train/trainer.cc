@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <optional>
 #include <ostream>
@@ -84,7 +84,8 @@ Result<RunPlan> planRun(const Options& o) {
   p.device.sync_every_op = o.sync_every_op;
   DAMSCOPE_RETURN_IF_ERROR(checkDeviceRequest(p.device));
   if (o.cuda_graph && o.device != "cuda") return Error("--cuda-graph needs --device cuda");
-  DAMSCOPE_ASSIGN_OR_RETURN(p.ranks, rankEnvironment([](const char* name) { return std::getenv(name); }));
+  DAMSCOPE_ASSIGN_OR_RETURN(p.ranks,
+                            rankEnvironment([](const char* name) { return std::getenv(name); }));
   p.device.cuda_device = p.ranks.local_rank;
   const Scenario* scenario = findScenario(o.scenario);
   if (scenario && p.ranks.world_size < scenario->min_ranks) {
@@ -99,12 +100,13 @@ Result<RunPlan> planRun(const Options& o) {
   }
   if (!(o.bucket_mb > 0)) return Error("--bucket-mb must be positive");
   if (o.overlap && o.cuda_graph) {
-    return Error("--overlap and --cuda-graph: the graph holds the whole backward pass, so the "
-                 "all-reduce cannot start inside it; choose one");
+    return Error(
+        "--overlap and --cuda-graph: the graph holds the whole backward pass, so the "
+        "all-reduce cannot start inside it; choose one");
   }
   if (o.straggler_rank >= p.ranks.world_size) {
-    return Error("--straggler-rank " + std::to_string(o.straggler_rank) + " is not a rank of this " +
-                 std::to_string(p.ranks.world_size) + "-rank job");
+    return Error("--straggler-rank " + std::to_string(o.straggler_rank) +
+                 " is not a rank of this " + std::to_string(p.ranks.world_size) + "-rank job");
   }
   if (o.straggler_ms < 0) return Error("--straggler-ms must not be negative");
   std::optional<CheckpointHeader> checkpoint;
@@ -182,10 +184,17 @@ Status checkWritable(const std::string& flag, const std::string& path) {
   return okStatus();
 }
 
+// How the run's attention runs: the CUDA backend fuses it unless --attention
+// naive; the CPU backend materialises it.
+AttentionForm attentionForm(const DeviceRequest& d) {
+  return d.device == "cuda" && d.attention != "naive" ? AttentionForm::kFused
+                                                      : AttentionForm::kMaterialised;
+}
+
 void printOps(const RunPlan& p, std::ostream& out) {
   const size_t param_floats = ParameterLayout(p.config).total();
   for (const auto& [site, layer] : stepOrder(p.config)) {
-    out << opMessage(site, layer, p.config, p.shape, param_floats) << "\n";
+    out << opMessage(site, layer, p.config, p.shape, param_floats, attentionForm(p.device)) << "\n";
   }
 }
 
@@ -194,7 +203,6 @@ double median(std::vector<double> v) {
   const size_t n = v.size();
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
-
 
 // The communicator of a data-parallel job, or null for one rank.
 Result<std::unique_ptr<Communicator>> openCommunicator(const RunPlan& p, TrainingDevice& device) {
@@ -212,8 +220,8 @@ Result<std::unique_ptr<Communicator>> openCommunicator(const RunPlan& p, Trainin
 #endif
   }
   if (comm->size() != p.ranks.world_size || comm->rank() != p.ranks.rank) {
-    return Error(std::string(comm->name()) + " sees rank " + std::to_string(comm->rank()) +
-                 " of " + std::to_string(comm->size()) + ", the launcher said rank " +
+    return Error(std::string(comm->name()) + " sees rank " + std::to_string(comm->rank()) + " of " +
+                 std::to_string(comm->size()) + ", the launcher said rank " +
                  std::to_string(p.ranks.rank) + " of " + std::to_string(p.ranks.world_size));
   }
   return comm;
@@ -257,8 +265,7 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
   const int world = p.ranks.world_size;
   const bool lead = p.ranks.rank == 0;  // rank 0 prints and logs
   auto failRank = [&](const Error& e) {
-    return fail(world > 1 ? Error("rank " + std::to_string(p.ranks.rank) + ": " + e.message())
-                          : e);
+    return fail(world > 1 ? Error("rank " + std::to_string(p.ranks.rank) + ": " + e.message()) : e);
   };
 
   // Refuse what cannot fit before allocating any of it. Ranks on one node
@@ -269,12 +276,13 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
   const uint64_t sharers = p.device.device == "cpu" ? uint64_t(p.ranks.local_world_size) : 1;
   if (*available && memory.total() * sharers > **available) {
     const bool gpu = p.device.device == "cuda";
-    return fail(Error(
-        "config " + p.config.name + " with batch " + std::to_string(p.shape.batch) + " x " +
-        std::to_string(p.shape.seq) + " tokens needs an estimated " + memory.describe() +
-        (sharers > 1 ? " per rank, " + std::to_string(sharers) + " ranks on this node" : "") +
-        ", more than the " + formatBytes(**available) +
-        (gpu ? " free on GPU " + std::to_string(p.device.cuda_device) : " available (MemAvailable)")));
+    return fail(
+        Error("config " + p.config.name + " with batch " + std::to_string(p.shape.batch) + " x " +
+              std::to_string(p.shape.seq) + " tokens needs an estimated " + memory.describe() +
+              (sharers > 1 ? " per rank, " + std::to_string(sharers) + " ranks on this node" : "") +
+              ", more than the " + formatBytes(**available) +
+              (gpu ? " free on GPU " + std::to_string(p.device.cuda_device)
+                   : " available (MemAvailable)")));
   }
   if (o.print_ops) {
     printOps(p, out);
@@ -314,7 +322,7 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
 
   Annotations notes;
   notes.nameThisThread("train");
-  notes.prepareOps(p.config, p.shape, model.layout().total());
+  notes.prepareOps(p.config, p.shape, model.layout().total(), attentionForm(p.device));
 
   // Data parallel: every rank starts from the same parameters (the same
   // seed), takes its own batches and averages its gradients with the others.
@@ -327,8 +335,8 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
     std::vector<size_t> bucket_bytes;
     for (const GradientBucket& b : plan.buckets()) bucket_bytes.push_back(b.floats * sizeof(float));
     notes.prepareCollectives(bucket_bytes, world);
-    auto made = GradientSync::create(backend, *comm, std::move(plan), o.overlap,
-                                     model.gradientBuffer());
+    auto made =
+        GradientSync::create(backend, *comm, std::move(plan), o.overlap, model.gradientBuffer());
     if (!made) return failRank(made.error());
     sync = std::move(*made);
     if (o.overlap) model.setGradientListener(sync.get());
@@ -377,8 +385,8 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
     if (sync) {
       std::snprintf(line, sizeof line, "%.3g", o.bucket_mb);
       out << "data parallel " << world << " ranks (" << launcherName(p.ranks.launcher) << ", "
-          << comm->name() << ") | " << sync->plan().buckets().size() << " gradient buckets of <= "
-          << line << " MB | all-reduce "
+          << comm->name() << ") | " << sync->plan().buckets().size()
+          << " gradient buckets of <= " << line << " MB | all-reduce "
           << (o.overlap ? "overlapped with backward" : "after backward");
       if (o.straggler_rank >= 0 && o.straggler_ms > 0) {
         out << " | rank " << o.straggler_rank << " slowed by " << o.straggler_ms << " ms/step";
@@ -496,11 +504,10 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
   const double typical =
       median(std::vector<double>(step_seconds.begin() + skip, step_seconds.end()));
   if (lead) {
-    std::snprintf(line, sizeof line,
-                  "done | median step %.1f ms (steps %d-%d) | %s tok/s | MFU %.1f%%\n",
-                  typical * 1e3, p.first_step + 1 + int(skip), o.steps,
-                  withThousands(static_cast<int64_t>(tokens * world / typical)).c_str(),
-                  mfuPct(typical));
+    std::snprintf(
+        line, sizeof line, "done | median step %.1f ms (steps %d-%d) | %s tok/s | MFU %.1f%%\n",
+        typical * 1e3, p.first_step + 1 + int(skip), o.steps,
+        withThousands(static_cast<int64_t>(tokens * world / typical)).c_str(), mfuPct(typical));
     out << line;
   }
 
