@@ -82,6 +82,30 @@ struct HeadRows {
   size_t stride;
 };
 
+// Where a block works: its head (blockIdx.y = b NH + h), and this lane's
+// place in its warp's 16 rows (warp w owns rows 16w.. of the block's tile;
+// lane l takes row l / 2 of them, columns 32 (l % 2) .. + 31).
+struct Place {
+  int bh, b, h;
+  int warp, r, c0;
+  __device__ Place(int NH)
+      : bh(blockIdx.y),
+        b(bh / NH),
+        h(bh % NH),
+        warp(threadIdx.x / 32),
+        r(threadIdx.x % 32 / 2),
+        c0(threadIdx.x % 2 * 32) {}
+  // Row 0 of this head's slice of a (B, T, width) tensor.
+  template <typename F>
+  __device__ F* head(F* x, int T, size_t width) const {
+    return x + size_t(b) * T * width + size_t(h) * kHs;
+  }
+};
+
+// 1 / sqrt(hs), the scores' scale.
+constexpr float kScale = 0.125f;
+static_assert(kHs == 64, "kScale is 1 / sqrt(64)");
+
 // dst (64 x kLdb bf16) = rows row0.. of src, zeros past T.
 __device__ void loadTile(bf16* dst, HeadRows src, int row0, int T) {
   for (int idx = threadIdx.x; idx < kTile * kHs; idx += kThreads) {
@@ -146,17 +170,15 @@ __device__ void storeRows(float* dst, size_t stride, FragAcc (&acc)[kHs / kFrag]
 // otherwise writes delta = dout . O per query and nothing else.
 __global__ void __launch_bounds__(kThreads)
     tensorCoreAttentionForwardKernel(float* out, float* lse, float* delta, const float* dout,
-                            const float* qkv, int T, int C, int NH) {
+                                     const float* qkv, int T, int C, int NH) {
   extern __shared__ __align__(128) unsigned char shared[];
   Shared sm(shared, 3);
   bf16 *Qs = sm.tile[0], *Ks = sm.tile[1], *Vs = sm.tile[2];
-  const int bh = blockIdx.y, b = bh / NH, h = bh % NH;
+  const Place at(NH);
+  const int warp = at.warp, r = at.r, c0 = at.c0;
   const int q0 = blockIdx.x * kTile;
   const size_t C3 = size_t(3) * C;
-  const float* head = qkv + size_t(b) * T * C3 + size_t(h) * kHs;
-  const float scale = rsqrtf(static_cast<float>(kHs));
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int r = lane / 2, c0 = (lane % 2) * 32;  // this lane's row of the warp and columns
+  const float* head = at.head(qkv, T, C3);
   const int query = q0 + warp * kFrag + r;
   float* S = sm.f0;  // scores, then P V
   float* O = sm.f1;  // the unnormalised output rows
@@ -175,7 +197,7 @@ __global__ void __launch_bounds__(kThreads)
     float tile_max = -INFINITY;
     for (int c = c0; c < c0 + 32; ++c) {
       const int key = k0 + c;
-      const float s = key <= query && key < T ? S[r * kLdf + c] * scale : -INFINITY;
+      const float s = key <= query && key < T ? S[r * kLdf + c] * kScale : -INFINITY;
       S[r * kLdf + c] = s;
       tile_max = fmaxf(tile_max, s);
     }
@@ -206,20 +228,22 @@ __global__ void __launch_bounds__(kThreads)
   }
 
   const float inv = 1.0f / l;
-  const size_t row = size_t(b) * T + query;
+  const size_t row = size_t(query) * C;
   if (delta == nullptr) {
     if (query < T) {
-      for (int c = c0; c < c0 + 32; ++c) out[row * C + h * kHs + c] = O[r * kLdf + c] * inv;
-      if (c0 == 0) lse[size_t(bh) * T + query] = m + logf(l);
+      float* out_row = at.head(out, T, C) + row;
+      for (int c = c0; c < c0 + 32; ++c) out_row[c] = O[r * kLdf + c] * inv;
+      if (c0 == 0) lse[size_t(at.bh) * T + query] = m + logf(l);
     }
     return;
   }
   float dot = 0.0f;
   if (query < T) {
-    for (int c = c0; c < c0 + 32; ++c) dot += dout[row * C + h * kHs + c] * O[r * kLdf + c] * inv;
+    const float* dout_row = at.head(dout, T, C) + row;
+    for (int c = c0; c < c0 + 32; ++c) dot += dout_row[c] * O[r * kLdf + c] * inv;
   }
   dot += __shfl_xor_sync(0xffffffffu, dot, 1);
-  if (query < T && c0 == 0) delta[size_t(bh) * T + query] = dot;
+  if (query < T && c0 == 0) delta[size_t(at.bh) * T + query] = dot;
 }
 
 // lse and delta of the 64 queries from q0 (0 past T) into sm.row_a, row_b.
@@ -234,19 +258,18 @@ __device__ void loadRowVectors(Shared& sm, const float* lse, const float* delta,
 
 // dK, dV of one key tile, over the query tiles that see it.
 __global__ void __launch_bounds__(kThreads)
-    tensorCoreAttentionKeyValueGradKernel(float* dqkv, const float* dout, const float* qkv, const float* lse,
-                                 const float* delta, int T, int C, int NH) {
+    tensorCoreAttentionKeyValueGradKernel(float* dqkv, const float* dout, const float* qkv,
+                                          const float* lse, const float* delta, int T, int C,
+                                          int NH) {
   extern __shared__ __align__(128) unsigned char shared[];
   Shared sm(shared, 4);
   bf16 *Ks = sm.tile[0], *Vs = sm.tile[1], *Qs = sm.tile[2], *dOs = sm.tile[3];
-  const int bh = blockIdx.y, b = bh / NH, h = bh % NH;
+  const Place at(NH);
+  const int warp = at.warp, r = at.r, c0 = at.c0;
   const int k0 = blockIdx.x * kTile;
   const size_t C3 = size_t(3) * C;
-  const float* head = qkv + size_t(b) * T * C3 + size_t(h) * kHs;
-  const float* dhead = dout + size_t(b) * T * C + size_t(h) * kHs;
-  const float scale = rsqrtf(static_cast<float>(kHs));
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int r = lane / 2, c0 = (lane % 2) * 32;
+  const float* head = at.head(qkv, T, C3);
+  const float* dhead = at.head(dout, T, C);
   const int key = k0 + warp * kFrag + r;
   float* P = sm.f0;   // P^T: the warp's keys x the tile's queries
   float* dP = sm.f1;  // dP^T
@@ -262,14 +285,15 @@ __global__ void __launch_bounds__(kThreads)
     __syncthreads();
     loadTile(Qs, {head, C3}, q0, T);
     loadTile(dOs, {dhead, size_t(C)}, q0, T);
-    loadRowVectors(sm, lse, delta, bh, q0, T);
+    loadRowVectors(sm, lse, delta, at.bh, q0, T);
     __syncthreads();
     productWithTransposed(P, Ks + warp * kFrag * kLdb, Qs);  // S^T = K Q^T
     __syncwarp();
     for (int c = c0; c < c0 + 32; ++c) {
       const int query = q0 + c;
-      const float p =
-          key <= query && query < T && key < T ? expf(P[r * kLdf + c] * scale - sm.row_a[c]) : 0.0f;
+      const float p = key <= query && query < T && key < T
+                          ? expf(P[r * kLdf + c] * kScale - sm.row_a[c])
+                          : 0.0f;
       P[r * kLdf + c] = p;
       sm.p[r * kLdb + c] = __float2bfloat16_rn(p);
     }
@@ -285,26 +309,24 @@ __global__ void __launch_bounds__(kThreads)
     accumulateProduct(dk, sm.p, Qs);  // dK += dS^T Q (scaled at the end)
   }
   const int row0 = k0 + warp * kFrag;
-  float* dhead_qkv = dqkv + size_t(b) * T * C3 + size_t(h) * kHs;
-  storeRows(dhead_qkv + C, C3, dk, P, row0, T, scale);
+  float* dhead_qkv = at.head(dqkv, T, C3);
+  storeRows(dhead_qkv + C, C3, dk, P, row0, T, kScale);
   storeRows(dhead_qkv + 2 * C, C3, dv, P, row0, T, 1.0f);
 }
 
 // dQ of one query tile, over the key tiles it sees.
 __global__ void __launch_bounds__(kThreads)
-    tensorCoreAttentionQueryGradKernel(float* dqkv, const float* dout, const float* qkv, const float* lse,
-                              const float* delta, int T, int C, int NH) {
+    tensorCoreAttentionQueryGradKernel(float* dqkv, const float* dout, const float* qkv,
+                                       const float* lse, const float* delta, int T, int C, int NH) {
   extern __shared__ __align__(128) unsigned char shared[];
   Shared sm(shared, 4);
   bf16 *Qs = sm.tile[0], *dOs = sm.tile[1], *Ks = sm.tile[2], *Vs = sm.tile[3];
-  const int bh = blockIdx.y, b = bh / NH, h = bh % NH;
+  const Place at(NH);
+  const int warp = at.warp, r = at.r, c0 = at.c0;
   const int q0 = blockIdx.x * kTile;
   const size_t C3 = size_t(3) * C;
-  const float* head = qkv + size_t(b) * T * C3 + size_t(h) * kHs;
-  const float* dhead = dout + size_t(b) * T * C + size_t(h) * kHs;
-  const float scale = rsqrtf(static_cast<float>(kHs));
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int r = lane / 2, c0 = (lane % 2) * 32;
+  const float* head = at.head(qkv, T, C3);
+  const float* dhead = at.head(dout, T, C);
   const int query = q0 + warp * kFrag + r;
   float* P = sm.f0;
   float* dP = sm.f1;
@@ -313,7 +335,7 @@ __global__ void __launch_bounds__(kThreads)
 
   loadTile(Qs, {head, C3}, q0, T);
   loadTile(dOs, {dhead, size_t(C)}, q0, T);
-  loadRowVectors(sm, lse, delta, bh, q0, T);
+  loadRowVectors(sm, lse, delta, at.bh, q0, T);
   __syncthreads();
   const float row_lse = sm.row_a[warp * kFrag + r], row_delta = sm.row_b[warp * kFrag + r];
   for (int k_tile = 0; k_tile <= static_cast<int>(blockIdx.x); ++k_tile) {
@@ -328,13 +350,13 @@ __global__ void __launch_bounds__(kThreads)
     for (int c = c0; c < c0 + 32; ++c) {
       const int key = k0 + c;
       const float p =
-          key <= query && key < T && query < T ? expf(P[r * kLdf + c] * scale - row_lse) : 0.0f;
+          key <= query && key < T && query < T ? expf(P[r * kLdf + c] * kScale - row_lse) : 0.0f;
       sm.p[r * kLdb + c] = __float2bfloat16_rn(p * (dP[r * kLdf + c] - row_delta));
     }
     __syncwarp();
     accumulateProduct(dq, sm.p, Ks);  // dQ += dS K (scaled at the end)
   }
-  storeRows(dqkv + size_t(b) * T * C3 + size_t(h) * kHs, C3, dq, P, q0 + warp * kFrag, T, scale);
+  storeRows(at.head(dqkv, T, C3), C3, dq, P, q0 + warp * kFrag, T, kScale);
 }
 
 // Kernels above 48 KiB of dynamic shared memory must opt in, once per
@@ -342,9 +364,9 @@ __global__ void __launch_bounds__(kThreads)
 // capability 8.x and 9.x).
 cudaError_t optInSharedMemory() {
   static const cudaError_t result = [] {
-    cudaError_t e =
-        cudaFuncSetAttribute(tensorCoreAttentionForwardKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             static_cast<int>(sharedBytes(3)));
+    cudaError_t e = cudaFuncSetAttribute(tensorCoreAttentionForwardKernel,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(sharedBytes(3)));
     if (e == cudaSuccess) {
       e = cudaFuncSetAttribute(tensorCoreAttentionKeyValueGradKernel,
                                cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -383,12 +405,12 @@ cudaError_t tensorCoreAttentionBackward(float* dqkv, float* delta, const float* 
   if (B * T == 0) return cudaSuccess;
   if (const cudaError_t e = optInSharedMemory(); e != cudaSuccess) return e;
   const dim3 grid = gridFor(T, B, NH);
-  tensorCoreAttentionForwardKernel<<<grid, kThreads, sharedBytes(3), stream>>>(nullptr, nullptr, delta, dout,
-                                                                      qkv, T, C, NH);
-  tensorCoreAttentionKeyValueGradKernel<<<grid, kThreads, sharedBytes(4), stream>>>(dqkv, dout, qkv, lse,
-                                                                           delta, T, C, NH);
-  tensorCoreAttentionQueryGradKernel<<<grid, kThreads, sharedBytes(4), stream>>>(dqkv, dout, qkv, lse, delta,
-                                                                        T, C, NH);
+  tensorCoreAttentionForwardKernel<<<grid, kThreads, sharedBytes(3), stream>>>(
+      nullptr, nullptr, delta, dout, qkv, T, C, NH);
+  tensorCoreAttentionKeyValueGradKernel<<<grid, kThreads, sharedBytes(4), stream>>>(
+      dqkv, dout, qkv, lse, delta, T, C, NH);
+  tensorCoreAttentionQueryGradKernel<<<grid, kThreads, sharedBytes(4), stream>>>(
+      dqkv, dout, qkv, lse, delta, T, C, NH);
   return cudaGetLastError();
 }
 
