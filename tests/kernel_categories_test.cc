@@ -154,6 +154,10 @@ TEST(KernelCategories, MathPathSeparatesTensorCoresFromFp32) {
   EXPECT_EQ(path("sm80_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x32"),
             MathPath::kTensorCore);
   EXPECT_EQ(path("volta_h884gemm_64x64_ldg8_nn"), MathPath::kTensorCore);
+  // cuBLAS's FP32 GEMM on an H100 (CUBLAS_COMPUTE_32F): an xmma kernel on FFMA.
+  EXPECT_EQ(path("sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize128x128x8_stage3_warpsize2x2x1_"
+                 "ffma_aligna4_alignc4_execute_kernel_cublas"),
+            MathPath::kFp32Simt);
   EXPECT_EQ(path("void at::native::vectorized_elementwise_kernel<4, "
                  "at::native::CUDAFunctor_add<float>>(int)"),
             MathPath::kNotMatrix);

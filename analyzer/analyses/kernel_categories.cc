@@ -241,6 +241,10 @@ MathPath mathPathOf(std::string_view name, KernelCategory category) {
     return MathPath::kNotMatrix;
   }
   const std::string l = lower(name);
+  // cuBLAS's xmma kernels name their inner instruction: "ffma" is FP32 on
+  // CUDA cores (sm80_xmma_gemm_f32f32_f32f32_f32_..._ffma_..., what
+  // CUBLAS_COMPUTE_32F runs on an H100; seen in docs/gpu-results.md).
+  if (containsAny(l, {"ffma"})) return MathPath::kFp32Simt;
   // Tensor-core markers: CUTLASS/cuBLAS instruction shapes (s1688 = TF32
   // 16x8x8, h884/h1688/h16816 = FP16 HMMA, i8816 = IMMA), "tensorop", Hopper
   // GMMA/wgmma, cuBLASLt nvjet, reduced-precision type names, xmma kernels

@@ -34,7 +34,8 @@ std::optional<Precision> precisionOfKernelName(std::string_view name) {
     return Precision::kFp16;
   }
   if (has(l, "dgemm") || has(l, "<double")) return Precision::kFp64;
-  if (has(l, "sgemm") || has(l, "scudnn") || has(l, "<float") || has(l, "winograd")) {
+  if (has(l, "sgemm") || has(l, "scudnn") || has(l, "<float") || has(l, "winograd") ||
+      has(l, "ffma")) {  // cuBLAS xmma FP32 GEMMs on CUDA cores (kernel_categories.cc)
     return Precision::kFp32;
   }
   return std::nullopt;

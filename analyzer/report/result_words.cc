@@ -120,14 +120,16 @@ std::vector<KeyFigure> keyFigures(const RankResult& a,
                    fmt::format("mean of {} analysed step{}", a.window.step_count,
                                a.window.step_count == 1 ? "" : "s")});
     if (*avg > 0 && a.tokens_per_step) {
-      out.push_back({"Throughput", fmt::format("{} tokens/s", withThousands(std::llround(
-                                                                  *a.tokens_per_step / (*avg * 1e-9)))),
-                     fmt::format("{} tokens per step ({})", withThousands(std::llround(*a.tokens_per_step)),
-                                 a.throughput_source)});
+      out.push_back(
+          {"Throughput",
+           fmt::format("{} tokens/s",
+                       withThousands(std::llround(*a.tokens_per_step / (*avg * 1e-9)))),
+           fmt::format("{} tokens per step ({})", withThousands(std::llround(*a.tokens_per_step)),
+                       a.throughput_source)});
     } else if (*avg > 0 && a.samples_per_step) {
-      out.push_back({"Throughput", fmt::format("{:.1f} samples/s", *a.samples_per_step / (*avg * 1e-9)),
-                     fmt::format("{:g} samples per step ({})", *a.samples_per_step,
-                                 a.throughput_source)});
+      out.push_back(
+          {"Throughput", fmt::format("{:.1f} samples/s", *a.samples_per_step / (*avg * 1e-9)),
+           fmt::format("{:g} samples per step ({})", *a.samples_per_step, a.throughput_source)});
     }
   }
   const MfuResult& m = a.mfu;
@@ -158,7 +160,8 @@ std::vector<KeyFigure> keyFigures(const RankResult& a,
   }
   if (a.breakdown) {
     out.push_back({fmt::format("{} idle", deviceWord(a)), percent(a.breakdown->window.idlePct()),
-                   "of the analysed window (HTA temporal breakdown)"});
+                   "from the first analysed GPU op on, start-up included (HTA temporal "
+                   "breakdown)"});
   }
   return out;
 }

@@ -76,7 +76,7 @@ __device__ float rowDot(const float* a, const float* b, int hs) {
 // Forward over one query tile. delta == nullptr: writes out and lse.
 // Otherwise (the backward's first pass): writes delta[t] = dout_t . O_t and
 // nothing else.
-__global__ void flashForwardKernel(float* out, float* lse, float* delta, const float* dout,
+__global__ void fusedAttentionForwardKernel(float* out, float* lse, float* delta, const float* dout,
                                    const float* qkv, int T, int C, int NH, int tile) {
   extern __shared__ float shared[];
   const int hs = C / NH, ld = hs + 1;
@@ -177,7 +177,7 @@ __device__ void loadRowVector(float* dst, const float* src, int row0, int T, int
 }
 
 // dK, dV of one key tile, over the query tiles that see it.
-__global__ void flashKeyValueGradKernel(float* dqkv, const float* dout, const float* qkv,
+__global__ void fusedAttentionKeyValueGradKernel(float* dqkv, const float* dout, const float* qkv,
                                         const float* lse, const float* delta, int T, int C, int NH,
                                         int tile) {
   extern __shared__ float shared[];
@@ -233,7 +233,7 @@ __global__ void flashKeyValueGradKernel(float* dqkv, const float* dout, const fl
 }
 
 // dQ of one query tile, over the key tiles it sees.
-__global__ void flashQueryGradKernel(float* dqkv, const float* dout, const float* qkv,
+__global__ void fusedAttentionQueryGradKernel(float* dqkv, const float* dout, const float* qkv,
                                      const float* lse, const float* delta, int T, int C, int NH,
                                      int tile) {
   extern __shared__ float shared[];
@@ -298,7 +298,7 @@ cudaError_t fusedAttentionForward(float* out, float* lse, const float* qkv, int 
   if (B * T == 0) return cudaSuccess;
   const size_t shared = flash::sharedBytes(tile, hs, flash::kForwardHsTiles,
                                            flash::kForwardSquareTiles, flash::kForwardVectors);
-  flashForwardKernel<<<gridFor(T, tile, B, NH), kThreads, shared, stream>>>(
+  fusedAttentionForwardKernel<<<gridFor(T, tile, B, NH), kThreads, shared, stream>>>(
       out, lse, nullptr, nullptr, qkv, T, C, NH, tile);
   return cudaGetLastError();
 }
@@ -312,13 +312,13 @@ cudaError_t fusedAttentionBackward(float* dqkv, float* delta, const float* dout,
   if (B * T == 0) return cudaSuccess;
   const size_t forward_shared = flash::sharedBytes(
       forward_tile, hs, flash::kForwardHsTiles, flash::kForwardSquareTiles, flash::kForwardVectors);
-  flashForwardKernel<<<gridFor(T, forward_tile, B, NH), kThreads, forward_shared, stream>>>(
+  fusedAttentionForwardKernel<<<gridFor(T, forward_tile, B, NH), kThreads, forward_shared, stream>>>(
       nullptr, nullptr, delta, dout, qkv, T, C, NH, forward_tile);
   const size_t shared = flash::sharedBytes(tile, hs, flash::kBackwardHsTiles,
                                            flash::kBackwardSquareTiles, flash::kBackwardVectors);
-  flashKeyValueGradKernel<<<gridFor(T, tile, B, NH), kThreads, shared, stream>>>(
+  fusedAttentionKeyValueGradKernel<<<gridFor(T, tile, B, NH), kThreads, shared, stream>>>(
       dqkv, dout, qkv, lse, delta, T, C, NH, tile);
-  flashQueryGradKernel<<<gridFor(T, tile, B, NH), kThreads, shared, stream>>>(
+  fusedAttentionQueryGradKernel<<<gridFor(T, tile, B, NH), kThreads, shared, stream>>>(
       dqkv, dout, qkv, lse, delta, T, C, NH, tile);
   return cudaGetLastError();
 }
