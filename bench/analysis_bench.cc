@@ -185,14 +185,15 @@ void BM_AnalysisStages(benchmark::State& state) {
     const KernelWorkReport work = time("kernel_work", [&] { return computeKernelWork(in); });
     const RunPrecision precision = runPrecision(in, window, std::nullopt);
     const DevicePeaks peaks = resolveDevicePeaks(in, 0, {});
-    time("roofline",
-         [&] { return computeRoofline(in, window, work, peaks, precision.precision, {}); });
+    const RooflineReport roofline = time("roofline", [&] {
+      return computeRoofline(in, window, work, peaks, precision.precision, {});
+    });
     const MfuReport mfu =
         time("mfu", [&] { return computeMfu(in, steps, window, work, peaks, precision, {}); });
     const std::optional<MemoryEstimate> memory;
     time("findings", [&] {
       const FindingInputs inputs{in,          steps,     window, gaps, kernels, launches,
-                                 utilization, scorecard, loss,   mfu,  memory};
+                                 utilization, scorecard, loss,   mfu,  memory,  roofline};
       return computeFindings(inputs, {});
     });
     // What the pipeline does with the reports: the result model, its rows.

@@ -253,6 +253,37 @@ TEST(Findings, MfuBelowThirtyPercentAndImpossibleMfuAreSaid) {
   EXPECT_EQ(memory->severity, Severity::kHigh);
 }
 
+// Two annotated bf16 kernels on an A100 (312 TFLOP/s dense bf16), both above
+// the ridge: one at 10 % of its ceiling for 300 of the step's 1,000 µs, one
+// at 90 % for 200 µs. Only the first is below the roof (Nsight Compute's 60 %).
+TEST(Findings, KernelsFarBelowTheirRoofAreNamedWithTheirHeadroom) {
+  TraceBuilder b;
+  b.device(0, 108, int64_t{40} << 30);
+  b.tables().devices.name[0] = b.tables().strings.intern("NVIDIA A100-SXM4-40GB");
+  b.step(0, 1000, 1);
+  auto annotated = [&](int64_t start, int64_t dur, double pct_of_peak, const char* kernel) {
+    const double flops = pct_of_peak / 100 * 312e12 * static_cast<double>(dur) * 1e-6;
+    b.range(start, dur + 20,
+            "{\"op\":\"gemm\",\"flops\":" + std::to_string(flops) +
+                ",\"bytes\":" + std::to_string(flops / 1e4) + "}",
+            "nvtx", 0, "damscope");
+    return b.kernel(start + 10, dur, kernel, b.call(start + 5, 2));
+  };
+  const int64_t slow = annotated(0, 300, 10, "ampere_bf16_s16816gemm_bf16_64x64_slow");
+  annotated(400, 200, 90, "ampere_bf16_s16816gemm_bf16_256x128_fast");
+  const FindingsReport r = findingsOf(b.build());
+  ASSERT_TRUE(r.metrics.get(Metric::kBelowRoofPct));
+  EXPECT_NEAR(*r.metrics.get(Metric::kBelowRoofPct), 30, 0.5);
+  EXPECT_NEAR(*r.metrics.get(Metric::kBelowRoofGainPct), 27, 0.5);  // 300 µs x (1 - 0.1)
+  const Finding* f = byRule(r, "kernels_below_roof");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kHigh);
+  const auto kernels = itemsOf(*f, EvidenceSource::kKernels);
+  ASSERT_EQ(kernels.size(), 1u);
+  EXPECT_EQ(kernels[0]->id, slow);
+  EXPECT_EQ(kernels[0]->label, "ampere_bf16_s16816gemm_bf16_64x64_slow");
+}
+
 TEST(Findings, MemoryCapacityNamesThePeakCounter) {
   const FindingsReport r = findingsOf(memoryTrace());
   const Finding* memory = byRule(r, "memory_capacity");

@@ -181,6 +181,28 @@ std::vector<FindingRule> defaultFindingRules() {
   rules.push_back(r);
 
   r = {};
+  r.id = "kernels_below_roof";
+  r.gpu_only = true;  // the advice is about GPU kernels
+  r.metric = Metric::kBelowRoofPct;
+  r.threshold = 10, r.high_threshold = 30;
+  r.title = "Kernels reaching under 60 % of their roofline ceiling take {value} % of the step";
+  r.recommendation =
+      "These kernels are held back by neither the arithmetic nor the memory roof but by latency: "
+      "too little work per launch, low occupancy, uncoalesced or bank-conflicted memory access, "
+      "or a naive implementation. Prefer the library or fused version (cuBLAS/cuDNN, "
+      "FlashAttention through torch.nn.functional.scaled_dot_product_attention, torch.compile's "
+      "fused kernels), give each launch more work (a larger batch), and profile the largest one "
+      "with Nsight Compute (Scheduler and Warp State Statistics).";
+  r.gain_metric = Metric::kBelowRoofGainPct;
+  r.evidence = EvidenceKind::kBelowRoofKernels;
+  r.basis =
+      "Roofline model (Williams, Waterman, Patterson, CACM 2009): the distance to the ceiling is "
+      "the headroom, so the gain is each kernel's time times (1 - achieved / ceiling); Nsight "
+      "Compute's SpeedOfLight rule: below 60 % of peak \"typically indicate[s] latency issues\"; "
+      "ceilings from annotated or estimated FLOPs and bytes (roofline.h); thresholds damscope's";
+  rules.push_back(r);
+
+  r = {};
   r.id = "low_sm_efficiency";
   r.gpu_only = true;
   r.metric = Metric::kIdleSmPct;

@@ -100,6 +100,17 @@ Metrics computeMetrics(const FindingInputs& in, const PageableCopies& pageable) 
     const double fp32 = percentOf(static_cast<double>(in.kernels.fp32_matrix_ns), step_ns);
     m.set(Metric::kFp32MatrixPct, std::min(fp32, run.pct(Axis::kComputeBound)));
     m.set(Metric::kPageableCopyPct, percentOf(static_cast<double>(pageable.union_ns), step_ns));
+    // Kernels below their roof, and what they would save at it; like the
+    // FP32 share, never more than the kernel time they are part of.
+    double below_ns = 0, gain_ns = 0;
+    for (const RooflinePoint& p : in.roofline.kernels) {
+      if (!p.pct_of_ceiling || *p.pct_of_ceiling >= kBelowRoofPct) continue;
+      below_ns += static_cast<double>(p.time_ns);
+      gain_ns += static_cast<double>(p.time_ns) * (1.0 - *p.pct_of_ceiling / 100.0);
+    }
+    const double kernel_pct = run.pct(Axis::kComputeBound) + run.pct(Axis::kMemoryBound);
+    m.set(Metric::kBelowRoofPct, std::min(percentOf(below_ns, step_ns), kernel_pct));
+    m.set(Metric::kBelowRoofGainPct, std::min(percentOf(gain_ns, step_ns), kernel_pct));
   }
   if (const DeviceUtilization* u = in.utilization.primaryDevice()) {
     m.set(Metric::kGpuUtilPct, u->gpu_util_pct);
@@ -220,6 +231,15 @@ std::vector<EvidenceItem> collectEvidence(const FindingInputs& in, EvidenceKind 
     case EvidenceKind::kFp32MatrixKernels:
       for (size_t i = 0; i < std::min(limit, in.kernels.fp32_matrix_rows.size()); ++i) {
         e.push_back(kernelItem(t, in.kernels.fp32_matrix_rows[i]));
+      }
+      break;
+    case EvidenceKind::kBelowRoofKernels:
+      // The longest run of each kernel below its roof, the most time first.
+      for (const RooflinePoint& p : in.roofline.kernels) {
+        if (e.size() >= limit) break;
+        if (p.pct_of_ceiling && *p.pct_of_ceiling < kBelowRoofPct && p.example_kernel_id) {
+          e.push_back(kernelItem(t, *p.example_kernel_id));
+        }
       }
       break;
     case EvidenceKind::kShortKernels:

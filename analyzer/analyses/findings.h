@@ -32,6 +32,9 @@
 //   straggler_wait_pct   the median collective start skew, % of the median
 //                        step, for a rank the others wait for at collectives
 //                        while step times agree (cross_rank.h; 0 otherwise)
+//   below_roof_pct       time of kernels whose roofline point reaches under
+//                        kBelowRoofPct of its ceiling (roofline.h)
+//   below_roof_gain_pct  what those kernels would save at their ceilings
 //
 // Rules of kind kTraceQuality judge the trace, not the run: they say how far
 // the other findings can be trusted and promise no speed-up.
@@ -54,6 +57,7 @@
 #include "analyzer/analyses/launch_statistics.h"
 #include "analyzer/analyses/memory_estimate.h"
 #include "analyzer/analyses/mfu.h"
+#include "analyzer/analyses/roofline.h"
 #include "analyzer/analyses/scorecard.h"
 #include "analyzer/analyses/steps.h"
 #include "trace/result.h"
@@ -89,12 +93,14 @@ std::string_view toText(Severity severity);
   X(kMfuImpossiblePct, "mfu_impossible_pct")               \
   X(kMemoryEstimatePct, "memory_estimate_pct")             \
   X(kStragglerSlowdownPct, "straggler_slowdown_pct")       \
-  X(kStragglerWaitPct, "straggler_wait_pct")
+  X(kStragglerWaitPct, "straggler_wait_pct")               \
+  X(kBelowRoofPct, "below_roof_pct")                       \
+  X(kBelowRoofGainPct, "below_roof_gain_pct")
 
 #define DAMSCOPE_METRIC_VALUE(value, text) value,
 enum class Metric : uint8_t { DAMSCOPE_FINDING_METRICS(DAMSCOPE_METRIC_VALUE) };
 #undef DAMSCOPE_METRIC_VALUE
-constexpr size_t kMetricCount = 23;
+constexpr size_t kMetricCount = 25;
 std::string_view toText(Metric metric);
 std::optional<Metric> metricFromText(std::string_view text);
 // The scorecard metric of an axis (data_stall_pct for Axis::kDataStall, ...).
@@ -124,7 +130,8 @@ struct Metrics {
   X(kSmallGridKernels, "kernels:small_grid")        \
   X(kPageableCopies, "memcpys:pageable")            \
   X(kMemoryCounters, "counters:memory")             \
-  X(kLossStats, "stats:loss")
+  X(kLossStats, "stats:loss")                       \
+  X(kBelowRoofKernels, "kernels:below_roof")
 
 #define DAMSCOPE_EVIDENCE_KIND_VALUE(value, text) value,
 enum class EvidenceKind : uint8_t { DAMSCOPE_EVIDENCE_KINDS(DAMSCOPE_EVIDENCE_KIND_VALUE) };
@@ -225,7 +232,14 @@ struct FindingInputs {
   const DataLossReport& loss;
   const MfuReport& mfu;
   const std::optional<MemoryEstimate>& memory;
+  const RooflineReport& roofline;
 };
+
+// A kernel reaching under this share of its roofline ceiling is limited by
+// neither roof: Nsight Compute's SpeedOfLight rule says achieved compute
+// throughput or memory bandwidth "below 60.0% of peak typically indicate
+// latency issues".
+constexpr double kBelowRoofPct = 60;
 
 struct FindingsReport {
   Metrics metrics;

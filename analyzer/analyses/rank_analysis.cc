@@ -96,7 +96,7 @@ Result<RankAnalysis> analyzeRank(const TraceTables& tables, const AnalysisOption
   DAMSCOPE_RETURN_IF_ERROR(next());
   const FindingInputs inputs{in,        a.steps,    a.window,      a.gaps,
                              a.kernels, a.launches, a.utilization, a.scorecard,
-                             a.loss,    a.mfu,      a.memory};
+                             a.loss,    a.mfu,      a.memory,      a.roofline};
   a.findings = computeFindings(inputs, options.findings);
   DAMSCOPE_RETURN_IF_ERROR(next());
   progress.report(1.0);
