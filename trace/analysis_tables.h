@@ -438,8 +438,12 @@ struct AnalysisTables {
   }
 };
 
-// Version of the analysis tables' layout, stored in meta as
-// "analysis_schema_version" when results are written.
-constexpr int kAnalysisSchemaVersion = 4;
+// Version of the stored results, in meta as "analysis_schema_version": of
+// the analysis tables' layout, and of what the analyses put in them. Bump it
+// when either changes, so that results an older damscope stored are computed
+// again instead of shown (the GUI and the report read any stored results of
+// this version). 5: the kernels_below_roof finding and the FP32 reading of
+// cuBLAS's FFMA kernels.
+constexpr int kAnalysisSchemaVersion = 5;
 
 }  // namespace damscope

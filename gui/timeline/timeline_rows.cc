@@ -2,6 +2,7 @@
 #include "gui/timeline/timeline_rows.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <tuple>
@@ -19,11 +20,11 @@ using StreamKey = std::pair<int32_t, int64_t>;  // (device, stream)
 struct RowDraft {
   RowKind kind = RowKind::kStream;
   std::string label;
-  std::vector<LaneEvent> work;                   // kDeviceWork
-  std::vector<LaneEvent> bubbles;                // kBubbles
+  std::vector<LaneEvent> work;                       // kDeviceWork
+  std::vector<LaneEvent> bubbles;                    // kBubbles
   std::map<int32_t, std::vector<LaneEvent>> ranges;  // kRanges by depth
-  std::vector<LaneEvent> api_calls;              // kApiCalls, packed
-  std::vector<LaneEvent> syncs;                  // kSyncs, packed
+  std::vector<LaneEvent> api_calls;                  // kApiCalls, packed
+  std::vector<LaneEvent> syncs;                      // kSyncs, packed
 };
 
 void sortByStart(std::vector<LaneEvent>& events) {
@@ -31,7 +32,9 @@ void sortByStart(std::vector<LaneEvent>& events) {
                    [](const LaneEvent& a, const LaneEvent& b) { return a.start < b.start; });
 }
 
-int64_t endOf(int64_t ts, int64_t dur) { return ts + std::max<int64_t>(dur, 0); }
+int64_t endOf(int64_t ts, int64_t dur) {
+  return ts + std::max<int64_t>(dur, 0);
+}
 
 class Builder {
  public:
@@ -117,20 +120,20 @@ class Builder {
     const auto& k = t_.kernels;
     for (size_t i = 0; i < k.size(); ++i) {
       stream(k.device[i], k.stream[i])
-          .work.push_back({k.ts[i], endOf(k.ts[i], k.dur[i]), static_cast<int64_t>(i),
-                           EventKind::kKernel});
+          .work.push_back(
+              {k.ts[i], endOf(k.ts[i], k.dur[i]), static_cast<int64_t>(i), EventKind::kKernel});
     }
     const auto& c = t_.memcpys;
     for (size_t i = 0; i < c.size(); ++i) {
       stream(c.device[i], c.stream[i])
-          .work.push_back({c.ts[i], endOf(c.ts[i], c.dur[i]), static_cast<int64_t>(i),
-                           EventKind::kMemcpy});
+          .work.push_back(
+              {c.ts[i], endOf(c.ts[i], c.dur[i]), static_cast<int64_t>(i), EventKind::kMemcpy});
     }
     const auto& m = t_.memsets;
     for (size_t i = 0; i < m.size(); ++i) {
       stream(m.device[i], m.stream[i])
-          .work.push_back({m.ts[i], endOf(m.ts[i], m.dur[i]), static_cast<int64_t>(i),
-                           EventKind::kMemset});
+          .work.push_back(
+              {m.ts[i], endOf(m.ts[i], m.dur[i]), static_cast<int64_t>(i), EventKind::kMemset});
     }
   }
 
@@ -149,8 +152,8 @@ class Builder {
     const auto& a = t_.api_calls;
     for (size_t i = 0; i < a.size(); ++i) {
       thread(a.thread_id[i])
-          .api_calls.push_back({a.ts[i], endOf(a.ts[i], a.dur[i]), static_cast<int64_t>(i),
-                                EventKind::kApiCall});
+          .api_calls.push_back(
+              {a.ts[i], endOf(a.ts[i], a.dur[i]), static_cast<int64_t>(i), EventKind::kApiCall});
     }
     const auto& s = t_.syncs;
     for (size_t i = 0; i < s.size(); ++i) {
@@ -220,13 +223,20 @@ class Builder {
 
   size_t tableSize(EventKind kind) const {
     switch (kind) {
-      case EventKind::kKernel: return t_.kernels.size();
-      case EventKind::kMemcpy: return t_.memcpys.size();
-      case EventKind::kMemset: return t_.memsets.size();
-      case EventKind::kApiCall: return t_.api_calls.size();
-      case EventKind::kRange: return t_.ranges.size();
-      case EventKind::kSync: return t_.syncs.size();
-      case EventKind::kGap: return result_ ? result_->gaps.size() : 0;
+      case EventKind::kKernel:
+        return t_.kernels.size();
+      case EventKind::kMemcpy:
+        return t_.memcpys.size();
+      case EventKind::kMemset:
+        return t_.memsets.size();
+      case EventKind::kApiCall:
+        return t_.api_calls.size();
+      case EventKind::kRange:
+        return t_.ranges.size();
+      case EventKind::kSync:
+        return t_.syncs.size();
+      case EventKind::kGap:
+        return result_ ? result_->gaps.size() : 0;
     }
     return 0;
   }
@@ -260,39 +270,138 @@ class Builder {
     for (auto& [id, draft] : threads_) emitRow(draft);
   }
 
+  // A counter's series: its rows sorted by time, and the value each holds
+  // until the next (the last sample holds for no time).
+  struct Series {
+    std::vector<size_t> rows;
+    double busy = 0;  // the integral of value over time, to rank threads' rows
+  };
+
   void collectCounters() {
     const auto& c = t_.counters;
-    using Key = std::tuple<std::string_view, int32_t, int64_t>;
-    std::map<Key, std::vector<size_t>> groups;
+    // (name, device) -> thread -> series; a per-process counter has a null thread.
+    std::map<std::pair<std::string_view, int32_t>, std::map<int64_t, Series>> groups;
     for (size_t i = 0; i < c.size(); ++i) {
-      groups[{t_.strings.get(c.name[i]), c.device[i], c.thread_id[i]}].push_back(i);
+      groups[{t_.strings.get(c.name[i]), c.device[i]}][c.thread_id[i]].rows.push_back(i);
     }
-    for (auto& [key, rows] : groups) {
-      const auto& [name, device, thread_id] = key;
-      std::stable_sort(rows.begin(), rows.end(),
-                       [&](size_t a, size_t b) { return c.ts[a] < c.ts[b]; });
-      TimelineRow row;
-      row.kind = RowKind::kCounter;
-      row.label = std::string(name);
-      if (!isNull(device)) row.label += " (" + deviceLabel(device) + ")";
-      if (!isNull(thread_id)) row.label += " (" + threadLabel(thread_id) + ")";
-      row.first_lane = static_cast<int>(out_.lanes.size());
-      row.lane_count = 1;
-      out_.rows.push_back(std::move(row));
-      Lane lane;
-      lane.kind = LaneKind::kCounter;
-      lane.row = static_cast<int>(out_.rows.size()) - 1;
-      for (size_t j = 0; j < rows.size(); ++j) {
-        const size_t i = rows[j];
-        const int64_t end = j + 1 < rows.size() ? c.ts[rows[j + 1]] : c.ts[i];
-        // Counters are not events an EventRef names; id keeps the table row.
-        lane.events.push_back({c.ts[i], end, static_cast<int64_t>(i), EventKind::kRange});
-        const double value = std::isnan(c.value[i]) ? 0.0 : c.value[i];
-        lane.values.push_back(value);
-        lane.max_value = std::max(lane.max_value, value);
+    for (auto& [key, threads] : groups) {
+      const auto& [name, device] = key;
+      std::string label(name);
+      if (!isNull(device)) label += " (" + deviceLabel(device) + ")";
+      std::vector<std::pair<int64_t, Series*>> order;
+      double busiest = 0;
+      for (auto& [thread_id, series] : threads) {
+        std::stable_sort(series.rows.begin(), series.rows.end(),
+                         [&](size_t a, size_t b) { return c.ts[a] < c.ts[b]; });
+        for (size_t j = 0; j + 1 < series.rows.size(); ++j) {
+          const size_t i = series.rows[j];
+          series.busy += valueOf(i) * static_cast<double>(c.ts[series.rows[j + 1]] - c.ts[i]);
+        }
+        busiest = std::max(busiest, series.busy);
+        order.emplace_back(thread_id, &series);
       }
-      out_.lanes.push_back(std::move(lane));
+      // Busiest thread first. A thread with under kOwnRowShare of the
+      // busiest's integral (an OpenMP or allocator pool idle but for
+      // start-up, say) shares one summed row with the other quiet ones, so a
+      // process of many threads does not bury the ones that work.
+      std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+        return a.second->busy > b.second->busy;
+      });
+      std::vector<const Series*> quiet;
+      for (const auto& [thread_id, series] : order) {
+        if (!isNull(thread_id) && series->busy < kOwnRowShare * busiest) {
+          quiet.push_back(series);
+          continue;
+        }
+        emitCounterRow(isNull(thread_id) ? label : label + " (" + threadLabel(thread_id) + ")",
+                       samplesOf(*series));
+      }
+      if (quiet.size() == 1) {
+        const int64_t thread_id = c.thread_id[quiet.front()->rows.front()];
+        emitCounterRow(label + " (" + threadLabel(thread_id) + ")", samplesOf(*quiet.front()));
+      } else if (!quiet.empty()) {
+        emitCounterRow(label + " (" + std::to_string(quiet.size()) + " quieter threads, summed)",
+                       summed(quiet));
+      }
     }
+  }
+
+  static constexpr double kOwnRowShare = 0.05;
+
+  double valueOf(size_t row) const {
+    const double v = t_.counters.value[row];
+    return std::isnan(v) ? 0.0 : v;
+  }
+
+  // (start, end, counter row, value) of each sample of one series.
+  struct Sample {
+    int64_t start, end;
+    int64_t row;
+    double value;
+  };
+
+  std::vector<Sample> samplesOf(const Series& series) const {
+    const auto& c = t_.counters;
+    std::vector<Sample> out;
+    for (size_t j = 0; j < series.rows.size(); ++j) {
+      const size_t i = series.rows[j];
+      const int64_t end = j + 1 < series.rows.size() ? c.ts[series.rows[j + 1]] : c.ts[i];
+      out.push_back({c.ts[i], end, static_cast<int64_t>(i), valueOf(i)});
+    }
+    return out;
+  }
+
+  // The sum of several series: at every sample time of any of them, the sum
+  // of the values each holds then (a series holds nothing after its last
+  // sample, as it is drawn alone). Summed samples name no counter row (-1).
+  std::vector<Sample> summed(const std::vector<const Series*>& series) const {
+    const auto& c = t_.counters;
+    struct Change {
+      int64_t ts;
+      size_t series;
+      double value;
+    };
+    std::vector<Change> changes;
+    for (size_t k = 0; k < series.size(); ++k) {
+      const std::vector<size_t>& rows = series[k]->rows;
+      for (size_t j = 0; j < rows.size(); ++j) {
+        changes.push_back({c.ts[rows[j]], k, j + 1 < rows.size() ? valueOf(rows[j]) : 0.0});
+      }
+    }
+    std::stable_sort(changes.begin(), changes.end(),
+                     [](const Change& a, const Change& b) { return a.ts < b.ts; });
+    std::vector<double> held(series.size(), 0.0);
+    std::vector<Sample> out;
+    double total = 0;
+    for (size_t i = 0; i < changes.size();) {
+      const int64_t ts = changes[i].ts;
+      for (; i < changes.size() && changes[i].ts == ts; ++i) {
+        total += changes[i].value - held[changes[i].series];
+        held[changes[i].series] = changes[i].value;
+      }
+      if (!out.empty()) out.back().end = ts;
+      out.push_back({ts, ts, -1, std::max(total, 0.0)});
+    }
+    return out;
+  }
+
+  void emitCounterRow(std::string label, const std::vector<Sample>& samples) {
+    TimelineRow row;
+    row.kind = RowKind::kCounter;
+    row.label = std::move(label);
+    row.first_lane = static_cast<int>(out_.lanes.size());
+    row.lane_count = 1;
+    out_.rows.push_back(std::move(row));
+    Lane lane;
+    lane.kind = LaneKind::kCounter;
+    lane.row = static_cast<int>(out_.rows.size()) - 1;
+    for (const Sample& s : samples) {
+      // Counters are not events an EventRef names; id keeps the table row.
+      lane.events.push_back({s.start, s.end, s.row, EventKind::kRange});
+      lane.values.push_back(s.value);
+      lane.max_value = std::max(lane.max_value, s.value);
+    }
+    out_.lanes.push_back(std::move(lane));
   }
 
   void extent() {
@@ -327,8 +436,7 @@ class Builder {
 int TimelineRows::laneOf(const EventRef& ref) const {
   if (ref.rank != rank) return -1;
   const size_t kind = static_cast<size_t>(ref.kind);
-  if (kind >= lane_of.size() || ref.id < 0 ||
-      static_cast<size_t>(ref.id) >= lane_of[kind].size()) {
+  if (kind >= lane_of.size() || ref.id < 0 || static_cast<size_t>(ref.id) >= lane_of[kind].size()) {
     return -1;
   }
   return lane_of[kind][static_cast<size_t>(ref.id)];

@@ -9,6 +9,8 @@
 //     nesting depth (ranges.depth), then runtime API calls and syncs on lanes
 //     of their own, so neither covers the other;
 //   - a counter (counters grouped by name, device and thread): an area plot;
+//     per-thread series busiest first, the quiet threads of a counter summed
+//     into one row;
 // and the steps (RankResult::steps, aligned ts/dur) as a band across the top.
 //
 // A lane holds its events sorted by start in one flat array of 32-byte

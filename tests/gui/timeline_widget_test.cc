@@ -13,9 +13,9 @@ namespace damscope {
 namespace {
 
 using testing::analysedRunOf;
+using testing::smallTrainingTrace;
 using testing::TraceBuilder;
 using testing::us;
-using testing::smallTrainingTrace;
 
 std::shared_ptr<const AnalysedRun> smallRun() {
   return std::make_shared<const AnalysedRun>(analysedRunOf(smallTrainingTrace()));
@@ -50,7 +50,8 @@ TEST(TimelineRows, SmallTrainingRunHasEveryRowKind) {
   for (const Lane& lane : rows.lanes) {
     if (lane.kind != LaneKind::kBubbles) continue;
     for (const LaneEvent& e : lane.events) {
-      data_loading += run->run.ranks[0].gaps[static_cast<size_t>(e.id)].cause == GapCause::kDataLoading;
+      data_loading +=
+          run->run.ranks[0].gaps[static_cast<size_t>(e.id)].cause == GapCause::kDataLoading;
     }
   }
   EXPECT_GE(data_loading, 2);
@@ -66,8 +67,50 @@ TEST(TimelineRows, SmallTrainingRunHasEveryRowKind) {
 
   ASSERT_EQ(rows.steps.size(), 3u);
   EXPECT_EQ(rows.steps[0].number, 1);
-  EXPECT_EQ(rows.laneOf({0, EventKind::kKernel, 0}),
-            static_cast<int>(work - rows.lanes.data()));
+  EXPECT_EQ(rows.laneOf({0, EventKind::kKernel, 0}), static_cast<int>(work - rows.lanes.data()));
+}
+
+// One thread busy all along, one busy for a tenth of it (its own row: over
+// 5 % of the busiest's CPU time), and three that barely ran, which share one
+// row holding the sum of what each held at every sample.
+TEST(TimelineRows, QuietThreadsOfACounterShareOneSummedRow) {
+  TraceBuilder b;
+  b.device(0, 80);
+  b.kernel(0, 1000, "k", kNullInt);
+  const StringId util = b.tables().strings.intern("cpu_thread_utilization_pct");
+  auto sample = [&](int64_t thread, double t_us, double value) {
+    CounterTable::Row row;
+    row.ts = us(t_us), row.name = util, row.value = value, row.thread_id = thread;
+    b.tables().counters.append(row);
+  };
+  // Threads 0 and 1 are the builder's (tids 100, 101); three more.
+  for (int64_t tid : {102, 103, 104}) {
+    b.tables().threads.append({0, tid, b.tables().strings.intern("pool")});
+  }
+  for (int i = 0; i <= 10; ++i) sample(0, 100.0 * i, 100);   // 1000 µs at 100 %
+  sample(1, 0, 100), sample(1, 100, 0), sample(1, 1000, 0);  // 100 µs at 100 %
+  sample(2, 0, 10), sample(2, 50, 0);                        // 50 µs at 10 %
+  sample(3, 20, 20), sample(3, 60, 0);                       // 40 µs at 20 %
+  sample(4, 50, 30), sample(4, 70, 0);                       // 20 µs at 30 %
+  const auto run = std::make_shared<const AnalysedRun>(analysedRunOf(b.build()));
+  const TimelineRows rows = buildTimelineRows(*run, 0);
+
+  std::vector<const TimelineRow*> counters;
+  for (const TimelineRow& row : rows.rows) {
+    if (row.kind == RowKind::kCounter) counters.push_back(&row);
+  }
+  ASSERT_EQ(counters.size(), 3u);
+  EXPECT_NE(counters[0]->label.find("thread 100"), std::string::npos) << counters[0]->label;
+  EXPECT_NE(counters[1]->label.find("thread 101"), std::string::npos) << counters[1]->label;
+  EXPECT_NE(counters[2]->label.find("3 quieter threads, summed"), std::string::npos);
+  const Lane& summed = rows.lanes[static_cast<size_t>(counters[2]->first_lane)];
+  // Samples at 0, 20, 50, 60, 70 µs: 10, 10 + 20, 20 + 30 (thread 3 ended),
+  // 30 (thread 4 ended), 0.
+  ASSERT_EQ(summed.values.size(), 5u);
+  EXPECT_EQ(summed.values, (std::vector<double>{10, 30, 50, 30, 0}));
+  EXPECT_EQ(summed.events[1].start, us(20));
+  EXPECT_EQ(summed.events[1].end, us(50));
+  EXPECT_DOUBLE_EQ(summed.max_value, 50);
 }
 
 TEST(TimelineRows, OverlappingApiCallsArePackedOntoSeparateLanes) {
@@ -179,7 +222,8 @@ TEST(TimelineWidget, PaintsWithNoOneOrManyEvents) {
 
   TraceBuilder many;
   many.device(0, 80);
-  for (int i = 0; i < 20'000; ++i) many.kernel(i * 3.0, 2.0, "k" + std::to_string(i % 50), kNullInt);
+  for (int i = 0; i < 20'000; ++i)
+    many.kernel(i * 3.0, 2.0, "k" + std::to_string(i % 50), kNullInt);
   for (int i = 0; i < 2; ++i) {
     CounterTable::Row counter;
     counter.ts = us(i * 30'000.0);
@@ -192,8 +236,10 @@ TEST(TimelineWidget, PaintsWithNoOneOrManyEvents) {
   // Something was drawn in the lane area: not every pixel is the background.
   const QRgb background = image.pixel(TimelineWidget::kGutterPx + 5, image.height() - 40);
   int differing = 0;
-  const int y = TimelineWidget::kRulerPx + TimelineWidget::kStepBandPx + TimelineWidget::kLanePx / 2;
-  for (int x = TimelineWidget::kGutterPx + 30; x < 1100; ++x) differing += image.pixel(x, y) != background;
+  const int y =
+      TimelineWidget::kRulerPx + TimelineWidget::kStepBandPx + TimelineWidget::kLanePx / 2;
+  for (int x = TimelineWidget::kGutterPx + 30; x < 1100; ++x)
+    differing += image.pixel(x, y) != background;
   EXPECT_GT(differing, 500);
 
   widget.setRun(nullptr, 0);
