@@ -86,6 +86,10 @@ std::pair<double, int64_t> peakMemory(const TraceTables& t) {
   return {kNaN, -1};
 }
 
+bool belowRoof(const RooflinePoint& p) {
+  return p.pct_of_ceiling && *p.pct_of_ceiling < kBelowRoofPct;
+}
+
 Metrics computeMetrics(const FindingInputs& in, const PageableCopies& pageable) {
   Metrics m;
   const Scorecard& run = in.scorecard.run;
@@ -104,7 +108,7 @@ Metrics computeMetrics(const FindingInputs& in, const PageableCopies& pageable) 
     // FP32 share, never more than the kernel time they are part of.
     double below_ns = 0, gain_ns = 0;
     for (const RooflinePoint& p : in.roofline.kernels) {
-      if (!p.pct_of_ceiling || *p.pct_of_ceiling >= kBelowRoofPct) continue;
+      if (!belowRoof(p)) continue;
       below_ns += static_cast<double>(p.time_ns);
       gain_ns += static_cast<double>(p.time_ns) * (1.0 - *p.pct_of_ceiling / 100.0);
     }
@@ -237,7 +241,7 @@ std::vector<EvidenceItem> collectEvidence(const FindingInputs& in, EvidenceKind 
       // The longest run of each kernel below its roof, the most time first.
       for (const RooflinePoint& p : in.roofline.kernels) {
         if (e.size() >= limit) break;
-        if (p.pct_of_ceiling && *p.pct_of_ceiling < kBelowRoofPct && p.example_kernel_id) {
+        if (belowRoof(p) && p.example_kernel_id) {
           e.push_back(kernelItem(t, *p.example_kernel_id));
         }
       }

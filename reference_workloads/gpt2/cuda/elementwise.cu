@@ -204,15 +204,15 @@ cudaError_t addBias(float* out, const float* bias, int rows, int OC, cudaStream_
 cudaError_t sumColumnChunks(float* out, const float* partials, int rows, int cols,
                             cudaStream_t stream) {
   if (cols == 0) return cudaSuccess;
-  const int chunks = static_cast<int>(columnSumPartials(rows, cols) / size_t(cols));
-  sumColumnChunksKernel<<<blocksFor(cols), kThreads, 0, stream>>>(out, partials, chunks, cols);
+  sumColumnChunksKernel<<<blocksFor(cols), kThreads, 0, stream>>>(out, partials, columnChunks(rows),
+                                                                  cols);
   return cudaGetLastError();
 }
 
 cudaError_t biasColumnSum(float* dbias, const float* dout, int rows, int OC, float* partials,
                           cudaStream_t stream) {
   if (OC == 0) return cudaSuccess;
-  const unsigned chunks = static_cast<unsigned>(columnSumPartials(rows, OC) / size_t(OC));
+  const auto chunks = static_cast<unsigned>(columnChunks(rows));
   biasColumnChunkKernel<<<dim3(blocksFor(OC, kColumns), chunks), dim3(kColumns, kRowGroups), 0,
                           stream>>>(partials, dout, rows, OC);
   return sumColumnChunks(dbias, partials, rows, OC, stream);
@@ -221,8 +221,8 @@ cudaError_t biasColumnSum(float* dbias, const float* dout, int rows, int OC, flo
 cudaError_t castToBf16(void* dst, const float* src, size_t n, cudaStream_t stream) {
   if (n == 0) return cudaSuccess;
   auto* out = static_cast<__nv_bfloat16*>(dst);
-  const bool aligned = reinterpret_cast<uintptr_t>(src) % 16 == 0 &&
-                       reinterpret_cast<uintptr_t>(dst) % 8 == 0;
+  const bool aligned =
+      reinterpret_cast<uintptr_t>(src) % 16 == 0 && reinterpret_cast<uintptr_t>(dst) % 8 == 0;
   const size_t quads = aligned ? n / 4 : 0;
   if (quads > 0) {
     convertToBf16x4Kernel<<<blocksFor(quads), kThreads, 0, stream>>>(
@@ -230,7 +230,7 @@ cudaError_t castToBf16(void* dst, const float* src, size_t n, cudaStream_t strea
   }
   if (const size_t done = quads * 4; done < n) {
     convertToBf16Kernel<<<blocksFor(n - done), kThreads, 0, stream>>>(out + done, src + done,
-                                                                     n - done);
+                                                                      n - done);
   }
   return cudaGetLastError();
 }

@@ -77,7 +77,7 @@ __device__ float rowDot(const float* a, const float* b, int hs) {
 // Otherwise (the backward's first pass): writes delta[t] = dout_t . O_t and
 // nothing else.
 __global__ void fusedAttentionForwardKernel(float* out, float* lse, float* delta, const float* dout,
-                                   const float* qkv, int T, int C, int NH, int tile) {
+                                            const float* qkv, int T, int C, int NH, int tile) {
   extern __shared__ float shared[];
   const int hs = C / NH, ld = hs + 1;
   float* Qs = shared;
@@ -178,8 +178,8 @@ __device__ void loadRowVector(float* dst, const float* src, int row0, int T, int
 
 // dK, dV of one key tile, over the query tiles that see it.
 __global__ void fusedAttentionKeyValueGradKernel(float* dqkv, const float* dout, const float* qkv,
-                                        const float* lse, const float* delta, int T, int C, int NH,
-                                        int tile) {
+                                                 const float* lse, const float* delta, int T, int C,
+                                                 int NH, int tile) {
   extern __shared__ float shared[];
   const int hs = C / NH, ld = hs + 1;
   float* Ks = shared;
@@ -234,8 +234,8 @@ __global__ void fusedAttentionKeyValueGradKernel(float* dqkv, const float* dout,
 
 // dQ of one query tile, over the key tiles it sees.
 __global__ void fusedAttentionQueryGradKernel(float* dqkv, const float* dout, const float* qkv,
-                                     const float* lse, const float* delta, int T, int C, int NH,
-                                     int tile) {
+                                              const float* lse, const float* delta, int T, int C,
+                                              int NH, int tile) {
   extern __shared__ float shared[];
   const int hs = C / NH, ld = hs + 1;
   float* Qs = shared;
@@ -312,8 +312,9 @@ cudaError_t fusedAttentionBackward(float* dqkv, float* delta, const float* dout,
   if (B * T == 0) return cudaSuccess;
   const size_t forward_shared = flash::sharedBytes(
       forward_tile, hs, flash::kForwardHsTiles, flash::kForwardSquareTiles, flash::kForwardVectors);
-  fusedAttentionForwardKernel<<<gridFor(T, forward_tile, B, NH), kThreads, forward_shared, stream>>>(
-      nullptr, nullptr, delta, dout, qkv, T, C, NH, forward_tile);
+  fusedAttentionForwardKernel<<<gridFor(T, forward_tile, B, NH), kThreads, forward_shared,
+                                stream>>>(nullptr, nullptr, delta, dout, qkv, T, C, NH,
+                                          forward_tile);
   const size_t shared = flash::sharedBytes(tile, hs, flash::kBackwardHsTiles,
                                            flash::kBackwardSquareTiles, flash::kBackwardVectors);
   fusedAttentionKeyValueGradKernel<<<gridFor(T, tile, B, NH), kThreads, shared, stream>>>(

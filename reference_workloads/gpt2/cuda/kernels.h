@@ -40,9 +40,11 @@ cudaError_t addBias(float* out, const float* bias, int rows, int OC, cudaStream_
 // columns takes `partials`, scratch of columnSumPartials(rows, cols) floats
 // per sum.
 constexpr int kColumnChunkRows = 256;
+inline int columnChunks(int rows) {
+  return rows > 0 ? (rows + kColumnChunkRows - 1) / kColumnChunkRows : 1;
+}
 inline size_t columnSumPartials(int rows, int cols) {
-  const int chunks = rows > 0 ? (rows + kColumnChunkRows - 1) / kColumnChunkRows : 1;
-  return size_t(chunks) * size_t(cols);
+  return size_t(columnChunks(rows)) * size_t(cols);
 }
 // out[c] = sum of partials[k * cols + c] over the chunks k in order (the second pass)
 cudaError_t sumColumnChunks(float* out, const float* partials, int rows, int cols,

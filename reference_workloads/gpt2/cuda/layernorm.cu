@@ -126,8 +126,8 @@ cudaError_t layernormForward(float* out, float* mean, float* rstd, const float* 
 
 cudaError_t layernormBackward(float* dinp, float* dweight, float* dbias, const float* dout,
                               const float* inp, const float* weight, const float* mean,
-                              const float* rstd, int rows, int C, bool accumulate,
-                              float* partials, cudaStream_t stream) {
+                              const float* rstd, int rows, int C, bool accumulate, float* partials,
+                              cudaStream_t stream) {
   if (rows > 0) {
     layernormInputGradKernel<<<rowBlocks(rows), kRowsPerBlock * kWarp, 0, stream>>>(
         dinp, dout, inp, weight, mean, rstd, rows, C, accumulate);
@@ -135,7 +135,7 @@ cudaError_t layernormBackward(float* dinp, float* dweight, float* dbias, const f
   if (C > 0) {
     const size_t n = columnSumPartials(rows, C);
     const dim3 grid(static_cast<unsigned>((C + kColumns - 1) / kColumns),
-                    static_cast<unsigned>(n / size_t(C)));
+                    static_cast<unsigned>(columnChunks(rows)));
     layernormParamChunkKernel<<<grid, dim3(kColumns, kRowGroups), 0, stream>>>(
         partials, partials + n, dout, inp, mean, rstd, rows, C);
     if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
