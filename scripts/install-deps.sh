@@ -3,7 +3,7 @@
 # Run as root (or with sudo) on a fresh machine; safe to run again.
 # CUDA is not a Debian package here: when $CUDA_HOME (or /usr/local/cuda) holds
 # a toolkit, the CUDA parts are built too; without it they are skipped.
-#   scripts/install-deps.sh [--sanitizers] [--chromium] [--xvfb]
+#   scripts/install-deps.sh [--sanitizers] [--chromium] [--xvfb] [--hta]
 #     --sanitizers  clang 14 with its sanitizer and libFuzzer runtimes
 #                   (libclang-rt-14-dev, only "recommended" by clang-14),
 #                   llvm-symbolizer (llvm-14) and clang's OpenMP runtime
@@ -11,6 +11,8 @@
 #     --chromium    headless Chromium: render_report.sh
 #     --xvfb        a virtual X server: damscope-gui in a real window without a
 #                   display (gui_screenshots.sh --xvfb)
+#     --hta         the Python packages HolisticTraceAnalysis runs on, to
+#                   measure it beside damscope (bench/first_analysis_bench.sh)
 set -euo pipefail
 
 packages=(
@@ -34,8 +36,12 @@ for group in "$@"; do
     --sanitizers) packages+=(clang-14 libclang-rt-14-dev llvm-14 libomp-14-dev) ;;  # libomp: gpt2-train's OpenMP under clang
     --chromium) packages+=(chromium) ;;
     --xvfb) packages+=(xvfb xauth) ;;
+    # HolisticTraceAnalysis's dependencies (its source is the user's checkout):
+    # bench/first_analysis_bench.sh with HTA_SOURCE; matplotlib-venn for HTA 0.1.
+    --hta) packages+=(python3-pandas python3-plotly python3-psutil python3-networkx python3-yaml
+                      python3-matplotlib python3-matplotlib-venn time) ;;
     *)
-      echo "install-deps: unknown option $group (expected --sanitizers, --chromium or --xvfb)" >&2
+      echo "install-deps: unknown option $group (expected --sanitizers, --chromium, --xvfb or --hta)" >&2
       exit 2
       ;;
   esac
