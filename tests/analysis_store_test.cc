@@ -1,6 +1,7 @@
 // The analysis store: its tables do not collide with the event tables, results
 // survive a write/read round trip, storing again replaces earlier results, and
-// a failed store leaves the earlier results and the events untouched.
+// a failed store leaves the earlier results and the events untouched, and
+// results staged in memory and copied into a fresh file equal stored ones.
 // (schema_agreement_test checks analysis_schema.sql against analysis_tables.h.)
 #include <gtest/gtest.h>
 
@@ -86,6 +87,61 @@ TEST(AnalysisStore, RoundTripKeepsRowsAndNulls) {
   ASSERT_EQ(read->device_utilization.size(), 1u);
   EXPECT_DOUBLE_EQ(read->device_utilization.gpu_util_pct[0], 55.5);
   EXPECT_TRUE(std::isnan(read->device_utilization.occupancy_pct[0]));
+}
+
+// The rows `sql` returns, as text with NULLs marked: what a reader of the file sees.
+std::string rows(Database& db, const std::string& sql) {
+  auto stmt = db.prepare(sql);
+  if (!stmt.ok()) return "cannot run " + sql;
+  std::string out;
+  while (true) {
+    auto row = stmt->step();
+    if (!row.ok() || !row.value()) break;
+    for (int c = 0; c < stmt->columnCount(); ++c) {
+      out += stmt->isNull(c) ? std::string("NULL") : std::string(stmt->columnText(c));
+      out += c + 1 < stmt->columnCount() ? "|" : "\n";
+    }
+  }
+  return out;
+}
+
+TEST(AnalysisStore, StagedResultsCopiedIntoANewFileEqualStoredOnes) {
+  AnalysisTables results = someResults("data-bound");
+  for (int64_t i = 0; i < 3; ++i) {  // the one analysis table with an index
+    GapTable::Row g;
+    g.ts = 300 - 100 * i, g.dur = 50, g.device = 0, g.stream = 7, g.in_window = 1;
+    g.cause = "host_launch";
+    g.data_loading_ns = g.synchronization_ns = g.communication_wait_ns = g.other_ns = 0;
+    g.host_launch_ns = 50;
+    results.gaps.append(g);
+  }
+  TempDir dir;
+  const std::string stored = dir.file("stored.db"), staged = dir.file("staged.db");
+  ASSERT_TRUE(saveTrace(oneKernelTrace(), stored, false).ok());
+  ASSERT_TRUE(saveTrace(oneKernelTrace(), staged, false).ok());
+  ASSERT_TRUE(storeAnalysis(stored, results, "options").ok());
+  auto staging = StagedAnalysis::stage(results);
+  ASSERT_TRUE(staging.ok()) << staging.error().message();
+  Status copied = staging->storeInNewFile(staged, "options");
+  ASSERT_TRUE(copied.ok()) << copied.error().message();
+
+  auto a = Database::open(stored, Database::Mode::kReadOnly);
+  auto b = Database::open(staged, Database::Mode::kReadOnly);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_TRUE(hasAnalysis(*b));
+  EXPECT_EQ(storedAnalysisOptions(*b), "options");
+  AnalysisTables names;
+  names.forEachTable([&](const auto& table) {
+    const std::string all =
+        std::string("SELECT * FROM ") + std::decay_t<decltype(table)>::kSqlName + " ORDER BY id";
+    EXPECT_EQ(rows(*b, all), rows(*a, all)) << all;
+  });
+  const std::string schema = "SELECT type, name, sql FROM sqlite_master ORDER BY name";
+  EXPECT_EQ(rows(*b, schema), rows(*a, schema));
+  // The gaps' index was copied with its rows: SQLite checks every entry.
+  EXPECT_EQ(rows(*b, "PRAGMA integrity_check"), "ok\n");
+  EXPECT_EQ(rows(*b, "SELECT ts FROM gaps INDEXED BY gaps_by_ts WHERE ts > 0"), "100\n200\n300\n");
+  EXPECT_EQ(rows(*b, "PRAGMA journal_mode"), "wal\n");
 }
 
 TEST(AnalysisStore, StoringAgainReplacesEarlierResults) {

@@ -241,15 +241,23 @@ Status storeFailure(const AnalysedRank& rank, const Status& status) {
   return Error(rank.pending->userMessage(status.error().message()), ErrorCode::kFailure);
 }
 
-// The rank's own results, before any comparison with other ranks.
-Status storeRankResults(const AnalysedRank& rank, const std::string& options_key) {
+// The rank's own results, before any comparison with other ranks, once its
+// events are written. A fresh import's are staged in memory meanwhile
+// (StagedAnalysis, trace/analysis_store.h): the events' writer holds the file.
+Status storeRankResults(const AnalysedRank& rank, EventWriter& events,
+                        const std::string& options_key) {
   const AnalysisTables rows = toAnalysisTables(rank.result);
-  if (Status status = rank.pending ? storeAnalysisInNewFile(storePath(rank), rows, options_key)
-                                   : storeAnalysis(storePath(rank), rows, options_key);
-      !status.ok()) {
-    return storeFailure(rank, status);
+  Status status;
+  if (rank.pending) {
+    Result<StagedAnalysis> staged = StagedAnalysis::stage(rows);
+    status = events.wait();
+    if (status.ok()) status = staged.ok() ? staged->storeInNewFile(storePath(rank), options_key)
+                                          : Status(staged.error());
+  } else {
+    status = events.wait();
+    if (status.ok()) status = storeAnalysis(storePath(rank), rows, options_key);
   }
-  return okStatus();
+  return status.ok() ? okStatus() : storeFailure(rank, status);
 }
 
 // What the cross-rank comparison changed in a stored rank: its findings and
@@ -363,11 +371,10 @@ Result<AnalysedRank> analyseRank(const std::string& input, const PipelineOptions
   DAMSCOPE_ASSIGN_OR_RETURN(
       AnalysedRank rank,
       analyseOpened(opened, input, options, progress.part(kOpenShare, kStoreStart, "analysing")));
-  if (Status status = events.wait(); !status.ok()) return storeFailure(rank, status).error();
   if (!rank.result.store.empty()) {
     progress.part(kStoreStart, 1, "storing").report(0);
     DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
-    DAMSCOPE_RETURN_IF_ERROR(storeRankResults(rank, options.options_key));
+    DAMSCOPE_RETURN_IF_ERROR(storeRankResults(rank, events, options.options_key));
   }
   if (options.summaries_only) rank.result.gaps = std::vector<GapResult>();  // and its memory
   if (tables) *tables = std::move(opened.tables);
@@ -475,10 +482,9 @@ Result<AnalysedTrace> openAnalysedTrace(const std::string& input, const Pipeline
   DAMSCOPE_ASSIGN_OR_RETURN(
       AnalysedRank rank,
       analyseOpened(opened, input, options, progress.part(kOpenShare, 1, "analysing")));
-  if (Status status = events.wait(); !status.ok()) return storeFailure(rank, status).error();
-  DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
   if (!rank.result.store.empty()) {
-    DAMSCOPE_RETURN_IF_ERROR(storeRankResults(rank, options.options_key));
+    DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
+    DAMSCOPE_RETURN_IF_ERROR(storeRankResults(rank, events, options.options_key));
     if (rank.pending) {
       if (Status status = rank.pending->commit(); !status.ok()) {
         return Error(status.error().message(), ErrorCode::kFailure);
