@@ -111,7 +111,8 @@ Status storeAnalysis(const std::string& path, const AnalysisTables& tables,
 }
 
 Result<StagedAnalysis> StagedAnalysis::stage(const AnalysisTables& tables) {
-  DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(":memory:", Database::Mode::kReadWriteCreate));
+  DAMSCOPE_ASSIGN_OR_RETURN(Database db,
+                            Database::open(":memory:", Database::Mode::kReadWriteCreate));
   DAMSCOPE_RETURN_IF_ERROR(db.exec("BEGIN;"));
   DAMSCOPE_RETURN_IF_ERROR(db.exec(analysisSchemaSql()));
   Status status;
@@ -137,9 +138,9 @@ Status StagedAnalysis::storeInNewFile(const std::string& path, const std::string
     sqlite3_free(image);
     return attached;
   }
-  if (const int rc = sqlite3_deserialize(db.handle(), "staged", image, bytes, bytes,
-                                         SQLITE_DESERIALIZE_FREEONCLOSE |
-                                             SQLITE_DESERIALIZE_READONLY);
+  if (const int rc =
+          sqlite3_deserialize(db.handle(), "staged", image, bytes, bytes,
+                              SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY);
       rc != SQLITE_OK) {
     return Error(path + ": cannot attach the staged analysis results: " + sqlite3_errstr(rc));
   }
@@ -150,8 +151,8 @@ Status StagedAnalysis::storeInNewFile(const std::string& path, const std::string
   names.forEachTable([&](const auto& table) {
     using Table = std::decay_t<decltype(table)>;
     if (status.ok()) {
-      status = db.exec(std::string("INSERT INTO main.") + Table::kSqlName + " SELECT * FROM staged." +
-                       Table::kSqlName);
+      status = db.exec(std::string("INSERT INTO main.") + Table::kSqlName +
+                       " SELECT * FROM staged." + Table::kSqlName);
     }
   });
   DAMSCOPE_RETURN_IF_ERROR(status);
@@ -187,8 +188,8 @@ Result<AnalysisTables> readAnalysis(Database& db, const std::vector<std::string_
   if (!hasAnalysis(db)) {
     if (const std::optional<std::string> version = metaValue(db, kVersionKey)) {
       return Error(db.path() + ": analysis results of layout version " + *version +
-                   "; this damscope reads version " +
-                   std::to_string(kAnalysisSchemaVersion) + " (analyse the trace again)");
+                   "; this damscope reads version " + std::to_string(kAnalysisSchemaVersion) +
+                   " (analyse the trace again)");
     }
     return Error(db.path() + ": holds no analysis results (analyse the trace first)");
   }
