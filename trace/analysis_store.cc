@@ -39,6 +39,21 @@ std::optional<std::string> metaValue(Database& db, const char* key) {
   return std::string(stmt->columnText(0));
 }
 
+// What tells a reader the file holds results, and computed with what options.
+Status markResults(Database& db, const std::string& options_key) {
+  DAMSCOPE_RETURN_IF_ERROR(setMeta(db, kOptionsKey, options_key));
+  return setMeta(db, kVersionKey, std::to_string(kAnalysisSchemaVersion));
+}
+
+// Every row of every analysis table, into tables just created.
+Status insertAll(Database& db, const AnalysisTables& tables) {
+  Status status;
+  tables.forEachTable([&](const auto& table) {
+    if (status.ok()) status = table_io::insertRows(db, table, 0);
+  });
+  return status;
+}
+
 Status writeAll(Database& db, const AnalysisTables& tables, const std::string& options_key) {
   AnalysisTables names;
   Status status;
@@ -48,12 +63,8 @@ Status writeAll(Database& db, const AnalysisTables& tables, const std::string& o
   });
   DAMSCOPE_RETURN_IF_ERROR(status);
   DAMSCOPE_RETURN_IF_ERROR(db.exec(analysisSchemaSql()));
-  tables.forEachTable([&](const auto& table) {
-    if (status.ok()) status = table_io::insertRows(db, table, 0);
-  });
-  DAMSCOPE_RETURN_IF_ERROR(status);
-  DAMSCOPE_RETURN_IF_ERROR(setMeta(db, kOptionsKey, options_key));
-  return setMeta(db, kVersionKey, std::to_string(kAnalysisSchemaVersion));
+  DAMSCOPE_RETURN_IF_ERROR(insertAll(db, tables));
+  return markResults(db, options_key);
 }
 
 Status replaceTables(Database& db, const AnalysisTables& tables,
@@ -115,11 +126,7 @@ Result<StagedAnalysis> StagedAnalysis::stage(const AnalysisTables& tables) {
                             Database::open(":memory:", Database::Mode::kReadWriteCreate));
   DAMSCOPE_RETURN_IF_ERROR(db.exec("BEGIN;"));
   DAMSCOPE_RETURN_IF_ERROR(db.exec(analysisSchemaSql()));
-  Status status;
-  tables.forEachTable([&](const auto& table) {
-    if (status.ok()) status = table_io::insertRows(db, table, 0);
-  });
-  DAMSCOPE_RETURN_IF_ERROR(status);
+  DAMSCOPE_RETURN_IF_ERROR(insertAll(db, tables));
   DAMSCOPE_RETURN_IF_ERROR(db.exec("COMMIT;"));
   return StagedAnalysis(std::move(db));
 }
@@ -156,8 +163,7 @@ Status StagedAnalysis::storeInNewFile(const std::string& path, const std::string
     }
   });
   DAMSCOPE_RETURN_IF_ERROR(status);
-  DAMSCOPE_RETURN_IF_ERROR(setMeta(db, kOptionsKey, options_key));
-  DAMSCOPE_RETURN_IF_ERROR(setMeta(db, kVersionKey, std::to_string(kAnalysisSchemaVersion)));
+  DAMSCOPE_RETURN_IF_ERROR(markResults(db, options_key));
   DAMSCOPE_RETURN_IF_ERROR(db.exec("COMMIT; DETACH staged;"));
   DAMSCOPE_RETURN_IF_ERROR(db.exec("PRAGMA journal_mode=WAL;"));
   return db.close();
