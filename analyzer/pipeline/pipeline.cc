@@ -241,22 +241,26 @@ Status storeFailure(const AnalysedRank& rank, const Status& status) {
   return Error(rank.pending->userMessage(status.error().message()), ErrorCode::kFailure);
 }
 
-// The rank's own results, before any comparison with other ranks, once its
-// events are written. A fresh import's are staged in memory meanwhile
-// (StagedAnalysis, trace/analysis_store.h): the events' writer holds the file.
-Status storeRankResults(const AnalysedRank& rank, EventWriter& events,
+// Waits for the rank's events to be written. A fresh import's results are
+// staged in memory meanwhile (StagedAnalysis, trace/analysis_store.h: the
+// events' writer holds the file); a run.db given as input has none to stage.
+Result<std::optional<StagedAnalysis>> stageRankResults(const AnalysedRank& rank,
+                                                       EventWriter& events) {
+  std::optional<Result<StagedAnalysis>> staged;
+  if (rank.pending) staged = StagedAnalysis::stage(toAnalysisTables(rank.result));
+  if (Status status = events.wait(); !status.ok()) return storeFailure(rank, status).error();
+  if (!staged) return std::optional<StagedAnalysis>();
+  if (!staged->ok()) return storeFailure(rank, Status(staged->error())).error();
+  return std::optional<StagedAnalysis>(std::move(staged->value()));
+}
+
+// The rank's own results, before any comparison with other ranks: the staged
+// ones copied into a fresh import's file, or stored into the run.db it came from.
+Status storeRankResults(const AnalysedRank& rank, std::optional<StagedAnalysis>& staged,
                         const std::string& options_key) {
-  const AnalysisTables rows = toAnalysisTables(rank.result);
-  Status status;
-  if (rank.pending) {
-    Result<StagedAnalysis> staged = StagedAnalysis::stage(rows);
-    status = events.wait();
-    if (status.ok()) status = staged.ok() ? staged->storeInNewFile(storePath(rank), options_key)
-                                          : Status(staged.error());
-  } else {
-    status = events.wait();
-    if (status.ok()) status = storeAnalysis(storePath(rank), rows, options_key);
-  }
+  const Status status =
+      staged ? staged->storeInNewFile(storePath(rank), options_key)
+             : storeAnalysis(storePath(rank), toAnalysisTables(rank.result), options_key);
   return status.ok() ? okStatus() : storeFailure(rank, status);
 }
 
@@ -372,9 +376,10 @@ Result<AnalysedRank> analyseRank(const std::string& input, const PipelineOptions
       AnalysedRank rank,
       analyseOpened(opened, input, options, progress.part(kOpenShare, kStoreStart, "analysing")));
   if (!rank.result.store.empty()) {
+    DAMSCOPE_ASSIGN_OR_RETURN(std::optional<StagedAnalysis> staged, stageRankResults(rank, events));
     progress.part(kStoreStart, 1, "storing").report(0);
     DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
-    DAMSCOPE_RETURN_IF_ERROR(storeRankResults(rank, events, options.options_key));
+    DAMSCOPE_RETURN_IF_ERROR(storeRankResults(rank, staged, options.options_key));
   }
   if (options.summaries_only) rank.result.gaps = std::vector<GapResult>();  // and its memory
   if (tables) *tables = std::move(opened.tables);
@@ -483,8 +488,9 @@ Result<AnalysedTrace> openAnalysedTrace(const std::string& input, const Pipeline
       AnalysedRank rank,
       analyseOpened(opened, input, options, progress.part(kOpenShare, 1, "analysing")));
   if (!rank.result.store.empty()) {
+    DAMSCOPE_ASSIGN_OR_RETURN(std::optional<StagedAnalysis> staged, stageRankResults(rank, events));
     DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
-    DAMSCOPE_RETURN_IF_ERROR(storeRankResults(rank, events, options.options_key));
+    DAMSCOPE_RETURN_IF_ERROR(storeRankResults(rank, staged, options.options_key));
     if (rank.pending) {
       if (Status status = rank.pending->commit(); !status.ok()) {
         return Error(status.error().message(), ErrorCode::kFailure);
