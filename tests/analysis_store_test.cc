@@ -1,7 +1,7 @@
 // The analysis store: its tables do not collide with the event tables, results
 // survive a write/read round trip, storing again replaces earlier results, and
 // a failed store leaves the earlier results and the events untouched, and
-// results staged in memory and copied into a fresh file equal stored ones.
+// results written as pages into a fresh file equal stored ones.
 // (schema_agreement_test checks analysis_schema.sql against analysis_tables.h.)
 #include <gtest/gtest.h>
 
@@ -105,7 +105,7 @@ std::string rows(Database& db, const std::string& sql) {
   return out;
 }
 
-TEST(AnalysisStore, StagedResultsCopiedIntoANewFileEqualStoredOnes) {
+TEST(AnalysisStore, ResultsWrittenAsPagesIntoANewFileEqualStoredOnes) {
   AnalysisTables results = someResults("data-bound");
   for (int64_t i = 0; i < 3; ++i) {  // the one analysis table with an index
     GapTable::Row g;
@@ -116,17 +116,15 @@ TEST(AnalysisStore, StagedResultsCopiedIntoANewFileEqualStoredOnes) {
     results.gaps.append(g);
   }
   TempDir dir;
-  const std::string stored = dir.file("stored.db"), staged = dir.file("staged.db");
+  const std::string stored = dir.file("stored.db"), pages = dir.file("pages.db");
   ASSERT_TRUE(saveTrace(oneKernelTrace(), stored, false).ok());
-  ASSERT_TRUE(saveTrace(oneKernelTrace(), staged, false).ok());
+  ASSERT_TRUE(saveTrace(oneKernelTrace(), pages, false).ok());
   ASSERT_TRUE(storeAnalysis(stored, results, "options").ok());
-  auto staging = StagedAnalysis::stage(results);
-  ASSERT_TRUE(staging.ok()) << staging.error().message();
-  Status copied = staging->storeInNewFile(staged, "options");
-  ASSERT_TRUE(copied.ok()) << copied.error().message();
+  Status written = storeAnalysisInNewFile(pages, results, "options");
+  ASSERT_TRUE(written.ok()) << written.error().message();
 
   auto a = Database::open(stored, Database::Mode::kReadOnly);
-  auto b = Database::open(staged, Database::Mode::kReadOnly);
+  auto b = Database::open(pages, Database::Mode::kReadOnly);
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_TRUE(hasAnalysis(*b));
   EXPECT_EQ(storedAnalysisOptions(*b), "options");
@@ -138,7 +136,7 @@ TEST(AnalysisStore, StagedResultsCopiedIntoANewFileEqualStoredOnes) {
   });
   const std::string schema = "SELECT type, name, sql FROM sqlite_master ORDER BY name";
   EXPECT_EQ(rows(*b, schema), rows(*a, schema));
-  // The gaps' index was copied with its rows: SQLite checks every entry.
+  // The gaps' index was written with its rows: SQLite checks every entry.
   EXPECT_EQ(rows(*b, "PRAGMA integrity_check"), "ok\n");
   EXPECT_EQ(rows(*b, "SELECT ts FROM gaps INDEXED BY gaps_by_ts WHERE ts > 0"), "100\n200\n300\n");
   EXPECT_EQ(rows(*b, "PRAGMA journal_mode"), "wal\n");

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -17,6 +18,7 @@
 #include "trace/analysis_store.h"
 #include "trace/sqlite_db.h"
 #include "trace/trace_reader.h"
+#include "trace/trace_writer.h"
 
 namespace damscope {
 namespace {
@@ -401,6 +403,86 @@ TEST(Pipeline, SummariesOnlyDropTheBubblesButStoreThem) {
   auto stored = readStoredRank(options.output);
   ASSERT_TRUE(stored.ok());
   EXPECT_FALSE(stored->gaps.empty());
+}
+
+// Every row of every table and index of a file, as text, in a fixed order
+// (meta and stats by key: their ids follow the order of their upserts).
+std::map<std::string, std::vector<std::string>> contentsOf(const std::string& path) {
+  std::map<std::string, std::vector<std::string>> out;
+  auto db = Database::open(path, Database::Mode::kReadOnly);
+  EXPECT_TRUE(db.ok());
+  if (!db.ok()) return out;
+  std::vector<std::pair<std::string, std::string>> queries{
+      {"schema", "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name"}};
+  {
+    auto objects = db->prepare("SELECT type, name, tbl_name FROM sqlite_schema ORDER BY name");
+    while (objects->step().value()) {
+      const std::string type(objects->columnText(0)), name(objects->columnText(1));
+      const std::string table(objects->columnText(2));
+      if (type == "table") {
+        const char* order = name == "meta" ? "key" : name == "stats" ? "name" : "id";
+        queries.emplace_back(name, "SELECT * FROM " + name + " ORDER BY " + order);
+      } else if (name.rfind("sqlite_autoindex", 0) != 0) {
+        // The index's own order, each entry with its row.
+        queries.emplace_back(
+            name, "SELECT * FROM " + table + " INDEXED BY " + name + " WHERE id >= 0 ORDER BY 1");
+      }
+    }
+  }
+  for (const auto& [name, sql] : queries) {
+    auto stmt = db->prepare(sql);
+    EXPECT_TRUE(stmt.ok()) << sql;
+    if (!stmt.ok()) continue;
+    while (stmt->step().value()) {
+      std::string row;
+      for (int c = 0; c < stmt->columnCount(); ++c) {
+        row += std::to_string(stmt->columnType(c)) + ":" + std::string(stmt->columnText(c)) + "|";
+      }
+      out[name].push_back(std::move(row));
+    }
+  }
+  return out;
+}
+
+// A first analysis writes its file as pages (trace/page_writer.h): the same
+// events and results inserted by SQLite make the same tables, row for row
+// and type for type, and SQLite finds every page, cell and index entry sound.
+TEST(Pipeline, AFirstAnalysisWritesTheFileSqliteWouldWrite) {
+  DAMSCOPE_REQUIRE_SHARED_TRACES();
+  TempDir dir;
+  const std::string pages = dir.file("pages.db"), inserted = dir.file("inserted.db");
+  PipelineOptions options;
+  options.output = pages;
+  auto run = analyzeRun({testing::sharedTrace("kineto/v100_rank1.json.gz")}, options);
+  ASSERT_TRUE(run.ok()) << run.error().message();
+
+  auto events = readTrace(pages);
+  ASSERT_TRUE(events.ok()) << events.error().message();
+  {
+    auto db = Database::open(inserted, Database::Mode::kReadWriteCreate);
+    ASSERT_TRUE(db.ok());
+    auto writer = TraceWriter::create(std::move(db.value()));
+    ASSERT_TRUE(writer.ok());
+    ASSERT_TRUE(writer->append(events.value()).ok());
+    ASSERT_TRUE(writer->finish().ok());
+  }
+  auto stored = Database::open(pages, Database::Mode::kReadOnly);
+  ASSERT_TRUE(stored.ok());
+  auto results = readAnalysis(stored.value());
+  ASSERT_TRUE(results.ok()) << results.error().message();
+  ASSERT_TRUE(storeAnalysis(inserted, results.value(), storedAnalysisOptions(stored.value())).ok());
+  EXPECT_GT(results->gaps.size(), 40000u);
+
+  const auto a = contentsOf(pages), b = contentsOf(inserted);
+  ASSERT_EQ(a.size(), b.size());
+  for (const auto& [name, rows] : a) {
+    ASSERT_TRUE(b.count(name)) << name;
+    EXPECT_EQ(rows.size(), b.at(name).size()) << name;
+    EXPECT_TRUE(rows == b.at(name)) << name << " differs";
+  }
+  auto check = stored->prepare("PRAGMA integrity_check");
+  ASSERT_TRUE(check.ok() && check->step().value());
+  EXPECT_EQ(check->columnText(0), "ok");
 }
 
 }  // namespace

@@ -6,8 +6,10 @@
 #include <optional>
 
 #include "trace/analysis_schema_sql.h"
+#include "trace/page_writer.h"
 #include "trace/table_io.h"
 #include "trace/trace_reader.h"
+#include "trace/trace_writer.h"
 
 namespace damscope {
 namespace {
@@ -121,52 +123,26 @@ Status storeAnalysis(const std::string& path, const AnalysisTables& tables,
   return db.close();
 }
 
-Result<StagedAnalysis> StagedAnalysis::stage(const AnalysisTables& tables) {
-  DAMSCOPE_ASSIGN_OR_RETURN(Database db,
-                            Database::open(":memory:", Database::Mode::kReadWriteCreate));
-  DAMSCOPE_RETURN_IF_ERROR(db.exec("BEGIN;"));
-  DAMSCOPE_RETURN_IF_ERROR(db.exec(analysisSchemaSql()));
-  DAMSCOPE_RETURN_IF_ERROR(insertAll(db, tables));
-  DAMSCOPE_RETURN_IF_ERROR(db.exec("COMMIT;"));
-  return StagedAnalysis(std::move(db));
-}
-
-Status StagedAnalysis::storeInNewFile(const std::string& path, const std::string& options_key) {
-  DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadWriteCreate));
-  DAMSCOPE_RETURN_IF_ERROR(checkTraceStore(db));
-  DAMSCOPE_RETURN_IF_ERROR(db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"));
-  // The staged database's pages, handed to the file's connection as an
-  // attached read-only database (sqlite.org/c3ref/deserialize.html): it
-  // frees them when it detaches.
-  sqlite3_int64 bytes = 0;
-  unsigned char* image = sqlite3_serialize(db_.handle(), "main", &bytes, 0);
-  if (!image) return Error(path + ": cannot hand over the staged analysis results (out of memory)");
-  if (Status attached = db.exec("ATTACH ':memory:' AS staged;"); !attached.ok()) {
-    sqlite3_free(image);
-    return attached;
+Status storeAnalysisInNewFile(const std::string& path, const AnalysisTables& tables,
+                              const std::string& options_key) {
+  {
+    DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadWriteCreate));
+    DAMSCOPE_RETURN_IF_ERROR(checkTraceStore(db));
+    // Pages are written only into a file in rollback mode.
+    DAMSCOPE_RETURN_IF_ERROR(db.exec("PRAGMA synchronous=OFF; PRAGMA journal_mode=OFF; BEGIN;"));
+    DAMSCOPE_RETURN_IF_ERROR(db.exec(analysisSchemaSql()));
+    DAMSCOPE_RETURN_IF_ERROR(markResults(db, options_key));
+    DAMSCOPE_RETURN_IF_ERROR(db.exec("COMMIT;"));
+    DAMSCOPE_RETURN_IF_ERROR(db.close());
   }
-  if (const int rc =
-          sqlite3_deserialize(db.handle(), "staged", image, bytes, bytes,
-                              SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY);
-      rc != SQLITE_OK) {
-    return Error(path + ": cannot attach the staged analysis results: " + sqlite3_errstr(rc));
-  }
-  DAMSCOPE_RETURN_IF_ERROR(db.exec("BEGIN;"));
-  DAMSCOPE_RETURN_IF_ERROR(db.exec(analysisSchemaSql()));
-  AnalysisTables names;
+  DAMSCOPE_ASSIGN_OR_RETURN(PageWriter pages, PageWriter::open(path));
   Status status;
-  names.forEachTable([&](const auto& table) {
-    using Table = std::decay_t<decltype(table)>;
-    if (status.ok()) {
-      status = db.exec(std::string("INSERT INTO main.") + Table::kSqlName +
-                       " SELECT * FROM staged." + Table::kSqlName);
-    }
+  tables.forEachTable([&](const auto& table) {
+    if (status.ok()) status = pages.fill(table);
   });
   DAMSCOPE_RETURN_IF_ERROR(status);
-  DAMSCOPE_RETURN_IF_ERROR(markResults(db, options_key));
-  DAMSCOPE_RETURN_IF_ERROR(db.exec("COMMIT; DETACH staged;"));
-  DAMSCOPE_RETURN_IF_ERROR(db.exec("PRAGMA journal_mode=WAL;"));
-  return db.close();
+  DAMSCOPE_RETURN_IF_ERROR(pages.finish());
+  return leaveInWalMode(path);
 }
 
 Status storeAnalysisTables(const std::string& path, const AnalysisTables& tables,

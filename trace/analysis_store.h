@@ -28,29 +28,16 @@ Status storeAnalysis(const std::string& path, const AnalysisTables& tables,
                      const std::string& options_key = {});
 
 // Results for a file nobody else sees yet (a fresh import under its
-// temporary name, trace/pending_file.h), written ahead into memory while the
-// file's events are still being written: a SQLite file has one writer at a
-// time, so the analysing thread would otherwise wait for the events and then
-// write the results after them. stage() writes the rows into an in-memory
-// database; storeInNewFile() then copies its tables into the file with
-// INSERT ... SELECT, which SQLite runs as a copy of the stored records and
-// index entries, without decoding or encoding them (its "transfer
-// optimisation", sqlite3/src/insert.c xferOptimization: same table layout,
-// empty destination). On v100_rank1, 44 k gaps and the rest: about 80 ms to
-// insert, 42 ms to copy (timed inside `damscope analyze`).
+// temporary name, trace/pending_file.h), its events just written: SQLite
+// creates the analysis tables and writes the meta keys, and the rows are
+// written as b-tree pages (trace/page_writer.h). On v100_rank1, 44 k gaps
+// and the rest: about 10 ms, where inserting them took about 80.
 //
-// The file is written without a journal and without syncing, as the bulk
-// import writes the events, then set back to WAL; a failure leaves a
-// half-written file, which its owner discards.
-class StagedAnalysis {
- public:
-  static Result<StagedAnalysis> stage(const AnalysisTables& tables);
-  Status storeInNewFile(const std::string& path, const std::string& options_key = {});
-
- private:
-  explicit StagedAnalysis(Database db) : db_(std::move(db)) {}
-  Database db_;  // ":memory:", holding the analysis tables only
-};
+// The file is written without a journal and without syncing, as the import
+// writes the events, then set back to WAL; a failure leaves a half-written
+// file, which its owner discards.
+Status storeAnalysisInNewFile(const std::string& path, const AnalysisTables& tables,
+                              const std::string& options_key = {});
 
 // Replaces only the tables named in `tables_to_replace` (their kSqlName), in
 // one transaction, in a file that already holds results of this layout: what

@@ -80,6 +80,8 @@ class Statement {
 
   // Column access, 0-based like SQLite.
   bool isNull(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+  // SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB or SQLITE_NULL.
+  int columnType(int column) const { return sqlite3_column_type(stmt_, column); }
   int64_t columnInt(int column) const { return sqlite3_column_int64(stmt_, column); }
   double columnReal(int column) const { return sqlite3_column_double(stmt_, column); }
   std::string_view columnText(int column) const;

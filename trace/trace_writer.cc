@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "trace/page_writer.h"
 #include "trace/pending_file.h"
 #include "trace/schema_sql.h"
 #include "trace/table_io.h"
@@ -72,6 +73,28 @@ Status applyUpdates(Database& db, const std::vector<RowUpdate>& updates) {
   return okStatus();
 }
 
+// The meta rows that mark a file as a trace store of this schema.
+MetaTable identityMeta() {
+  TraceTables identity;
+  identity.setMeta("format", kTraceStoreFormat);
+  identity.setMeta("schema_version", std::to_string(kSchemaVersion));
+  return identity.meta;
+}
+
+// What SQLite writes of a new file: the schema with its indexes (all still
+// empty) and the keyed tables, meta and stats, which have UNIQUE indexes.
+// Without a journal: the file is not seen before it is complete.
+Status createWithKeyedTables(const TraceTables& tables, const std::string& path) {
+  DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadWriteCreate));
+  DAMSCOPE_RETURN_IF_ERROR(db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;"));
+  DAMSCOPE_RETURN_IF_ERROR(db.exec(kSchemaSql));
+  DAMSCOPE_RETURN_IF_ERROR(insertRows(db, identityMeta(), 0));
+  DAMSCOPE_RETURN_IF_ERROR(insertRows(db, tables.meta, 0));
+  DAMSCOPE_RETURN_IF_ERROR(insertRows(db, tables.stats, 0));
+  DAMSCOPE_RETURN_IF_ERROR(db.exec("COMMIT;"));
+  return db.close();
+}
+
 }  // namespace
 
 std::string schemaTablesSql() {
@@ -95,11 +118,8 @@ Result<TraceWriter> TraceWriter::create(Database db, WriterOptions options) {
   if (!bulk && options.create_indexes) DAMSCOPE_RETURN_IF_ERROR(db.exec(schemaIndexesSql()));
   DAMSCOPE_RETURN_IF_ERROR(db.exec("COMMIT;"));
   TraceWriter writer(std::move(db), options);
-  TraceTables identity;
-  identity.setMeta("format", kTraceStoreFormat);
-  identity.setMeta("schema_version", std::to_string(kSchemaVersion));
   DAMSCOPE_RETURN_IF_ERROR(writer.db_.exec("BEGIN;"));
-  DAMSCOPE_RETURN_IF_ERROR(insertRows(writer.db_, identity.meta, 0));
+  DAMSCOPE_RETURN_IF_ERROR(insertRows(writer.db_, identityMeta(), 0));
   DAMSCOPE_RETURN_IF_ERROR(writer.db_.exec("COMMIT;"));
   TraceTables empty;
   empty.forEachTable([&](const auto&) { writer.rows_written_.push_back(0); });
@@ -156,10 +176,26 @@ Result<Database> TraceWriter::finishAndRelease() {
 }
 
 Status writeTraceFile(const TraceTables& tables, const std::string& path) {
+  DAMSCOPE_RETURN_IF_ERROR(createWithKeyedTables(tables, path));
+  // Every other table, with its indexes, as pages (trace/page_writer.h).
+  DAMSCOPE_ASSIGN_OR_RETURN(PageWriter pages, PageWriter::open(path));
+  DAMSCOPE_RETURN_IF_ERROR(pages.fillStrings(tables.strings));
+  Status status;
+  tables.forEachTable([&](const auto& table) {
+    using Table = std::decay_t<decltype(table)>;
+    if (status.ok() && table_io::upsertKey<Table>().empty()) status = pages.fill(table);
+  });
+  DAMSCOPE_RETURN_IF_ERROR(status);
+  DAMSCOPE_RETURN_IF_ERROR(pages.finish());
+  return leaveInWalMode(path);
+}
+
+Status leaveInWalMode(const std::string& path) {
+  // WAL lets a reader (the GUI) and a writer (a later `analyze`) share the file.
   DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadWriteCreate));
-  DAMSCOPE_ASSIGN_OR_RETURN(TraceWriter writer, TraceWriter::create(std::move(db)));
-  DAMSCOPE_RETURN_IF_ERROR(writer.append(tables));
-  return writer.finish();
+  // No fsync for the switch either: the file is not seen before it is complete.
+  DAMSCOPE_RETURN_IF_ERROR(db.exec("PRAGMA synchronous=OFF; PRAGMA journal_mode=WAL;"));
+  return db.close();
 }
 
 Status saveTrace(const TraceTables& tables, const std::string& path, bool overwrite) {

@@ -105,11 +105,11 @@ class EventWriter {
  public:
   explicit EventWriter(const OpenedRank& rank) {
     if (!rank.events_to_write) return;
-    writing_ = std::async(std::launch::async, [&tables = rank.tables,
-                                               path = rank.pending->tempPath()] {
-      pthread_setname_np(pthread_self(), "store-events");  // as top and perf show it
-      return writeTraceFile(tables, path);
-    });
+    writing_ =
+        std::async(std::launch::async, [&tables = rank.tables, path = rank.pending->tempPath()] {
+          pthread_setname_np(pthread_self(), "store-events");  // as top and perf show it
+          return writeTraceFile(tables, path);
+        });
   }
   Status wait() { return writing_.valid() ? writing_.get() : okStatus(); }
 
@@ -152,8 +152,8 @@ RankTimeline rankTimeline(const RankResult& r, size_t index, CollectiveNames& na
   }
   std::vector<int32_t> job_id(r.collective_names.size());
   for (size_t n = 0; n < r.collective_names.size(); ++n) {
-    job_id[n] = names.try_emplace(r.collective_names[n], static_cast<int32_t>(names.size()))
-                    .first->second;
+    job_id[n] =
+        names.try_emplace(r.collective_names[n], static_cast<int32_t>(names.size())).first->second;
   }
   t.collectives.reserve(r.collective_starts.size());
   for (const RankCollective& c : r.collective_starts) {
@@ -241,26 +241,19 @@ Status storeFailure(const AnalysedRank& rank, const Status& status) {
   return Error(rank.pending->userMessage(status.error().message()), ErrorCode::kFailure);
 }
 
-// Waits for the rank's events to be written. A fresh import's results are
-// staged in memory meanwhile (StagedAnalysis, trace/analysis_store.h: the
-// events' writer holds the file); a run.db given as input has none to stage.
-Result<std::optional<StagedAnalysis>> stageRankResults(const AnalysedRank& rank,
-                                                       EventWriter& events) {
-  std::optional<Result<StagedAnalysis>> staged;
-  if (rank.pending) staged = StagedAnalysis::stage(toAnalysisTables(rank.result));
-  if (Status status = events.wait(); !status.ok()) return storeFailure(rank, status).error();
-  if (!staged) return std::optional<StagedAnalysis>();
-  if (!staged->ok()) return storeFailure(rank, Status(staged->error())).error();
-  return std::optional<StagedAnalysis>(std::move(staged->value()));
+// Waits for a fresh import's events to be written: a SQLite file has one
+// writer at a time.
+Status eventsWritten(const AnalysedRank& rank, EventWriter& events) {
+  const Status status = events.wait();
+  return status.ok() ? okStatus() : storeFailure(rank, status);
 }
 
-// The rank's own results, before any comparison with other ranks: the staged
-// ones copied into a fresh import's file, or stored into the run.db it came from.
-Status storeRankResults(const AnalysedRank& rank, std::optional<StagedAnalysis>& staged,
+// The rank's own results, before any comparison with other ranks: into a
+// fresh import's file as pages, or into the run.db it came from.
+Status storeRankResults(const AnalysedRank& rank, const AnalysisTables& tables,
                         const std::string& options_key) {
-  const Status status =
-      staged ? staged->storeInNewFile(storePath(rank), options_key)
-             : storeAnalysis(storePath(rank), toAnalysisTables(rank.result), options_key);
+  const Status status = rank.pending ? storeAnalysisInNewFile(storePath(rank), tables, options_key)
+                                     : storeAnalysis(storePath(rank), tables, options_key);
   return status.ok() ? okStatus() : storeFailure(rank, status);
 }
 
@@ -370,16 +363,18 @@ Result<AnalysedRank> analyseRank(const std::string& input, const PipelineOptions
       }
     }
   }
-  DAMSCOPE_ASSIGN_OR_RETURN(OpenedRank opened, openRank(input, options, progress.part(0, kOpenShare)));
+  DAMSCOPE_ASSIGN_OR_RETURN(OpenedRank opened,
+                            openRank(input, options, progress.part(0, kOpenShare)));
   EventWriter events(opened);
   DAMSCOPE_ASSIGN_OR_RETURN(
       AnalysedRank rank,
       analyseOpened(opened, input, options, progress.part(kOpenShare, kStoreStart, "analysing")));
   if (!rank.result.store.empty()) {
-    DAMSCOPE_ASSIGN_OR_RETURN(std::optional<StagedAnalysis> staged, stageRankResults(rank, events));
+    const AnalysisTables tables = toAnalysisTables(rank.result);  // while the events are written
+    DAMSCOPE_RETURN_IF_ERROR(eventsWritten(rank, events));
     progress.part(kStoreStart, 1, "storing").report(0);
     DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
-    DAMSCOPE_RETURN_IF_ERROR(storeRankResults(rank, staged, options.options_key));
+    DAMSCOPE_RETURN_IF_ERROR(storeRankResults(rank, tables, options.options_key));
   }
   if (options.summaries_only) rank.result.gaps = std::vector<GapResult>();  // and its memory
   if (tables) *tables = std::move(opened.tables);
@@ -412,8 +407,8 @@ Result<RunResult> runPipeline(const std::vector<std::string>& inputs,
   DAMSCOPE_RETURN_IF_ERROR(forEachPiece(n, options.jobs, [&](size_t i) -> Status {
     DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
     const Progress part = analysing.piece(i).part(0, 1, "", inputs[i]);
-    DAMSCOPE_ASSIGN_OR_RETURN(ranks[i],
-                              analyseRank(inputs[i], options, part, tables ? &(*tables)[i] : nullptr));
+    DAMSCOPE_ASSIGN_OR_RETURN(
+        ranks[i], analyseRank(inputs[i], options, part, tables ? &(*tables)[i] : nullptr));
     return okStatus();
   }));
 
@@ -488,9 +483,10 @@ Result<AnalysedTrace> openAnalysedTrace(const std::string& input, const Pipeline
       AnalysedRank rank,
       analyseOpened(opened, input, options, progress.part(kOpenShare, 1, "analysing")));
   if (!rank.result.store.empty()) {
-    DAMSCOPE_ASSIGN_OR_RETURN(std::optional<StagedAnalysis> staged, stageRankResults(rank, events));
+    const AnalysisTables tables = toAnalysisTables(rank.result);  // while the events are written
+    DAMSCOPE_RETURN_IF_ERROR(eventsWritten(rank, events));
     DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
-    DAMSCOPE_RETURN_IF_ERROR(storeRankResults(rank, staged, options.options_key));
+    DAMSCOPE_RETURN_IF_ERROR(storeRankResults(rank, tables, options.options_key));
     if (rank.pending) {
       if (Status status = rank.pending->commit(); !status.ok()) {
         return Error(status.error().message(), ErrorCode::kFailure);
