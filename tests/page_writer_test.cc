@@ -212,6 +212,8 @@ TEST(PageWriter, ThreeLevelTreesWithOverflowingTextOnSmallAndLargePages) {
   roundTrip(rows, &pool, 512);
   roundTrip(rows, &pool, 4096);
   roundTrip(rows, &pool, 65536);
+  // About 15 MB of pages: written out to the file while the table is laid out.
+  roundTrip(randomRows(3000, pool, 9, 2), &pool, 4096);
 }
 
 TEST(PageWriter, TablesOfZeroOneAndAPageFullOfRows) {

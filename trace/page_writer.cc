@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <optional>
 
 #include "trace/sqlite_db.h"
 #include "trace/sqlite_record.h"
@@ -66,6 +67,17 @@ bool storedUnchanged(ValueKind kind, Affinity affinity) {
   }
   return false;
 }
+
+// Index entries, encoded: entry i is records[offsets[i], offsets[i+1]).
+struct EncodedRows {
+  std::vector<uint8_t> records;
+  std::vector<size_t> offsets{0};
+  size_t size() const { return offsets.size() - 1; }
+};
+
+// Pages written so far are handed to the file once they pass this size, so
+// a large table never holds all its pages in memory.
+constexpr size_t kWriteTailBytes = 4 << 20;
 
 }  // namespace
 
@@ -168,8 +180,19 @@ struct PageWriter::Impl {
   class PageLayout {
    public:
     PageLayout(uint32_t page_size, uint32_t usable, uint8_t type)
-        : bytes_(page_size, 0), content_(usable), type_(type) {
-      bytes_[0] = type;
+        : bytes_(page_size), usable_(usable) {
+      reset(type);
+    }
+    void reset(uint8_t type) {
+      std::fill(bytes_.begin(), bytes_.end(), 0);
+      bytes_[0] = type_ = type;
+      content_ = usable_;
+      cells_ = 0;
+    }
+    uint32_t cells() const { return cells_; }
+    // True when a cell of `cell_bytes` (and its pointer) still fits.
+    bool fits(size_t cell_bytes) const {
+      return headerSize() + 2 * (cells_ + 1) + (usable_ - content_) + cell_bytes <= usable_;
     }
     uint8_t* reserve(size_t cell_bytes) {
       content_ -= cell_bytes;
@@ -189,9 +212,10 @@ struct PageWriter::Impl {
    private:
     size_t headerSize() const { return headerSize(type_); }
     std::vector<uint8_t> bytes_;
-    uint32_t content_;
+    uint32_t usable_;
+    uint32_t content_ = 0;
     uint32_t cells_ = 0;
-    uint8_t type_;
+    uint8_t type_ = 0;
   };
 
   // A page number for a page of a level of `pages` pages: the tree's root
@@ -206,44 +230,75 @@ struct PageWriter::Impl {
   }
 
   // §1.6: a table b-tree. Leaves hold the records in rowid order; interior
-  // cells hold a child and the largest rowid under it.
-  void buildTable(uint32_t root, const EncodedRows& rows) {
-    struct Child {
-      uint32_t page;
-      int64_t max_rowid;
-    };
-    const size_t n = rows.size();
-    const size_t max_local = tableLeafMaxLocal();
-    const auto cellBytes = [&](size_t i) {
-      const size_t payload = rows.offsets[i + 1] - rows.offsets[i];
-      return sqlite_record::varintLength(payload) + sqlite_record::varintLength(i) +
-             payloadCellBytes(payload, max_local);
-    };
-    std::vector<std::pair<size_t, size_t>> groups;  // [first, end) rows per leaf
-    for (size_t i = 0; i < n;) {
-      const size_t first = i;
-      size_t used = PageLayout::headerSize(kTableLeaf);
-      for (; i < n; ++i) {
-        const size_t bytes = cellBytes(i) + 2;
-        if (used + bytes > usable && i > first) break;
-        used += bytes;
-      }
-      groups.emplace_back(first, i);
-    }
+  // cells hold a child and the largest rowid under it. The leaves are laid
+  // out as the rows come (LeafStream); the first is held back, since it is
+  // the root when no other follows.
+  struct Child {
+    uint32_t page;
+    int64_t max_rowid;
+  };
+  struct LeafStream {
+    Table* table = nullptr;
+    std::optional<PageLayout> leaf;
+    int64_t rows = 0;
+    std::vector<uint8_t> held;  // the first leaf, until a second one comes
+    int64_t held_max_rowid = 0;
     std::vector<Child> children;
-    for (const auto& [first, end] : groups) {
-      PageLayout page(page_size, usable, kTableLeaf);
-      for (size_t i = first; i < end; ++i) {
-        const size_t payload = rows.offsets[i + 1] - rows.offsets[i];
-        uint8_t* p = page.reserve(cellBytes(i));
-        p += sqlite_record::putVarint(p, payload);
-        p += sqlite_record::putVarint(p, i);
-        putPayload(p, rows.records.data() + rows.offsets[i], payload, max_local);
-      }
-      const uint32_t number = pageFor(groups.size(), root);
-      storePage(number, root, page.finish(0));
-      children.push_back({number, static_cast<int64_t>(end - 1)});
+    std::vector<uint8_t> payload;  // the current row's record
+    Status error;                  // of writing pages out on the way
+  } stream;
+
+  void addRow(const RecordEncoder& record) {
+    LeafStream& s = stream;
+    s.payload.clear();
+    record.appendTo(s.payload);
+    const size_t size = s.payload.size(), max_local = tableLeafMaxLocal();
+    const size_t cell = sqlite_record::varintLength(size) + sqlite_record::varintLength(s.rows) +
+                        payloadCellBytes(size, max_local);
+    if (s.leaf->cells() > 0 && !s.leaf->fits(cell)) closeLeaf();
+    uint8_t* p = s.leaf->reserve(cell);
+    p += sqlite_record::putVarint(p, size);
+    p += sqlite_record::putVarint(p, s.rows++);
+    putPayload(p, s.payload.data(), size, max_local);
+  }
+
+  void releaseHeld() {
+    LeafStream& s = stream;
+    if (s.held.empty()) return;
+    const uint32_t page = allocate();
+    store(page, s.held.data());
+    s.children.push_back({page, s.held_max_rowid});
+    s.held.clear();
+  }
+
+  void closeLeaf() {
+    LeafStream& s = stream;
+    const uint8_t* bytes = s.leaf->finish(0);
+    if (s.children.empty() && s.held.empty()) {
+      s.held.assign(bytes, bytes + page_size);
+      s.held_max_rowid = s.rows - 1;
+    } else {
+      releaseHeld();
+      const uint32_t page = allocate();
+      store(page, bytes);
+      s.children.push_back({page, s.rows - 1});
     }
+    s.leaf->reset(kTableLeaf);
+    // Every page allocated so far is stored: the tail can go to the file.
+    if (tail.size() >= kWriteTailBytes && s.error.ok()) s.error = writeTail();
+  }
+
+  // The leaves' parents, level by level up to the root.
+  void endTable(uint32_t root) {
+    LeafStream& s = stream;
+    if (s.leaf->cells() > 0) closeLeaf();
+    if (s.children.empty()) {
+      if (!s.held.empty()) storeRoot(root, s.held.data());
+      s.held.clear();
+      return;
+    }
+    std::vector<Child> children = std::move(s.children);
+    s.children.clear();
     while (children.size() > 1) {
       // Runs of children per page: all but the last become cells, the last
       // the page's right-most pointer.
@@ -560,13 +615,28 @@ Result<std::vector<size_t>> PageWriter::indexedColumns(std::string_view table,
   return columns;
 }
 
-Status PageWriter::write(std::string_view table, const EncodedRows& rows,
-                         const std::vector<IntegerColumn>& index_keys) {
+Status PageWriter::beginRows(std::string_view table) {
   Impl::Table* t = impl_->table(table);
   DAMSCOPE_ASSIGN_OR_RETURN(bool empty, impl_->emptyLeaf(t->root, kTableLeaf));
   if (!empty) return impl_->fail("table " + t->name + " is not empty");
-  if (rows.size() == 0) return okStatus();
-  impl_->buildTable(t->root, rows);
+  Impl::LeafStream& s = impl_->stream;
+  s.table = t;
+  s.rows = 0;
+  s.error = okStatus();
+  if (!s.leaf) s.leaf.emplace(impl_->page_size, impl_->usable, kTableLeaf);
+  s.leaf->reset(kTableLeaf);
+  return okStatus();
+}
+
+void PageWriter::addRow(const RecordEncoder& record) {
+  impl_->addRow(record);
+}
+
+Status PageWriter::endRows(const std::vector<IntegerColumn>& index_keys) {
+  Impl::Table* t = impl_->stream.table;
+  impl_->endTable(t->root);
+  DAMSCOPE_RETURN_IF_ERROR(impl_->stream.error);
+  if (impl_->stream.rows == 0) return okStatus();
   for (size_t k = 0; k < t->indexes.size(); ++k) {
     DAMSCOPE_ASSIGN_OR_RETURN(bool index_empty, impl_->emptyLeaf(t->indexes[k].root, kIndexLeaf));
     if (!index_empty) return impl_->fail("index " + t->indexes[k].name + " is not empty");
@@ -580,17 +650,16 @@ Status PageWriter::fillStrings(const StringPool& pool) {
   const std::vector<ValueKind> kinds{ValueKind::kText};
   if (auto columns = checkColumns("strings", names, kinds); !columns.ok()) return columns.error();
   if (auto indexed = indexedColumns("strings", names, kinds); !indexed.ok()) return indexed.error();
-  EncodedRows rows;
+  DAMSCOPE_RETURN_IF_ERROR(beginRows("strings"));
   RecordEncoder record;
   for (size_t i = 0; i < pool.size(); ++i) {
     record.clear();
     record.addNull();
     // As the trace writer binds them: the pool's text as it is, "" included.
     record.addText(pool.get(StringId{static_cast<int32_t>(i)}));
-    record.appendTo(rows.records);
-    rows.offsets.push_back(rows.records.size());
+    addRow(record);
   }
-  return write("strings", rows, {});
+  return endRows({});
 }
 
 Status PageWriter::finish() {

@@ -47,13 +47,6 @@ namespace damscope {
 // How a value is kept, for matching C++ columns to SQL types.
 enum class ValueKind { kInteger, kReal, kText };
 
-// A table's rows, encoded: row i (id i) is records[offsets[i], offsets[i+1]).
-struct EncodedRows {
-  std::vector<uint8_t> records;
-  std::vector<size_t> offsets{0};
-  size_t size() const { return offsets.size() - 1; }
-};
-
 // A column's integer values by row (nullopt: NULL), as an index keys them.
 using IntegerColumn = std::vector<std::optional<int64_t>>;
 
@@ -93,8 +86,11 @@ class PageWriter {
   Result<std::vector<size_t>> indexedColumns(std::string_view table,
                                              const std::vector<std::string_view>& names,
                                              const std::vector<ValueKind>& kinds);
-  Status write(std::string_view table, const EncodedRows& rows,
-               const std::vector<IntegerColumn>& index_keys);
+  // The rows of `table`, one after another (ids 0, 1, ...), laid out into
+  // leaf pages as they come; then its indexes.
+  Status beginRows(std::string_view table);
+  void addRow(const RecordEncoder& record);
+  Status endRows(const std::vector<IntegerColumn>& index_keys);
 
   std::unique_ptr<Impl> impl_;
 };
@@ -166,8 +162,7 @@ Status PageWriter::fill(const Table& table) {
   DAMSCOPE_ASSIGN_OR_RETURN(std::vector<size_t> indexed,
                             indexedColumns(Table::kSqlName, names, kinds));
   const size_t n = table.size();
-  EncodedRows rows;
-  rows.offsets.reserve(n + 1);
+  DAMSCOPE_RETURN_IF_ERROR(beginRows(Table::kSqlName));
   RecordEncoder record;
   for (size_t i = 0; i < n; ++i) {
     record.clear();
@@ -182,8 +177,7 @@ Status PageWriter::fill(const Table& table) {
       return Error(std::string(Table::kSqlName) + "." + std::string(null_in) + ": NULL in row " +
                    std::to_string(i) + " of a NOT NULL column");
     }
-    record.appendTo(rows.records);
-    rows.offsets.push_back(rows.records.size());
+    addRow(record);
   }
   std::vector<IntegerColumn> keys(indexed.size());
   for (size_t k = 0; k < indexed.size(); ++k) {
@@ -194,7 +188,7 @@ Status PageWriter::fill(const Table& table) {
       for (size_t i = 0; i < n; ++i) keys[k].push_back(page_values::integerOf(column[i]));
     });
   }
-  return write(Table::kSqlName, rows, keys);
+  return endRows(keys);
 }
 
 }  // namespace damscope
