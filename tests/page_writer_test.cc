@@ -293,6 +293,17 @@ TEST(PageWriter, RefusesWhatItCannotWriteExactly) {
   EXPECT_NE(refusal("CREATE TABLE probe (id INTEGER PRIMARY KEY, x REAL);", rows).find("columns"),
             std::string::npos);
 
+  {
+    const std::string twice = dir.file("twice.db");
+    create(twice, 4096);
+    auto pages = PageWriter::open(twice);
+    ASSERT_TRUE(pages.ok());
+    ASSERT_TRUE(pages->fill(rows).ok());
+    const Status again = pages->fill(rows);
+    ASSERT_FALSE(again.ok());
+    EXPECT_NE(again.error().message().find("is not empty"), std::string::npos);
+  }
+
   const std::string wal = dir.file("wal.db");
   create(wal, 4096);
   {

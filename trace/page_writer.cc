@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <numeric>
 #include <optional>
@@ -99,6 +100,7 @@ struct PageWriter::Impl {
     std::string why;              // non-empty: a table these pages cannot write
     std::vector<Column> columns;  // after id
     std::vector<Index> indexes;
+    bool filled = false;  // by this writer (its root is written only at finish)
   };
 
   std::string path;
@@ -527,6 +529,7 @@ struct PageWriter::Impl {
   Status writeAll(const uint8_t* bytes, size_t size, off_t at) const {
     while (size > 0) {
       const ssize_t written = ::pwrite(fd, bytes, size, at);
+      if (written < 0 && errno == EINTR) continue;
       if (written <= 0) return fail(std::string("cannot write: ") + std::strerror(errno));
       bytes += written, size -= size_t(written), at += written;
     }
@@ -618,7 +621,8 @@ Result<std::vector<size_t>> PageWriter::indexedColumns(std::string_view table,
 Status PageWriter::beginRows(std::string_view table) {
   Impl::Table* t = impl_->table(table);
   DAMSCOPE_ASSIGN_OR_RETURN(bool empty, impl_->emptyLeaf(t->root, kTableLeaf));
-  if (!empty) return impl_->fail("table " + t->name + " is not empty");
+  if (!empty || t->filled) return impl_->fail("table " + t->name + " is not empty");
+  t->filled = true;
   Impl::LeafStream& s = impl_->stream;
   s.table = t;
   s.rows = 0;
