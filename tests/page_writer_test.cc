@@ -304,6 +304,18 @@ TEST(PageWriter, RefusesWhatItCannotWriteExactly) {
     EXPECT_NE(again.error().message().find("is not empty"), std::string::npos);
   }
 
+  {
+    const std::string vacuum = dir.file("vacuum.db");
+    {
+      auto db = Database::open(vacuum, Database::Mode::kReadWriteCreate);
+      ASSERT_TRUE(db->exec("PRAGMA auto_vacuum=FULL;").ok());
+      ASSERT_TRUE(db->exec(kProbeSchema).ok());
+    }
+    auto refused = PageWriter::open(vacuum);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().message().find("auto-vacuum"), std::string::npos);
+  }
+
   const std::string wal = dir.file("wal.db");
   create(wal, 4096);
   {

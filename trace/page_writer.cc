@@ -566,6 +566,9 @@ Result<PageWriter> PageWriter::open(const std::string& path) {
   if (get32(header + 56) != 1) return impl->fail("not UTF-8");
   if (get32(header + 44) != 4)
     return impl->fail("schema format " + std::to_string(get32(header + 44)) + ", not 4");
+  // Auto-vacuum files keep a pointer-map page for every page (§1.5), which
+  // appended pages would leave stale.
+  if (get32(header + 52) != 0) return impl->fail("in auto-vacuum mode");
   const off_t size = ::lseek(impl->fd, 0, SEEK_END);
   const uint32_t pages = get32(header + 28);
   // The header's page count is valid only while its change counter equals

@@ -86,7 +86,10 @@ MetaTable identityMeta() {
 // Without a journal: the file is not seen before it is complete.
 Status createWithKeyedTables(const TraceTables& tables, const std::string& path) {
   DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadWriteCreate));
-  DAMSCOPE_RETURN_IF_ERROR(db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;"));
+  // Pages are written only into a file without auto-vacuum, whatever this
+  // SQLite's default (trace/page_writer.h).
+  DAMSCOPE_RETURN_IF_ERROR(
+      db.exec("PRAGMA auto_vacuum=NONE; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;"));
   DAMSCOPE_RETURN_IF_ERROR(db.exec(kSchemaSql));
   DAMSCOPE_RETURN_IF_ERROR(insertRows(db, identityMeta(), 0));
   DAMSCOPE_RETURN_IF_ERROR(insertRows(db, tables.meta, 0));
