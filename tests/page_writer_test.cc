@@ -36,10 +36,17 @@ constexpr const char* kProbeSchema =
     "CREATE INDEX probe_by_name ON probe(name);"
     "CREATE TABLE strings (id INTEGER PRIMARY KEY, value TEXT NOT NULL);";
 
-void create(const std::string& path, int page_size, const char* schema = kProbeSchema) {
+// A file with `schema`, its pages of `page_size` bytes, `reserved` of them
+// at each page's end kept for an extension (fileformat2 §1.3.4).
+void create(const std::string& path, int page_size, const char* schema = kProbeSchema,
+            int reserved = 0) {
   auto db = Database::open(path, Database::Mode::kReadWriteCreate);
   ASSERT_TRUE(db.ok()) << db.error().message();
   ASSERT_TRUE(db->exec("PRAGMA page_size=" + std::to_string(page_size) + ";").ok());
+  if (reserved) {
+    ASSERT_EQ(sqlite3_file_control(db->handle(), "main", SQLITE_FCNTL_RESERVE_BYTES, &reserved),
+              SQLITE_OK);
+  }
   ASSERT_TRUE(db->exec(schema).ok());
   ASSERT_TRUE(db->close().ok());
 }
@@ -143,11 +150,11 @@ ProbeTable randomRows(size_t n, StringPool& pool, uint32_t seed, size_t long_tex
   return rows;
 }
 
-void roundTrip(const ProbeTable& rows, const StringPool* strings, int page_size) {
+void roundTrip(const ProbeTable& rows, const StringPool* strings, int page_size, int reserved = 0) {
   TempDir dir;
   const std::string pages = dir.file("pages.db"), sqlite = dir.file("sqlite.db");
-  create(pages, page_size);
-  create(sqlite, page_size);
+  create(pages, page_size, kProbeSchema, reserved);
+  create(sqlite, page_size, kProbeSchema, reserved);
   const Status written = writePages(pages, rows, strings);
   ASSERT_TRUE(written.ok()) << written.error().message();
   insert(sqlite, rows, strings);
@@ -212,6 +219,8 @@ TEST(PageWriter, ThreeLevelTreesWithOverflowingTextOnSmallAndLargePages) {
   roundTrip(rows, &pool, 512);
   roundTrip(rows, &pool, 4096);
   roundTrip(rows, &pool, 65536);
+  // Pages with bytes reserved at their end: cells and overflow stop short of them.
+  roundTrip(rows, &pool, 1024, 40);
   // About 15 MB of pages: written out to the file while the table is laid out.
   roundTrip(randomRows(3000, pool, 9, 2), &pool, 4096);
 }
