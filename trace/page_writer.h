@@ -3,11 +3,13 @@
 // (sqlite.org/fileformat2.html), instead of inserting row by row.
 //
 // Why: a first analysis stores ~180k event rows, ~45k gaps and eleven
-// indexes. Through SQLite that took about 210 ms on one core, over half the
-// command (perf: SQLite 54 % of all CPU samples), because every row and index
-// entry goes through the VDBE and a b-tree descent. The rows are already in
-// memory, in id order, and every index key is an integer, so the pages can be
-// laid out in one pass: the same ~10 MB of pages in about 20 ms.
+// indexes. Through SQLite that was about 230 ms of CPU, the longest part of
+// the command (perf: SQLite 54 % of all CPU samples), because every row and
+// index entry goes through the VDBE and a b-tree descent. The rows are
+// already in memory, in id order, and every index key is an integer, so the
+// pages can be laid out in one pass as the rows come: storing v100_rank1's
+// events (bench/import_bench, BM_WriteStore) went from 155 ms to 52-72 ms,
+// its results from about 80 ms to 21-43 ms.
 //
 // SQLite keeps everything it is good at: it creates the file, the schema
 // (sqlite_schema, root pages, the UNIQUE indexes of keyed tables) and writes
@@ -18,7 +20,7 @@
 // SQLite wrote (trace/page_writer_test).
 //
 // What it refuses, with an error naming the table or index: a file in WAL
-// mode or not UTF-8, a table that is not empty, a column whose SQL type would
+// or auto-vacuum mode or not UTF-8, a table that is not empty, a column whose SQL type would
 // make SQLite convert the value (a number into a TEXT column, text or a real
 // into an INTEGER one), a NULL in a NOT NULL column, and an index that is
 // UNIQUE, partial, on an expression, on several columns or on anything but an
