@@ -47,15 +47,6 @@ Status markResults(Database& db, const std::string& options_key) {
   return setMeta(db, kVersionKey, std::to_string(kAnalysisSchemaVersion));
 }
 
-// Every row of every analysis table, into tables just created.
-Status insertAll(Database& db, const AnalysisTables& tables) {
-  Status status;
-  tables.forEachTable([&](const auto& table) {
-    if (status.ok()) status = table_io::insertRows(db, table, 0);
-  });
-  return status;
-}
-
 Status writeAll(Database& db, const AnalysisTables& tables, const std::string& options_key) {
   AnalysisTables names;
   Status status;
@@ -65,7 +56,10 @@ Status writeAll(Database& db, const AnalysisTables& tables, const std::string& o
   });
   DAMSCOPE_RETURN_IF_ERROR(status);
   DAMSCOPE_RETURN_IF_ERROR(db.exec(analysisSchemaSql()));
-  DAMSCOPE_RETURN_IF_ERROR(insertAll(db, tables));
+  tables.forEachTable([&](const auto& table) {
+    if (status.ok()) status = table_io::insertRows(db, table, 0);
+  });
+  DAMSCOPE_RETURN_IF_ERROR(status);
   return markResults(db, options_key);
 }
 

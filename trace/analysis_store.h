@@ -31,7 +31,7 @@ Status storeAnalysis(const std::string& path, const AnalysisTables& tables,
 // temporary name, trace/pending_file.h), its events just written: SQLite
 // creates the analysis tables and writes the meta keys, and the rows are
 // written as b-tree pages (trace/page_writer.h). On v100_rank1, 44 k gaps
-// and the rest: about 10 ms, where inserting them took about 80.
+// and the rest: 21-43 ms, where inserting them took about 80.
 //
 // The file is written without a journal and without syncing, as the import
 // writes the events, then set back to WAL; a failure leaves a half-written

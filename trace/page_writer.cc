@@ -91,8 +91,8 @@ struct PageWriter::Impl {
   struct Index {
     std::string name;
     uint32_t root;
-    std::string column;  // empty: an index these pages cannot write (see why)
-    std::string why;
+    std::string column;  // its one key column
+    std::string why;     // non-empty: an index these pages cannot write
   };
   struct Table {
     std::string name;
@@ -157,11 +157,11 @@ struct PageWriter::Impl {
   }
 
   // Writes `payload` at `p` as a cell's local part, spilling the rest into a
-  // chain of overflow pages. Returns the bytes written at `p`.
-  size_t putPayload(uint8_t* p, const uint8_t* payload, size_t size, size_t max_local) {
+  // chain of overflow pages (payloadCellBytes says how many bytes at `p`).
+  void putPayload(uint8_t* p, const uint8_t* payload, size_t size, size_t max_local) {
     const size_t local = localSize(size, max_local);
     std::memcpy(p, payload, local);
-    if (local == size) return local;
+    if (local == size) return;
     const size_t per_page = usable - 4;
     const size_t pages = (size - local + per_page - 1) / per_page;
     std::vector<uint32_t> chain(pages);
@@ -174,7 +174,6 @@ struct PageWriter::Impl {
       store(chain[i], page_bytes.data());
     }
     put32(p + local, chain[0]);
-    return local + 4;
   }
 
   // One b-tree page. Cells are packed against the page's end with no gaps,
@@ -501,7 +500,6 @@ struct PageWriter::Impl {
           index.column = std::string(keys.columnText(1));
         }
         if (key_columns != 1 && index.why.empty()) index.why = "an index on several columns";
-        if (!index.why.empty()) index.column.clear();
         owner->indexes.push_back(std::move(index));
       }
     }

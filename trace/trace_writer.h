@@ -92,7 +92,7 @@ Status saveTrace(const TraceTables& tables, const std::string& path, bool overwr
 // Writes `tables` as a new trace store at `path`, in place (for a
 // PendingFile's temporary path; saveTrace for anything else). SQLite writes
 // the schema and the keyed tables; every other table is written as b-tree
-// pages (trace/page_writer.h), about ten times faster than inserting it.
+// pages (trace/page_writer.h): v100_rank1 in 52-72 ms, 155 ms inserted.
 Status writeTraceFile(const TraceTables& tables, const std::string& path);
 
 // Switches a closed file to WAL mode, as every finished trace store is.
