@@ -19,8 +19,8 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "analyzer/importers/input_file.h"
-#include "analyzer/importers/kineto_importer.h"
+#include "analyzer/importers/io/input_file.h"
+#include "analyzer/importers/kineto/kineto_importer.h"
 #include "analyzer/importers/trace_import.h"
 #include "trace/trace_writer.h"
 

@@ -9,7 +9,7 @@
 
 #include "collector/attach_client.h"
 #include "collector/record_launcher.h"
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope {
 

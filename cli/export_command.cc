@@ -2,7 +2,7 @@
 // analysis (read back from the run.db, or computed now and stored as analyze
 // stores it: analyzer/pipeline/pipeline.h), writes it as a Chrome trace
 // (analyzer/report/chrome_trace.h) under a temporary name that becomes the
-// output only once complete (trace/pending_file.h), and says what it wrote.
+// output only once complete (base/pending_file.h), and says what it wrote.
 // Ctrl-C cancels and leaves nothing.
 #include <fmt/format.h>
 
@@ -14,7 +14,7 @@
 #include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "cli/progress_line.h"
-#include "trace/pending_file.h"
+#include "base/pending_file.h"
 
 namespace damscope {
 namespace {

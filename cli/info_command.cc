@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analyzer/importers/legacy_autograd.h"
+#include "analyzer/importers/kineto/legacy_autograd.h"
 #include "analyzer/importers/trace_import.h"
 #include "analyzer/report/text_format.h"
 #include "cli/commands.h"

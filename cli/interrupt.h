@@ -1,12 +1,12 @@
 // Ctrl-C (or SIGTERM) as the cancel button of a command's long work: while a
 // CancelOnInterrupt lives, the signal cancels interruptToken(), the work stops
-// at its next check (trace/progress.h) and removes what it had begun to
+// at its next check (base/progress.h) and removes what it had begun to
 // write, and the command exits with kExitCancelled.
 #pragma once
 
 #include <csignal>
 
-#include "trace/progress.h"
+#include "base/progress.h"
 
 namespace damscope {
 

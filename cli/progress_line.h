@@ -1,5 +1,5 @@
 // Progress on stderr for work that takes longer than a second. The work
-// reports through a damscope::Progress (trace/progress.h) that progress()
+// reports through a damscope::Progress (base/progress.h) that progress()
 // hands out; a watcher thread wakes once a second and, after the first
 // second, prints the current stage, how far it is and the elapsed time, so
 // quick commands stay silent. On a terminal it rewrites one line; otherwise
@@ -11,7 +11,7 @@
 #include <string>
 #include <thread>
 
-#include "trace/progress.h"
+#include "base/progress.h"
 
 namespace damscope {
 

@@ -3,7 +3,7 @@
 // trace without them is analysed first and stored as analyze stores it
 // (analyzer/pipeline/pipeline.h); the HTML's timeline strip also reads the
 // first rank's events. The document is written under a temporary name and
-// appears only once complete (trace/pending_file.h); Ctrl-C leaves nothing.
+// appears only once complete (base/pending_file.h); Ctrl-C leaves nothing.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -18,7 +18,7 @@
 #include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "cli/progress_line.h"
-#include "trace/pending_file.h"
+#include "base/pending_file.h"
 
 namespace damscope {
 namespace {

@@ -8,7 +8,7 @@
 #include <functional>
 #include <string>
 
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope::collector {
 

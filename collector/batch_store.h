@@ -21,7 +21,7 @@
 #include <thread>
 #include <vector>
 
-#include "trace/result.h"
+#include "base/result.h"
 #include "trace/tables.h"
 #include "trace/trace_writer.h"
 

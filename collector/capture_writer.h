@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "collector/batch_store.h"
-#include "trace/result.h"
+#include "base/result.h"
 #include "trace/tables.h"
 #include "trace/trace_writer.h"
 

@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope::collector {
 

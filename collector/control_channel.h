@@ -25,7 +25,7 @@
 #include <string>
 
 #include "collector/collector_config.h"
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope::collector {
 

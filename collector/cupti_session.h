@@ -37,7 +37,7 @@
 
 #include "collector/activity_types.h"
 #include "collector/buffer_pool.h"
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope::collector {
 

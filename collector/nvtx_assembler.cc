@@ -9,7 +9,7 @@
 
 #include "collector/nvtx_registry.h"
 #include "collector/text_encoding.h"
-#include "trace/json_text.h"
+#include "base/json_text.h"
 
 namespace damscope::collector {
 namespace {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "collector/collector_config.h"
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope::collector {
 

@@ -1,6 +1,6 @@
 // Small text helpers for what the collector receives from applications:
 // NVTX wide strings (wchar_t, UTF-32 on Linux) to UTF-8, messages cut at a
-// byte limit. (JSON escaping for the `args` columns is trace/json_text.h.)
+// byte limit. (JSON escaping for the `args` columns is base/json_text.h.)
 #pragma once
 
 #include <cstddef>

@@ -38,7 +38,7 @@
 #include <cstdint>
 #include <string>
 
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope::collector {
 

@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <string>
 
-#include "analyzer/importers/input_file.h"
-#include "analyzer/importers/kineto_importer.h"
+#include "analyzer/importers/io/input_file.h"
+#include "analyzer/importers/kineto/kineto_importer.h"
 #include "fuzz/fuzz_checks.h"
 #include "tests/trickle_text.h"
 

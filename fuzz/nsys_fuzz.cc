@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "analyzer/importers/nsys_importer.h"
+#include "analyzer/importers/nsys/nsys_importer.h"
 #include "fuzz/fuzz_checks.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -15,13 +15,13 @@
 #include <set>
 #include <sstream>
 
-#include "analyzer/importers/decimal.h"
+#include "analyzer/importers/kineto/decimal.h"
 #include "analyzer/importers/trace_import.h"
 #include "analyzer/report/chrome_trace.h"
 #include "analyzer/report/chrome_trace_tracks.h"
 #include "tests/test_support.h"
 #include "tests/trace_builder.h"
-#include "trace/pending_file.h"
+#include "base/pending_file.h"
 
 namespace damscope {
 namespace {

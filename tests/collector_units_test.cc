@@ -31,7 +31,7 @@
 #include "collector/output_naming.h"
 #include "collector/text_encoding.h"
 #include "tests/test_support.h"
-#include "trace/json_text.h"
+#include "base/json_text.h"
 
 namespace damscope::collector {
 namespace {

@@ -1,5 +1,5 @@
 // Exact decimal parsing of Chrome-trace microsecond timestamps.
-#include "analyzer/importers/decimal.h"
+#include "analyzer/importers/kineto/decimal.h"
 
 #include <gtest/gtest.h>
 

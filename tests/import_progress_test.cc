@@ -1,4 +1,4 @@
-// Progress and cancellation of importTrace (trace/progress.h): fractions never
+// Progress and cancellation of importTrace (base/progress.h): fractions never
 // decrease and end at 1 through every stage of a Kineto .json, a .json.gz and
 // an nsys export; a cancel seen at the first report stops each kind at once
 // with ErrorCode::kCancelled; and a cancel from another thread stops a large
@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "analyzer/importers/kineto_importer.h"
+#include "analyzer/importers/kineto/kineto_importer.h"
 #include "analyzer/importers/trace_import.h"
 #include "tests/test_support.h"
 #include "trace/sqlite_db.h"

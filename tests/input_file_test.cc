@@ -1,8 +1,8 @@
-// Reading and decompressing trace files (analyzer/importers/input_file.h)
+// Reading and decompressing trace files (analyzer/importers/io/input_file.h)
 // when the sizes come from hostile input: a file larger than the JSON parser
 // can take is refused before anything is allocated, and a gzip stream that
 // decompresses past the limit (a "zip bomb") stops at the limit.
-#include "analyzer/importers/input_file.h"
+#include "analyzer/importers/io/input_file.h"
 
 #include <gtest/gtest.h>
 

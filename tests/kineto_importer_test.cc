@@ -5,9 +5,9 @@
 
 #include <filesystem>
 
-#include "analyzer/importers/input_file.h"
-#include "analyzer/importers/kineto_importer.h"
-#include "analyzer/importers/kineto_internal.h"
+#include "analyzer/importers/io/input_file.h"
+#include "analyzer/importers/kineto/kineto_importer.h"
+#include "analyzer/importers/kineto/kineto_internal.h"
 #include "analyzer/importers/trace_import.h"
 #include "fuzz/fuzz_checks.h"
 #include "tests/test_support.h"

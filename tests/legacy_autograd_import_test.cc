@@ -1,4 +1,4 @@
-// The legacy autograd profiler's JSON (analyzer/importers/legacy_autograd.h):
+// The legacy autograd profiler's JSON (analyzer/importers/kineto/legacy_autograd.h):
 // the committed trace of a CPU training loop that Debian 12's PyTorch 1.13.1
 // wrote (tests/data/legacy_autograd_cpu.json, made by
 // tests/programs/legacy_profiler_trace.py), imported and shown by the damscope
@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "analyzer/importers/kineto_importer.h"
-#include "analyzer/importers/legacy_autograd.h"
+#include "analyzer/importers/kineto/kineto_importer.h"
+#include "analyzer/importers/kineto/legacy_autograd.h"
 #include "analyzer/importers/trace_import.h"
 #include "tests/test_support.h"
 

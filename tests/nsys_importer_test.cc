@@ -3,7 +3,7 @@
 // ENUM_NSYS_EVENT_TYPE, columns missing), plus databases that are not exports.
 #include <gtest/gtest.h>
 
-#include "analyzer/importers/nsys_importer.h"
+#include "analyzer/importers/nsys/nsys_importer.h"
 #include "analyzer/importers/trace_import.h"
 #include "tests/test_support.h"
 #include "trace/sqlite_db.h"

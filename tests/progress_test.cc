@@ -1,7 +1,7 @@
-// Progress and cancellation (trace/progress.h): parts map into the whole job's
+// Progress and cancellation (base/progress.h): parts map into the whole job's
 // scale, stages and details pass through, a default Progress is silent, and a
 // cancel from another thread is seen.
-#include "trace/progress.h"
+#include "base/progress.h"
 
 #include <gtest/gtest.h>
 

@@ -12,8 +12,8 @@
 #include <set>
 #include <unordered_map>
 
-#include "analyzer/importers/input_file.h"
-#include "analyzer/importers/kineto_importer.h"
+#include "analyzer/importers/io/input_file.h"
+#include "analyzer/importers/kineto/kineto_importer.h"
 #include "analyzer/importers/trace_import.h"
 #include "tests/test_support.h"
 #include "trace/sqlite_db.h"

@@ -1,9 +1,9 @@
 // A trace file read or decompressed on a second thread while it is parsed
-// (analyzer/importers/streaming_file.h): the text and the errors are
+// (analyzer/importers/io/streaming_file.h): the text and the errors are
 // readWholeFile's and gunzipFile's, a reader gets what it waits for as soon
 // as it is out, what it releases gives its memory to the text to come, and
 // cancelling or going away stops the thread.
-#include "analyzer/importers/streaming_file.h"
+#include "analyzer/importers/io/streaming_file.h"
 
 #include <gtest/gtest.h>
 

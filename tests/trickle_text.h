@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "analyzer/importers/document_text.h"
+#include "analyzer/importers/io/document_text.h"
 
 namespace damscope::testing {
 

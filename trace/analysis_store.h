@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "trace/analysis_tables.h"
-#include "trace/result.h"
+#include "base/result.h"
 #include "trace/sqlite_db.h"
 
 namespace damscope {
@@ -28,7 +28,7 @@ Status storeAnalysis(const std::string& path, const AnalysisTables& tables,
                      const std::string& options_key = {});
 
 // Results for a file nobody else sees yet (a fresh import under its
-// temporary name, trace/pending_file.h), its events just written: SQLite
+// temporary name, base/pending_file.h), its events just written: SQLite
 // creates the analysis tables and writes the meta keys, and the rows are
 // written as b-tree pages (trace/page_writer.h). On v100_rank1, 44 k gaps
 // and the rest: 21-43 ms, where inserting them took about 80.

@@ -9,7 +9,7 @@
 
 #include "trace/sqlite_db.h"
 #include "trace/tables.h"
-#include "trace/utf8.h"
+#include "base/utf8.h"
 
 namespace damscope::column_io {
 
@@ -26,7 +26,7 @@ inline void bindValue(Statement& s, int i, double v) {
 inline void bindValue(Statement& s, int i, StringId v) {
   v.valid() ? s.bindInt(i, v.value) : s.bindNull(i);
 }
-// Text columns are stored as valid UTF-8 (trace/utf8.h), whatever a writer
+// Text columns are stored as valid UTF-8 (base/utf8.h), whatever a writer
 // was handed.
 inline void bindValue(Statement& s, int i, const std::string& v) {
   if (v.empty()) {

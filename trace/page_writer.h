@@ -38,11 +38,11 @@
 #include <vector>
 
 #include "trace/enums.h"
-#include "trace/result.h"
+#include "base/result.h"
 #include "trace/sqlite_record.h"
 #include "trace/string_pool.h"
 #include "trace/tables.h"
-#include "trace/utf8.h"
+#include "base/utf8.h"
 
 namespace damscope {
 

@@ -1,7 +1,7 @@
 // Interned strings: see string_pool.h.
 #include "trace/string_pool.h"
 
-#include "trace/utf8.h"
+#include "base/utf8.h"
 
 namespace damscope {
 

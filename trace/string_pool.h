@@ -1,7 +1,7 @@
 // Interned strings. Kernel and op names repeat tens of thousands of times in a
 // trace; event rows hold a StringId and the text is stored once (the `strings`
 // table). Ids are dense and start at 0, in insertion order. Every stored
-// string is valid UTF-8 (trace/utf8.h): text that is not is stored with its
+// string is valid UTF-8 (base/utf8.h): text that is not is stored with its
 // invalid bytes replaced, and the original text finds that same id.
 #pragma once
 

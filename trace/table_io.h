@@ -9,7 +9,7 @@
 #include <type_traits>
 
 #include "trace/column_io.h"
-#include "trace/result.h"
+#include "base/result.h"
 #include "trace/sqlite_db.h"
 #include "trace/tables.h"
 

@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "trace/enums.h"
-#include "trace/result.h"
+#include "base/result.h"
 #include "trace/string_pool.h"
 
 namespace damscope {

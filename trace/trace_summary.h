@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "trace/result.h"
+#include "base/result.h"
 #include "trace/sqlite_db.h"
 
 namespace damscope {

@@ -5,7 +5,7 @@
 #include <type_traits>
 
 #include "trace/page_writer.h"
-#include "trace/pending_file.h"
+#include "base/pending_file.h"
 #include "trace/schema_sql.h"
 #include "trace/table_io.h"
 

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "trace/result.h"
+#include "base/result.h"
 #include "trace/sqlite_db.h"
 #include "trace/tables.h"
 

@@ -33,7 +33,7 @@
 #include <string>
 #include <vector>
 
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope {
 

@@ -60,7 +60,7 @@
 #include "analyzer/analyses/roofline.h"
 #include "analyzer/analyses/scorecard.h"
 #include "analyzer/analyses/steps.h"
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope {
 

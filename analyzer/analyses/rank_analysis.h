@@ -38,7 +38,7 @@
 #include "analyzer/analyses/scorecard.h"
 #include "analyzer/analyses/steps.h"
 #include "analyzer/analyses/temporal_breakdown.h"
-#include "trace/progress.h"
+#include "base/progress.h"
 
 namespace damscope {
 

@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "analyzer/analyses/analysis_input.h"
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope {
 

@@ -28,7 +28,7 @@
 #include "analyzer/analyses/analysis_input.h"
 #include "analyzer/analyses/analysis_window.h"
 #include "analyzer/analyses/steps.h"
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope {
 

@@ -34,7 +34,7 @@
 #include <vector>
 
 #include "trace/enums.h"
-#include "trace/result.h"
+#include "base/result.h"
 #include "trace/tables.h"
 
 namespace damscope {

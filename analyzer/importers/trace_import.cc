@@ -5,10 +5,10 @@
 #include <cstring>
 #include <new>
 
-#include "analyzer/importers/input_file.h"
-#include "analyzer/importers/kineto_importer.h"
-#include "analyzer/importers/nsys_importer.h"
-#include "analyzer/importers/streaming_file.h"
+#include "analyzer/importers/io/input_file.h"
+#include "analyzer/importers/kineto/kineto_importer.h"
+#include "analyzer/importers/nsys/nsys_importer.h"
+#include "analyzer/importers/io/streaming_file.h"
 #include "trace/sqlite_db.h"
 #include "trace/trace_reader.h"
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "trace/progress.h"
-#include "trace/result.h"
+#include "base/progress.h"
+#include "base/result.h"
 #include "trace/tables.h"
 
 namespace damscope {

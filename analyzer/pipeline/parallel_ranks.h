@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <functional>
 
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope {
 

@@ -9,12 +9,12 @@
 #include <optional>
 
 #include "analyzer/analyses/cpu_device_work.h"
-#include "analyzer/importers/input_file.h"
+#include "analyzer/importers/io/input_file.h"
 #include "analyzer/importers/trace_import.h"
 #include "analyzer/pipeline/parallel_ranks.h"
 #include "analyzer/report/result_rows.h"
 #include "trace/analysis_store.h"
-#include "trace/pending_file.h"
+#include "base/pending_file.h"
 #include "trace/trace_reader.h"
 #include "trace/trace_writer.h"
 

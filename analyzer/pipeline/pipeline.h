@@ -15,7 +15,7 @@
 // Progress the caller gives (stage, fraction of the whole run, the input);
 // cancellation is checked inside importers and between analyses, and a
 // cancelled or failed run leaves no partial file: a fresh import stays under
-// a temporary name (trace/pending_file.h) until the whole run is stored, and
+// a temporary name (base/pending_file.h) until the whole run is stored, and
 // results go into an existing run.db in transactions (the rank's own results
 // once it is analysed, then what the comparison with the other ranks adds),
 // so it holds either its earlier results or complete new ones.
@@ -26,7 +26,7 @@
 // analyse again, and analyse (and store) what has none.
 //
 // The pipeline knows nothing of command-line flags: options are named for
-// what they do, and errors carry a code (trace/result.h) that front ends turn
+// what they do, and errors carry a code (base/result.h) that front ends turn
 // into their own advice.
 #pragma once
 
@@ -34,8 +34,8 @@
 #include <vector>
 
 #include "analyzer/result/analysis_result.h"
-#include "trace/progress.h"
-#include "trace/result.h"
+#include "base/progress.h"
+#include "base/result.h"
 #include "trace/tables.h"
 
 namespace damscope {

@@ -13,8 +13,8 @@
 
 #include "analyzer/analyses/analysis_input.h"
 #include "analyzer/report/chrome_trace_tracks.h"
-#include "trace/json_text.h"
-#include "trace/utf8.h"
+#include "base/json_text.h"
+#include "base/utf8.h"
 
 namespace damscope {
 namespace {

@@ -42,7 +42,7 @@
 //
 // The writer streams: events are formatted straight into a text buffer that
 // goes to the sink in chunks, in time order; no document is built. Text in the
-// tables and the result is valid UTF-8 (the store guarantees it, trace/utf8.h)
+// tables and the result is valid UTF-8 (the store guarantees it, base/utf8.h)
 // and is escaped as JSON strings. Process and thread ids are the trace's own
 // where they fit; GPU tracks get ids above Linux's largest pid (2^22,
 // proc(5) /proc/sys/kernel/pid_max), so they meet no host thread's.
@@ -52,8 +52,8 @@
 
 #include "analyzer/report/output_sink.h"
 #include "analyzer/result/analysis_result.h"
-#include "trace/progress.h"
-#include "trace/result.h"
+#include "base/progress.h"
+#include "base/result.h"
 #include "trace/tables.h"
 
 namespace damscope {

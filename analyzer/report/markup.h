@@ -2,7 +2,7 @@
 // (kernel, range and device names, file names) goes through one of these
 // before it reaches HTML/SVG or Markdown: a kernel named "<script>..." must
 // show as text, never run, and a name with "|" must not break a table.
-// Input is valid UTF-8 already (trace/utf8.h repairs it on the way in);
+// Input is valid UTF-8 already (base/utf8.h repairs it on the way in);
 // control characters are dropped, as neither format can show them.
 #pragma once
 

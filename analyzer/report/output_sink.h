@@ -4,7 +4,7 @@
 // text in chunks and hands each chunk to a sink.
 //
 // A sink owns no naming policy: the caller decides the path (usually a
-// PendingFile's temporary path, trace/pending_file.h, so that a failed or
+// PendingFile's temporary path, base/pending_file.h, so that a failed or
 // cancelled export leaves nothing) and whether it is compressed. Errors name
 // the path the sink was opened on and say what the system said.
 #pragma once
@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope {
 

@@ -18,7 +18,7 @@
 
 #include "analyzer/result/analysis_result.h"
 #include "trace/analysis_tables.h"
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope {
 

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <ctime>
 
-#include "trace/utf8.h"
+#include "base/utf8.h"
 
 namespace damscope {
 

@@ -8,7 +8,7 @@
 #include <QString>
 
 #include "analyzer/pipeline/pipeline.h"
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope {
 

@@ -6,7 +6,7 @@
 //
 // One load at a time: load() while another runs cancels it, and whatever the
 // cancelled one still delivers is dropped by its generation number. cancel()
-// is cooperative (trace/progress.h): the pipeline stops at its next check and
+// is cooperative (base/progress.h): the pipeline stops at its next check and
 // leaves no partial file. The destructor cancels and waits, so no worker
 // outlives the loader.
 //
@@ -23,7 +23,7 @@
 #include <memory>
 
 #include "analyzer/pipeline/pipeline.h"
-#include "trace/progress.h"
+#include "base/progress.h"
 
 namespace damscope {
 

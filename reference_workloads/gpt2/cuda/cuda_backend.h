@@ -35,7 +35,7 @@
 
 #include "reference_workloads/gpt2/cuda/precision.h"
 #include "reference_workloads/gpt2/model/backend.h"
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope::gpt2 {
 

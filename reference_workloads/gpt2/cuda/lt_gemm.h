@@ -21,7 +21,7 @@
 #include <cublasLt.h>
 #include <cuda_runtime_api.h>
 
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope::gpt2::cuda {
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope::gpt2 {
 

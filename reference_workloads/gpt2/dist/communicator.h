@@ -19,7 +19,7 @@
 
 #include <cstddef>
 
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope::gpt2 {
 

@@ -21,7 +21,7 @@
 #include "reference_workloads/gpt2/model/backend.h"
 #include "reference_workloads/gpt2/model/device_buffer.h"
 #include "reference_workloads/gpt2/model/gradient_listener.h"
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope::gpt2 {
 

@@ -23,7 +23,7 @@
 #include <memory>
 
 #include "reference_workloads/gpt2/dist/communicator.h"
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope::gpt2 {
 

@@ -15,7 +15,7 @@
 #include "reference_workloads/gpt2/dist/communicator.h"
 #include "reference_workloads/gpt2/dist/rank_environment.h"
 #include "reference_workloads/gpt2/dist/rendezvous.h"
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope::gpt2 {
 

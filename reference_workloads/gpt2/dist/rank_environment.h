@@ -17,7 +17,7 @@
 #include <functional>
 #include <string>
 
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope::gpt2 {
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "reference_workloads/gpt2/dist/rank_environment.h"
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope::gpt2 {
 

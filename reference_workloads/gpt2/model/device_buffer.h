@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "reference_workloads/gpt2/model/backend.h"
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope::gpt2 {
 

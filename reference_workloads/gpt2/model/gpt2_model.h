@@ -24,7 +24,7 @@
 #include "reference_workloads/gpt2/model/gradient_listener.h"
 #include "reference_workloads/gpt2/model/op_tracer.h"
 #include "reference_workloads/gpt2/model/parameters.h"
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope::gpt2 {
 

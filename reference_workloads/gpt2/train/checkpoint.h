@@ -21,7 +21,7 @@
 
 #include "reference_workloads/gpt2/model/config.h"
 #include "reference_workloads/gpt2/model/gpt2_model.h"
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope::gpt2 {
 

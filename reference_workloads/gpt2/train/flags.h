@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "reference_workloads/gpt2/train/options.h"
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope::gpt2 {
 

@@ -5,7 +5,7 @@
 
 #include <string_view>
 
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope::gpt2 {
 

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "reference_workloads/gpt2/model/backend.h"
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope::gpt2 {
 

@@ -20,9 +20,9 @@
 #include <string>
 #include <thread>
 
-#include "analyzer/importers/document_text.h"
-#include "analyzer/importers/input_file.h"
-#include "trace/progress.h"
+#include "analyzer/importers/io/document_text.h"
+#include "analyzer/importers/io/input_file.h"
+#include "base/progress.h"
 
 namespace damscope {
 

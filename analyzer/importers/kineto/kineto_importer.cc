@@ -1,14 +1,14 @@
 // Importer for PyTorch profiler (Kineto) Chrome-trace JSON: see
 // kineto_importer.h. The work is split into reading, routing and finishing
 // (kineto_internal.h); this file runs them in order.
-#include "analyzer/importers/kineto_importer.h"
+#include "analyzer/importers/kineto/kineto_importer.h"
 
 #include <simdjson.h>
 
 #include <new>
 
-#include "analyzer/importers/input_file.h"
-#include "analyzer/importers/kineto_internal.h"
+#include "analyzer/importers/io/input_file.h"
+#include "analyzer/importers/kineto/kineto_internal.h"
 
 namespace damscope {
 

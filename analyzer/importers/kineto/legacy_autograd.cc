@@ -2,14 +2,14 @@
 // is recognised, the category rule, and the router that turns its events into
 // host ranges. The reader and the final pass are the Kineto importer's
 // (kineto_internal.h); only the routing differs.
-#include "analyzer/importers/legacy_autograd.h"
+#include "analyzer/importers/kineto/legacy_autograd.h"
 
 #include <cctype>
 #include <unordered_map>
 #include <vector>
 
-#include "analyzer/importers/kineto_internal.h"
-#include "trace/json_text.h"
+#include "analyzer/importers/kineto/kineto_internal.h"
+#include "base/json_text.h"
 
 namespace damscope {
 namespace {

@@ -1,7 +1,7 @@
 // Reading trace files from disk: checks that give one clear message per bad
 // input (missing, a directory, unreadable, empty), whole-file reads, and gzip
 // decompression that tells a truncated stream from corrupt data. Both long
-// operations report progress and stop when cancelled (trace/progress.h).
+// operations report progress and stop when cancelled (base/progress.h).
 #pragma once
 
 #include <cstddef>
@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "trace/progress.h"
-#include "trace/result.h"
+#include "base/progress.h"
+#include "base/result.h"
 
 namespace damscope {
 

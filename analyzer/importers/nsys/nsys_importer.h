@@ -14,8 +14,8 @@
 
 #include <string>
 
-#include "trace/progress.h"
-#include "trace/result.h"
+#include "base/progress.h"
+#include "base/result.h"
 #include "trace/sqlite_db.h"
 #include "trace/tables.h"
 

@@ -1,5 +1,5 @@
 // Valid UTF-8: see utf8.h.
-#include "trace/utf8.h"
+#include "base/utf8.h"
 
 #include <cstdint>
 

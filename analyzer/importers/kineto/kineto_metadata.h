@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "trace/result.h"
+#include "base/result.h"
 
 namespace damscope {
 

@@ -1,5 +1,5 @@
 // Kineto trace-level metadata: see kineto_metadata.h.
-#include "analyzer/importers/kineto_metadata.h"
+#include "analyzer/importers/kineto/kineto_metadata.h"
 
 #include <simdjson.h>
 

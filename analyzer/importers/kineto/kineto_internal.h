@@ -26,11 +26,11 @@
 #include <utility>
 #include <vector>
 
-#include "analyzer/importers/document_text.h"
-#include "analyzer/importers/kineto_metadata.h"
+#include "analyzer/importers/io/document_text.h"
+#include "analyzer/importers/kineto/kineto_metadata.h"
 #include "trace/process_registry.h"
-#include "trace/progress.h"
-#include "trace/result.h"
+#include "base/progress.h"
+#include "base/result.h"
 #include "trace/tables.h"
 
 namespace damscope::kineto {

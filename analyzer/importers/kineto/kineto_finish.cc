@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/importers/kineto_internal.h"
-#include "analyzer/importers/legacy_autograd.h"
+#include "analyzer/importers/kineto/kineto_internal.h"
+#include "analyzer/importers/kineto/legacy_autograd.h"
 #include "trace/range_nesting.h"
 #include "trace/table_order.h"
 

@@ -10,7 +10,7 @@
 #include <limits>
 #include <unordered_map>
 
-#include "analyzer/importers/kineto_internal.h"
+#include "analyzer/importers/kineto/kineto_internal.h"
 
 namespace damscope::kineto {
 namespace {

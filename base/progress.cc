@@ -1,5 +1,5 @@
 // Progress and cancellation: see progress.h.
-#include "trace/progress.h"
+#include "base/progress.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // Reading trace files from disk: see input_file.h.
-#include "analyzer/importers/input_file.h"
+#include "analyzer/importers/io/input_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

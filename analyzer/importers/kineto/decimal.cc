@@ -1,5 +1,5 @@
 // Exact decimal parsing: see decimal.h.
-#include "analyzer/importers/decimal.h"
+#include "analyzer/importers/kineto/decimal.h"
 
 #include <bit>
 #include <charconv>

@@ -17,7 +17,7 @@ enum class ErrorCode : uint8_t {
   kBadInput,      // the input is missing, malformed or not what was asked for
   kOutputExists,  // the output file exists and was not to be replaced
   kFailure,       // the work could not be done (a write failed, an internal limit)
-  kCancelled,     // the caller cancelled the work (trace/progress.h)
+  kCancelled,     // the caller cancelled the work (base/progress.h)
 };
 
 class Error {

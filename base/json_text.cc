@@ -1,5 +1,5 @@
 // JSON string escaping: see json_text.h.
-#include "trace/json_text.h"
+#include "base/json_text.h"
 
 namespace damscope {
 

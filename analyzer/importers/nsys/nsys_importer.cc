@@ -1,5 +1,5 @@
 // Importer for Nsight Systems SQLite exports: see nsys_importer.h.
-#include "analyzer/importers/nsys_importer.h"
+#include "analyzer/importers/nsys/nsys_importer.h"
 
 #include <charconv>
 #include <limits>
@@ -7,8 +7,8 @@
 #include <optional>
 #include <unordered_map>
 
-#include "analyzer/importers/nsys_export_reader.h"
-#include "trace/json_text.h"
+#include "analyzer/importers/nsys/nsys_export_reader.h"
+#include "base/json_text.h"
 #include "trace/process_registry.h"
 #include "trace/range_nesting.h"
 #include "trace/table_order.h"

@@ -16,9 +16,9 @@
 #include <cstddef>
 #include <string>
 
-#include "analyzer/importers/document_text.h"
-#include "trace/progress.h"
-#include "trace/result.h"
+#include "analyzer/importers/io/document_text.h"
+#include "base/progress.h"
+#include "base/result.h"
 #include "trace/tables.h"
 
 namespace damscope {

@@ -3,7 +3,7 @@
 // between nsys releases (2.9 in nsys 2022.2, 3.x later), so columns are
 // selected by name and a table or column an export lacks reads as empty or
 // NULL. Reading reports progress, as rows read against the rows of the event
-// tables, and stops when cancelled (trace/progress.h).
+// tables, and stops when cancelled (base/progress.h).
 #pragma once
 
 #include <cstdint>
@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "trace/progress.h"
-#include "trace/result.h"
+#include "base/progress.h"
+#include "base/result.h"
 #include "trace/sqlite_db.h"
 #include "trace/tables.h"
 

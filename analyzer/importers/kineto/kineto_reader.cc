@@ -16,11 +16,11 @@
 #include <cstring>
 #include <vector>
 
-#include "analyzer/importers/decimal.h"
-#include "analyzer/importers/input_file.h"
-#include "analyzer/importers/kineto_importer.h"
-#include "analyzer/importers/kineto_internal.h"
-#include "trace/json_text.h"
+#include "analyzer/importers/kineto/decimal.h"
+#include "analyzer/importers/io/input_file.h"
+#include "analyzer/importers/kineto/kineto_importer.h"
+#include "analyzer/importers/kineto/kineto_internal.h"
+#include "base/json_text.h"
 
 namespace damscope::kineto {
 namespace {

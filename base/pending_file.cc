@@ -1,5 +1,5 @@
 // A file that appears only when complete: see pending_file.h.
-#include "trace/pending_file.h"
+#include "base/pending_file.h"
 
 #include <unistd.h>
 

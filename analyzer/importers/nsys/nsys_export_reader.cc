@@ -1,5 +1,5 @@
 // Reading the tables of an Nsight Systems export: see nsys_export_reader.h.
-#include "analyzer/importers/nsys_export_reader.h"
+#include "analyzer/importers/nsys/nsys_export_reader.h"
 
 namespace damscope::nsys {
 

@@ -1,5 +1,5 @@
 // A trace file's text made on a second thread: see streaming_file.h.
-#include "analyzer/importers/streaming_file.h"
+#include "analyzer/importers/io/streaming_file.h"
 
 #include <pthread.h>
 #include <sys/mman.h>
