@@ -55,7 +55,7 @@ const std::string& analysedRunDb(std::string& why) {
         temp.path = dir;
         PipelineOptions options;
         options.output = temp.path + "/v100_rank1.db";
-        auto run = analyzeRun({kTrace}, options);
+        auto run = openRun({kTrace}, options, EventsNeeded::kNone);
         if (run.ok()) {
           path = options.output;
         } else {
@@ -74,11 +74,13 @@ void BM_ReportHtml(benchmark::State& state) {
   if (db.empty()) return state.SkipWithError(why.c_str());
   size_t bytes = 0;
   for (auto _ : state) {
-    auto trace = openAnalysedTrace(db, PipelineOptions{});
-    if (!trace.ok() || trace->analysed) return state.SkipWithError("run.db not read back");
-    RunResult run;
-    run.ranks.push_back(trace->result);
-    const std::string html = renderHtmlReport(run, buildStepStrip(trace->tables, trace->result));
+    auto opened = openRun({db}, PipelineOptions{}, EventsNeeded::kFirstRank);
+    if (!opened.ok() || opened->origins.front() != RankOrigin::kReadBack) {
+      return state.SkipWithError("run.db not read back");
+    }
+    const RunResult& run = opened->run;
+    const std::string html =
+        renderHtmlReport(run, buildStepStrip(opened->tables.front(), run.ranks.front()));
     bytes = html.size();
     benchmark::DoNotOptimize(html.data());
   }
@@ -90,12 +92,12 @@ void BM_RenderHtml(benchmark::State& state) {
   std::string why;
   const std::string& db = analysedRunDb(why);
   if (db.empty()) return state.SkipWithError(why.c_str());
-  auto trace = openAnalysedTrace(db, PipelineOptions{});
-  if (!trace.ok()) return state.SkipWithError(trace.error().message().c_str());
-  RunResult run;
-  run.ranks.push_back(trace->result);
+  auto opened = openRun({db}, PipelineOptions{}, EventsNeeded::kFirstRank);
+  if (!opened.ok()) return state.SkipWithError(opened.error().message().c_str());
+  const RunResult& run = opened->run;
   for (auto _ : state) {
-    const std::string html = renderHtmlReport(run, buildStepStrip(trace->tables, trace->result));
+    const std::string html =
+        renderHtmlReport(run, buildStepStrip(opened->tables.front(), run.ranks.front()));
     benchmark::DoNotOptimize(html.data());
   }
 }
@@ -106,9 +108,9 @@ void BM_ReportMarkdown(benchmark::State& state) {
   const std::string& db = analysedRunDb(why);
   if (db.empty()) return state.SkipWithError(why.c_str());
   for (auto _ : state) {
-    auto run = resultsOfRun({db}, PipelineOptions{});
-    if (!run.ok()) return state.SkipWithError(run.error().message().c_str());
-    const std::string md = renderMarkdownReport(*run);
+    auto opened = openRun({db}, PipelineOptions{}, EventsNeeded::kNone);
+    if (!opened.ok()) return state.SkipWithError(opened.error().message().c_str());
+    const std::string md = renderMarkdownReport(opened->run);
     benchmark::DoNotOptimize(md.data());
   }
 }

@@ -14,8 +14,7 @@
 #include "analyzer/report/result_text.h"
 #include "analyzer/report/text_format.h"
 #include "cli/commands.h"
-#include "cli/interrupt.h"
-#include "cli/progress_line.h"
+#include "cli/long_work.h"
 
 namespace damscope {
 namespace {
@@ -138,7 +137,8 @@ Result<PipelineOptions> pipelineOptions(const AnalyzeArgs& args) {
   options.replace = args.force;
   options.jobs = args.jobs;
   options.options_key = optionsKey(args);
-  options.reuse_stored_results = !args.reanalyze && !args.force;
+  options.stored_results =
+      args.reanalyze || args.force ? StoredResults::kIgnore : StoredResults::kReuseSameOptions;
   options.summaries_only = true;  // neither the text nor the JSON shows every bubble
   return options;
 }
@@ -152,23 +152,16 @@ int runAnalyze(const AnalyzeArgs& args) {
     return kExitBadInput;
   }
   finalizeUnfinishedRecordings(args.inputs);
-  Result<RunResult> run = Error("");
-  {
-    CancelOnInterrupt interrupt;
-    ProgressLine line("analyzing");
-    run = analyzeRun(args.inputs, options.value(), line.progress(&interruptToken()));
+  Result<AnalysedRun> opened = runLongWork("analyzing", [&](const Progress& progress) {
+    return openRun(args.inputs, options.value(), EventsNeeded::kNone, progress);
+  });
+  if (!opened.ok()) {
+    return printFailure(opened.error(), "use -o to choose another file, or --force to replace it");
   }
-  if (!run.ok()) {
-    std::string message = run.error().message();
-    if (run.error().code() == ErrorCode::kOutputExists) {
-      message += " (use -o to choose another file, or --force to replace it)";
-    }
-    printError(message);
-    return exitCodeOf(run.error());
-  }
+  const RunResult& run = opened->run;
 
   if (args.format == "json") {
-    fmt::print("{}\n", runJsonText(run.value()));
+    fmt::print("{}\n", runJsonText(run));
     return kExitOk;
   }
   SummaryTextOptions text;
@@ -176,9 +169,9 @@ int runAnalyze(const AnalyzeArgs& args) {
   text.remedies[static_cast<size_t>(Remedy::kDevice)] = "--gpu NAME or --peak-tflops X";
   text.remedies[static_cast<size_t>(Remedy::kModel)] = "--model NAME or --params N";
   text.remedies[static_cast<size_t>(Remedy::kTokens)] = "--tokens-per-step N";
-  fmt::print("{}", terminalSafe(formatRunSummary(run.value(), text)));
+  fmt::print("{}", terminalSafe(formatRunSummary(run, text)));
   std::vector<std::string> stores;
-  for (const RankResult& r : run->ranks) {
+  for (const RankResult& r : run.ranks) {
     if (!r.store.empty()) stores.push_back(r.store);
   }
   if (stores.size() > 2) {

@@ -11,8 +11,7 @@
 #include "analyzer/report/diff_text.h"
 #include "analyzer/report/text_format.h"
 #include "cli/commands.h"
-#include "cli/interrupt.h"
-#include "cli/progress_line.h"
+#include "cli/long_work.h"
 
 namespace damscope {
 namespace {
@@ -45,10 +44,11 @@ Result<Sides> sides(const DiffArgs& args) {
 
 Result<RunDiff> diffSides(const Sides& s, const PipelineOptions& options,
                           const Progress& progress) {
-  DAMSCOPE_ASSIGN_OR_RETURN(RunResult before,
-                            resultsOfRun(s.before, options, progress.part(0, 0.5)));
-  DAMSCOPE_ASSIGN_OR_RETURN(RunResult after, resultsOfRun(s.after, options, progress.part(0.5, 1)));
-  return diffRuns(before, after);
+  DAMSCOPE_ASSIGN_OR_RETURN(AnalysedRun before,
+                            openRun(s.before, options, EventsNeeded::kNone, progress.part(0, 0.5)));
+  DAMSCOPE_ASSIGN_OR_RETURN(AnalysedRun after,
+                            openRun(s.after, options, EventsNeeded::kNone, progress.part(0.5, 1)));
+  return diffRuns(before.run, after.run);
 }
 
 }  // namespace
@@ -61,19 +61,12 @@ int runDiff(const DiffArgs& args) {
   }
   PipelineOptions options;
   options.store = !args.no_store;
-  Result<RunDiff> diff = Error("");
-  {
-    CancelOnInterrupt interrupt;
-    ProgressLine line("comparing");
-    diff = diffSides(which.value(), options, line.progress(&interruptToken()));
-  }
+  Result<RunDiff> diff = runLongWork("comparing", [&](const Progress& progress) {
+    return diffSides(which.value(), options, progress);
+  });
   if (!diff.ok()) {
-    std::string message = diff.error().message();
-    if (diff.error().code() == ErrorCode::kOutputExists) {
-      message += " (pass --no-store to compare without storing, or give the run.db itself)";
-    }
-    printError(message);
-    return exitCodeOf(diff.error());
+    return printFailure(diff.error(),
+                        "pass --no-store to compare without storing, or give the run.db itself");
   }
   if (args.format == "json") {
     fmt::print("{}\n", runDiffJsonText(diff.value()));

@@ -11,10 +11,9 @@
 #include "analyzer/pipeline/pipeline.h"
 #include "analyzer/report/chrome_trace.h"
 #include "analyzer/report/text_format.h"
-#include "cli/commands.h"
-#include "cli/interrupt.h"
-#include "cli/progress_line.h"
 #include "base/pending_file.h"
+#include "cli/commands.h"
+#include "cli/long_work.h"
 
 namespace damscope {
 namespace {
@@ -32,17 +31,19 @@ Result<Written> exportChrome(const ExportArgs& args, PendingFile& output,
                              const Progress& progress) {
   PipelineOptions options;
   options.store = !args.no_store;
-  DAMSCOPE_ASSIGN_OR_RETURN(AnalysedTrace trace,
-                            openAnalysedTrace(args.input, options, progress.part(0, kOpenShare)));
+  DAMSCOPE_ASSIGN_OR_RETURN(
+      AnalysedRun opened,
+      openRun({args.input}, options, EventsNeeded::kFirstRank, progress.part(0, kOpenShare)));
+  const RankResult& rank = opened.run.ranks.front();
   DAMSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<OutputSink> sink,
                             openFileSink(output.tempPath(), hasGzipSuffix(args.chrome)));
   Written out;
   DAMSCOPE_ASSIGN_OR_RETURN(out.stats,
-                            writeChromeTrace(trace.tables, trace.result, *sink,
+                            writeChromeTrace(opened.tables.front(), rank, *sink,
                                              progress.part(kOpenShare, 1, "writing", args.chrome)));
   DAMSCOPE_RETURN_IF_ERROR(sink->close());
   DAMSCOPE_RETURN_IF_ERROR(output.commit());
-  if (trace.analysed) out.stored_in = trace.result.store;
+  if (opened.origins.front() == RankOrigin::kAnalysed) out.stored_in = rank.store;
   return out;
 }
 
@@ -55,27 +56,16 @@ int runExport(const ExportArgs& args) {
     return kExitBadInput;
   }
   auto output = PendingFile::create(args.chrome, args.force);
-  if (!output.ok()) {
-    std::string message = output.error().message();
-    if (output.error().code() == ErrorCode::kOutputExists)
-      message += " (use --force to replace it)";
-    printError(message);
-    return exitCodeOf(output.error());
-  }
-  Result<Written> written = Error("");
-  {
-    CancelOnInterrupt interrupt;
-    ProgressLine line("exporting");
-    written = exportChrome(args, output.value(), line.progress(&interruptToken()));
-  }
+  if (!output.ok()) return printFailure(output.error(), "use --force to replace it");
+  Result<Written> written = runLongWork("exporting", [&](const Progress& progress) {
+    return exportChrome(args, output.value(), progress);
+  });
   if (!written.ok()) {
-    std::string message = output->userMessage(written.error().message());
-    // The output was checked above: this is the run.db an import would go to.
-    if (written.error().code() == ErrorCode::kOutputExists) {
-      message += " (pass --no-store to analyse in memory)";
-    }
-    printError(message);
-    return exitCodeOf(written.error());
+    // The output was checked above: an output that exists is the run.db an
+    // import would go to.
+    const Error& e = written.error();
+    return printFailure(Error(output->userMessage(e.message()), e.code()),
+                        "pass --no-store to analyse in memory");
   }
   const ChromeTraceStats& s = written->stats;
   auto count = [](int64_t n, const char* one, const char* many) {

@@ -17,10 +17,18 @@
 namespace damscope {
 namespace {
 
-Result<Database> openAsStore(const std::string& path, TraceFormat format) {
-  if (format == TraceFormat::kTraceStore) return Database::open(path, Database::Mode::kReadOnly);
-  ProgressLine line("reading " + path);
-  DAMSCOPE_ASSIGN_OR_RETURN(TraceTables tables, importTrace(path, nullptr, line.progress()));
+// A run.db as it is; any other trace imported into an in-memory store.
+Result<Database> openAsStore(TraceInput input) {
+  if (input.format == TraceFormat::kTraceStore) {
+    // An unfinished recording is finalized first, on a connection of its own.
+    const std::string path = input.path;
+    input.db.reset();
+    finalizeUnfinishedRecordings({path});
+    return Database::open(path, Database::Mode::kReadOnly);
+  }
+  ProgressLine line("reading " + input.path);
+  DAMSCOPE_ASSIGN_OR_RETURN(TraceTables tables,
+                            importTrace(std::move(input), nullptr, line.progress()));
   DAMSCOPE_ASSIGN_OR_RETURN(Database memory,
                             Database::open(":memory:", Database::Mode::kReadWriteCreate));
   DAMSCOPE_ASSIGN_OR_RETURN(TraceWriter writer, TraceWriter::create(std::move(memory)));
@@ -197,13 +205,13 @@ nlohmann::json toJson(const std::string& path, TraceFormat format, const TraceSu
 }  // namespace
 
 int runInfo(const InfoArgs& args) {
-  auto format = detectFormat(args.input);
-  if (!format.ok()) {
-    printError(format.error().message());
+  auto input = openTraceInput(args.input);
+  if (!input.ok()) {
+    printError(input.error().message());
     return kExitBadInput;
   }
-  if (format.value() == TraceFormat::kTraceStore) finalizeUnfinishedRecordings({args.input});
-  auto db = openAsStore(args.input, format.value());
+  const TraceFormat format = input->format;
+  auto db = openAsStore(std::move(input.value()));
   if (!db.ok()) {
     printError(db.error().message());
     return kExitBadInput;
@@ -214,10 +222,10 @@ int runInfo(const InfoArgs& args) {
     return kExitBadInput;
   }
   if (args.json) {
-    fmt::print("{}\n", toJson(args.input, format.value(), summary.value())
+    fmt::print("{}\n", toJson(args.input, format, summary.value())
                            .dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
   } else {
-    fmt::print("{}", terminalSafe(formatText(args.input, format.value(), summary.value())));
+    fmt::print("{}", terminalSafe(formatText(args.input, format, summary.value())));
   }
   return kExitOk;
 }

@@ -1,8 +1,8 @@
 // `damscope report RUN [more ranks...] [-o report.html|report.md|report.json]`:
 // the diagnosis as a document. Results stored earlier are read back, and a
 // trace without them is analysed first and stored as analyze stores it
-// (analyzer/pipeline/pipeline.h); the HTML's timeline strip also reads the
-// first rank's events. The document is written under a temporary name and
+// (analyzer/pipeline/pipeline.h, StoredResults::kShow); the HTML's timeline
+// strip also reads the first rank's events. The document is written under a temporary name and
 // appears only once complete (base/pending_file.h); Ctrl-C leaves nothing.
 #include <fmt/format.h>
 
@@ -15,10 +15,9 @@
 #include "analyzer/report/result_json.h"
 #include "analyzer/report/step_strip.h"
 #include "analyzer/report/text_format.h"
-#include "cli/commands.h"
-#include "cli/interrupt.h"
-#include "cli/progress_line.h"
 #include "base/pending_file.h"
+#include "cli/commands.h"
+#include "cli/long_work.h"
 
 namespace damscope {
 namespace {
@@ -78,23 +77,20 @@ Result<std::string> renderReport(const ReportArgs& args, ReportFormat format,
                                  const Progress& progress) {
   PipelineOptions options;
   options.store = !args.no_store;
-  if (format != ReportFormat::kHtml) {
-    DAMSCOPE_ASSIGN_OR_RETURN(RunResult run, resultsOfRun(args.inputs, options, progress));
-    return format == ReportFormat::kJson ? runJsonText(run) + "\n"
-                                         : renderMarkdownReport(run, reportOptions(run));
-  }
   // The HTML draws the first rank's representative step from its events.
-  const double share = 1.0 / static_cast<double>(args.inputs.size());
-  DAMSCOPE_ASSIGN_OR_RETURN(AnalysedTrace first,
-                            openAnalysedTrace(args.inputs.front(), options,
-                                              progress.part(0, share)));
-  RunResult run;
-  if (args.inputs.size() == 1) {
-    run.ranks.push_back(std::move(first.result));
-  } else {
-    DAMSCOPE_ASSIGN_OR_RETURN(run, resultsOfRun(args.inputs, options, progress.part(share, 1)));
+  const EventsNeeded need =
+      format == ReportFormat::kHtml ? EventsNeeded::kFirstRank : EventsNeeded::kNone;
+  DAMSCOPE_ASSIGN_OR_RETURN(AnalysedRun opened, openRun(args.inputs, options, need, progress));
+  const RunResult& run = opened.run;
+  switch (format) {
+    case ReportFormat::kJson:
+      return runJsonText(run) + "\n";
+    case ReportFormat::kMarkdown:
+      return renderMarkdownReport(run, reportOptions(run));
+    case ReportFormat::kHtml:
+      break;
   }
-  const std::optional<StepStrip> strip = buildStepStrip(first.tables, run.ranks.front());
+  const std::optional<StepStrip> strip = buildStepStrip(opened.tables.front(), run.ranks.front());
   return renderHtmlReport(run, strip, reportOptions(run));
 }
 
@@ -119,27 +115,13 @@ int runReport(const ReportArgs& args) {
   std::optional<PendingFile> pending;
   if (!to_stdout) {
     auto created = PendingFile::create(output, args.force);
-    if (!created.ok()) {
-      std::string message = created.error().message();
-      if (created.error().code() == ErrorCode::kOutputExists) message += " (use --force to replace it)";
-      printError(message);
-      return exitCodeOf(created.error());
-    }
+    if (!created.ok()) return printFailure(created.error(), "use --force to replace it");
     pending.emplace(std::move(created.value()));
   }
-  Result<std::string> document = Error("");
-  {
-    CancelOnInterrupt interrupt;
-    ProgressLine line("reporting");
-    document = renderReport(args, *format, line.progress(&interruptToken()));
-  }
+  Result<std::string> document = runLongWork(
+      "reporting", [&](const Progress& progress) { return renderReport(args, *format, progress); });
   if (!document.ok()) {
-    std::string message = document.error().message();
-    if (document.error().code() == ErrorCode::kOutputExists) {
-      message += " (pass --no-store to analyse in memory)";
-    }
-    printError(message);
-    return exitCodeOf(document.error());
+    return printFailure(document.error(), "pass --no-store to analyse in memory");
   }
   if (to_stdout) {
     std::fwrite(document->data(), 1, document->size(), stdout);

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "analyzer/report/result_json.h"
+#include "tests/stored_run.h"
 #include "tests/test_support.h"
 #include "trace/analysis_store.h"
 #include "trace/sqlite_db.h"
@@ -43,6 +44,14 @@ struct TwoRanks {
     testing::writeFile(inputs[1], testing::dataBoundKinetoTrace(1, 200, 40));
   }
 };
+
+// The run's results as `damscope analyze` has them: no events kept.
+Result<RunResult> analyze(const std::vector<std::string>& inputs, const PipelineOptions& options,
+                          const Progress& progress = {}) {
+  DAMSCOPE_ASSIGN_OR_RETURN(AnalysedRun opened,
+                            openRun(inputs, options, EventsNeeded::kNone, progress));
+  return std::move(opened.run);
+}
 
 // Runs the pipeline with its stores in `dir` (the current directory's role).
 PipelineOptions storeIn(const std::string& dir, const std::string& input) {
@@ -78,7 +87,7 @@ TEST(Pipeline, CancelHalfwayFromAnotherThreadLeavesNoFile) {
       &cancel);
 
   Result<RunResult> result = Error("not run");
-  std::thread worker([&] { result = analyzeRun({job.inputs[1]}, options, progress); });
+  std::thread worker([&] { result = analyze({job.inputs[1]}, options, progress); });
   {
     std::unique_lock lock(mutex);
     changed.wait(lock, [&] { return halfway; });
@@ -105,7 +114,7 @@ TEST(Pipeline, CancelHalfwayFromAnotherThreadLeavesNoFile) {
 TEST(Pipeline, CancelLeavesAnExistingRunDbAsItWas) {
   TwoRanks job;
   const std::string store = job.dir.file("rank0.db");
-  ASSERT_TRUE(analyzeRun({job.inputs[0]}, storeIn(job.dir.path(), job.inputs[0])).ok());
+  ASSERT_TRUE(analyze({job.inputs[0]}, storeIn(job.dir.path(), job.inputs[0])).ok());
   const std::string bytes = testing::readFile(store);
   CancelToken cancel;
   const Progress progress(
@@ -115,7 +124,8 @@ TEST(Pipeline, CancelLeavesAnExistingRunDbAsItWas) {
       &cancel);
   PipelineOptions options;
   options.analysis.window.mode = WindowMode::kAll;  // would change the stored results
-  auto result = analyzeRun({store}, options, progress);
+  options.stored_results = StoredResults::kIgnore;
+  auto result = analyze({store}, options, progress);
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.error().code(), ErrorCode::kCancelled);
   EXPECT_EQ(testing::readFile(store), bytes);
@@ -136,7 +146,7 @@ TEST(Pipeline, ProgressCoversTheRunInOrder) {
         details.emplace_back(u.detail);
       },
       nullptr);
-  ASSERT_TRUE(analyzeRun(job.inputs, options, progress).ok());
+  ASSERT_TRUE(analyze(job.inputs, options, progress).ok());
   ASSERT_FALSE(fractions.empty());
   for (size_t i = 1; i < fractions.size(); ++i) EXPECT_GE(fractions[i], fractions[i - 1]);
   EXPECT_DOUBLE_EQ(fractions.back(), 1.0);
@@ -151,10 +161,10 @@ TEST(Pipeline, StoredRunReadsBackAsTheRunItWas) {
   std::vector<std::string> stores;
   RunResult run;
   {
-    // analyzeRun stores an imported trace in the current directory.
+    // A run stores an imported trace in the current directory.
     const auto cwd = std::filesystem::current_path();
     std::filesystem::current_path(job.dir.path());
-    auto result = analyzeRun(job.inputs, {});
+    auto result = analyze(job.inputs, {});
     std::filesystem::current_path(cwd);
     ASSERT_TRUE(result.ok()) << result.error().message();
     run = std::move(result.value());
@@ -166,11 +176,11 @@ TEST(Pipeline, StoredRunReadsBackAsTheRunItWas) {
     r.store = stores.back();  // stored under a relative name; read back by path
   }
   EXPECT_TRUE(run.ranks[1].comparison->straggler);
-  auto stored = readStoredRun(stores);
+  auto stored = testing::readStoredRun(stores);
   ASSERT_TRUE(stored.ok()) << stored.error().message();
   EXPECT_TRUE(stored.value() == run);
   EXPECT_EQ(runJson(stored.value()), runJson(run));
-  auto one = readStoredRank(stores[1]);
+  auto one = testing::readStoredRank(stores[1]);
   ASSERT_TRUE(one.ok());
   EXPECT_TRUE(one.value() == run.ranks[1]);
   // The events were stored beside the results, and no temporary file is left.
@@ -180,14 +190,14 @@ TEST(Pipeline, StoredRunReadsBackAsTheRunItWas) {
 }
 
 // The GUI's way in: every rank's events with the run's results, the same
-// results analyzeRun gives, whether analysed now or read back.
+// results analyze gives, whether analysed now or read back.
 TEST(Pipeline, AnalysedRunKeepsEveryRanksEventsWithTheResults) {
   TwoRanks job;
   PipelineOptions options;
   options.store = false;
-  auto fresh = openAnalysedRun(job.inputs, options);
+  auto fresh = openRun(job.inputs, options, EventsNeeded::kEveryRank);
   ASSERT_TRUE(fresh.ok()) << fresh.error().message();
-  auto plain = analyzeRun(job.inputs, options);
+  auto plain = analyze(job.inputs, options);
   ASSERT_TRUE(plain.ok());
   EXPECT_TRUE(fresh->run == plain.value());
   ASSERT_EQ(fresh->tables.size(), 2u);
@@ -201,12 +211,12 @@ TEST(Pipeline, AnalysedRunKeepsEveryRanksEventsWithTheResults) {
   {
     const auto cwd = std::filesystem::current_path();
     std::filesystem::current_path(job.dir.path());
-    ASSERT_TRUE(analyzeRun(job.inputs, {}).ok());
+    ASSERT_TRUE(analyze(job.inputs, {}).ok());
     std::filesystem::current_path(cwd);
   }
   std::vector<std::string> stages;
   const Progress progress([&](const ProgressUpdate& u) { stages.emplace_back(u.stage); }, nullptr);
-  auto stored = openAnalysedRun(stores, {}, progress);
+  auto stored = openRun(stores, {}, EventsNeeded::kEveryRank, progress);
   ASSERT_TRUE(stored.ok()) << stored.error().message();
   EXPECT_EQ(std::find(stages.begin(), stages.end(), "analysing"), stages.end())
       << "results read back, not analysed again";
@@ -218,26 +228,27 @@ TEST(Pipeline, AnalysedRunKeepsEveryRanksEventsWithTheResults) {
 
 TEST(Pipeline, ReusesItsImportAndNeverOverwritesAnotherFile) {
   TwoRanks job;
-  const PipelineOptions options = storeIn(job.dir.path(), job.inputs[0]);
-  ASSERT_TRUE(analyzeRun({job.inputs[0]}, options).ok());
+  PipelineOptions options = storeIn(job.dir.path(), job.inputs[0]);
+  ASSERT_TRUE(analyze({job.inputs[0]}, options).ok());
+  options.stored_results = StoredResults::kIgnore;  // its events, not its results
   std::vector<std::string> stages;
   const Progress progress([&](const ProgressUpdate& u) { stages.emplace_back(u.stage); }, nullptr);
-  ASSERT_TRUE(analyzeRun({job.inputs[0]}, options, progress).ok());
+  ASSERT_TRUE(analyze({job.inputs[0]}, options, progress).ok());
   EXPECT_NE(std::find(stages.begin(), stages.end(), "reading"), stages.end());
   EXPECT_EQ(std::find(stages.begin(), stages.end(), "parsing"), stages.end())
       << "not imported again";
 
   // rank0.db holds rank 0's import: rank 1 must not go there.
   PipelineOptions other = options;
-  auto refused = analyzeRun({job.inputs[1]}, other);
+  auto refused = analyze({job.inputs[1]}, other);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().code(), ErrorCode::kOutputExists);
   EXPECT_EQ(refused.error().message().find("--"), std::string::npos) << "no flag names here";
   other.replace = true;
-  auto replaced = analyzeRun({job.inputs[1]}, other);
+  auto replaced = analyze({job.inputs[1]}, other);
   ASSERT_TRUE(replaced.ok()) << replaced.error().message();
   EXPECT_EQ(replaced->ranks[0].rank, 1);
-  EXPECT_EQ(readStoredRank(options.output)->rank, 1);
+  EXPECT_EQ(testing::readStoredRank(options.output)->rank, 1);
 }
 
 TEST(Pipeline, WithoutAStoreNothingIsWritten) {
@@ -245,7 +256,7 @@ TEST(Pipeline, WithoutAStoreNothingIsWritten) {
   const std::vector<std::string> before = filesIn(job.dir.path());
   PipelineOptions options = storeIn(job.dir.path(), job.inputs[0]);
   options.store = false;
-  auto result = analyzeRun({job.inputs[0]}, options);
+  auto result = analyze({job.inputs[0]}, options);
   ASSERT_TRUE(result.ok());
   EXPECT_TRUE(result->ranks[0].store.empty());
   EXPECT_EQ(filesIn(job.dir.path()), before);
@@ -261,7 +272,7 @@ TEST(Pipeline, InputsThatCannotBeOneJobAreSaidSo) {
   testing::writeFile(c, eight);
   PipelineOptions options;
   options.store = false;
-  auto run = analyzeRun({a, b, c}, options);
+  auto run = analyze({a, b, c}, options);
   ASSERT_TRUE(run.ok()) << run.error().message();
   const auto& notes = run->cross_rank_notes;
   auto said = [&](const std::string& text) {
@@ -279,15 +290,15 @@ TEST(Pipeline, InputsThatCannotBeOneJobAreSaidSo) {
 TEST(Pipeline, BadInputsAreErrorsWithTheirFileNamed) {
   TwoRanks job;
   testing::writeFile(job.dir.file("junk.json"), "{\"traceEvents\": [");
-  auto junk = analyzeRun({job.dir.file("junk.json")}, storeIn(job.dir.path(), "junk.json"));
+  auto junk = analyze({job.dir.file("junk.json")}, storeIn(job.dir.path(), "junk.json"));
   ASSERT_FALSE(junk.ok());
   EXPECT_EQ(junk.error().code(), ErrorCode::kBadInput);
   EXPECT_NE(junk.error().message().find("junk.json"), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(job.dir.file("junk.db")));
-  EXPECT_FALSE(analyzeRun({}, {}).ok());
+  EXPECT_FALSE(analyze({}, {}).ok());
   PipelineOptions one_output;
   one_output.output = job.dir.file("x.db");
-  EXPECT_FALSE(analyzeRun(job.inputs, one_output).ok()) << "one run.db cannot hold two ranks";
+  EXPECT_FALSE(analyze(job.inputs, one_output).ok()) << "one run.db cannot hold two ranks";
 }
 
 // A data-parallel job of `n` ranks, rank 2 entering its all-reduces late.
@@ -319,10 +330,10 @@ TEST(Pipeline, ParallelRanksGiveTheSameResultsInInputOrder) {
   PipelineOptions options;
   options.store = false;
   options.jobs = 1;
-  auto serial = analyzeRun(job.inputs, options);
+  auto serial = analyze(job.inputs, options);
   ASSERT_TRUE(serial.ok()) << serial.error().message();
   options.jobs = 3;
-  auto parallel = analyzeRun(job.inputs, options);
+  auto parallel = analyze(job.inputs, options);
   ASSERT_TRUE(parallel.ok()) << parallel.error().message();
   EXPECT_TRUE(serial.value() == parallel.value());
   EXPECT_EQ(runJson(serial.value()), runJson(parallel.value()));
@@ -339,14 +350,14 @@ TEST(Pipeline, MergeFromStoredResultsEqualsTheFullAnalysis) {
   Job job(4);
   PipelineOptions whole;
   whole.store = false;
-  auto full = analyzeRun(job.inputs, whole);
+  auto full = analyze(job.inputs, whole);
   ASSERT_TRUE(full.ok()) << full.error().message();
 
   std::vector<std::string> stores;
   for (const std::string& input : job.inputs) {
     PipelineOptions alone = storeIn(job.dir.path(), input);
     alone.options_key = "defaults";
-    ASSERT_TRUE(analyzeRun({input}, alone).ok());
+    ASSERT_TRUE(analyze({input}, alone).ok());
     stores.push_back(alone.output);
     auto db = Database::open(stores.back(), Database::Mode::kReadWriteCreate);
     ASSERT_TRUE(db.ok());
@@ -354,11 +365,11 @@ TEST(Pipeline, MergeFromStoredResultsEqualsTheFullAnalysis) {
   }
   PipelineOptions merge;
   merge.options_key = "defaults";
-  merge.reuse_stored_results = true;
+  merge.stored_results = StoredResults::kReuseSameOptions;
   merge.jobs = 2;
   std::vector<std::string> stages;
   const Progress progress([&](const ProgressUpdate& u) { stages.emplace_back(u.stage); }, nullptr);
-  auto merged = analyzeRun(stores, merge, progress);
+  auto merged = analyze(stores, merge, progress);
   ASSERT_TRUE(merged.ok()) << merged.error().message();
   EXPECT_EQ(std::find(stages.begin(), stages.end(), "analysing"), stages.end());
   const RunResult expected = full.value();
@@ -367,11 +378,11 @@ TEST(Pipeline, MergeFromStoredResultsEqualsTheFullAnalysis) {
 
   // Stored back: each run.db now holds the job's comparison, and putting the
   // job together again changes nothing (the straggler found once, not twice).
-  auto stored = readStoredRun(stores);
+  auto stored = testing::readStoredRun(stores);
   ASSERT_TRUE(stored.ok()) << stored.error().message();
   EXPECT_TRUE(stored->cross_rank == merged->cross_rank);
   EXPECT_TRUE(stored->ranks[2].findings == merged->ranks[2].findings);
-  auto again = analyzeRun(stores, merge);
+  auto again = analyze(stores, merge);
   ASSERT_TRUE(again.ok());
   EXPECT_TRUE(again.value() == merged.value());
 }
@@ -380,14 +391,14 @@ TEST(Pipeline, ResultsStoredUnderOtherOptionsAreAnalysedAgain) {
   Job job(2);
   PipelineOptions alone = storeIn(job.dir.path(), job.inputs[0]);
   alone.options_key = "window=hta";
-  ASSERT_TRUE(analyzeRun({job.inputs[0]}, alone).ok());
+  ASSERT_TRUE(analyze({job.inputs[0]}, alone).ok());
   PipelineOptions other;
   other.options_key = "window=all";
   other.analysis.window.mode = WindowMode::kAll;
-  other.reuse_stored_results = true;
+  other.stored_results = StoredResults::kReuseSameOptions;
   std::vector<std::string> stages;
   const Progress progress([&](const ProgressUpdate& u) { stages.emplace_back(u.stage); }, nullptr);
-  auto run = analyzeRun({alone.output}, other, progress);
+  auto run = analyze({alone.output}, other, progress);
   ASSERT_TRUE(run.ok()) << run.error().message();
   EXPECT_NE(std::find(stages.begin(), stages.end(), "analysing"), stages.end());
   EXPECT_EQ(run->ranks[0].window.mode, WindowMode::kAll);
@@ -397,10 +408,10 @@ TEST(Pipeline, SummariesOnlyDropTheBubblesButStoreThem) {
   Job job(2);
   PipelineOptions options = storeIn(job.dir.path(), job.inputs[0]);
   options.summaries_only = true;
-  auto run = analyzeRun({job.inputs[0]}, options);
+  auto run = analyze({job.inputs[0]}, options);
   ASSERT_TRUE(run.ok()) << run.error().message();
   EXPECT_TRUE(run->ranks[0].gaps.empty());
-  auto stored = readStoredRank(options.output);
+  auto stored = testing::readStoredRank(options.output);
   ASSERT_TRUE(stored.ok());
   EXPECT_FALSE(stored->gaps.empty());
 }
@@ -453,7 +464,7 @@ TEST(Pipeline, AFirstAnalysisWritesTheFileSqliteWouldWrite) {
   const std::string pages = dir.file("pages.db"), inserted = dir.file("inserted.db");
   PipelineOptions options;
   options.output = pages;
-  auto run = analyzeRun({testing::sharedTrace("kineto/v100_rank1.json.gz")}, options);
+  auto run = analyze({testing::sharedTrace("kineto/v100_rank1.json.gz")}, options);
   ASSERT_TRUE(run.ok()) << run.error().message();
 
   auto events = readTrace(pages);

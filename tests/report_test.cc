@@ -143,16 +143,17 @@ TEST(Report, TheDataBoundResnetShowsItsVerdictAndEvidence) {
   DAMSCOPE_REQUIRE_SHARED_TRACES();
   PipelineOptions options;
   options.store = false;
-  auto trace = openAnalysedTrace(testing::sharedTrace("kineto/resnet50_workers0.pt.trace.json.gz"), options);
+  auto trace = openRun({testing::sharedTrace("kineto/resnet50_workers0.pt.trace.json.gz")}, options,
+                       EventsNeeded::kFirstRank);
   ASSERT_TRUE(trace.ok()) << trace.error().message();
-  RunResult run;
-  run.ranks.push_back(trace->result);
-  const std::optional<StepStrip> strip = buildStepStrip(trace->tables, trace->result);
+  const RunResult& run = trace->run;
+  const RankResult& rank = run.ranks.front();
+  const std::optional<StepStrip> strip = buildStepStrip(trace->tables.front(), rank);
   ASSERT_TRUE(strip);
   const std::string html = renderHtmlReport(run, strip);
   EXPECT_NE(html.find("DATA-BOUND"), std::string::npos);
-  ASSERT_FALSE(trace->result.findings.findings.empty());
-  const Finding& first = trace->result.findings.findings.front();
+  ASSERT_FALSE(rank.findings.findings.empty());
+  const Finding& first = rank.findings.findings.front();
   EXPECT_NE(html.find(htmlEscape(first.title)), std::string::npos);
   EXPECT_NE(html.find("class=\"evidence\""), std::string::npos);
   bool data_bubble = false;

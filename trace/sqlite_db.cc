@@ -73,6 +73,10 @@ Status Database::exec(std::string_view sql) {
   return okStatus();
 }
 
+Status Database::allowWrites() {
+  return exec("PRAGMA query_only=OFF");
+}
+
 Result<Statement> Database::prepare(std::string_view sql) {
   sqlite3_stmt* stmt = nullptr;
   if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) !=

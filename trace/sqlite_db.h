@@ -31,6 +31,11 @@ class Database {
 
   // Runs one or more statements that return no rows.
   Status exec(std::string_view sql);
+  // Lets a database opened kReadOnly be written from now on, where its file
+  // can be (a file that cannot be written stays read-only: writing then
+  // fails with SQLite's "readonly database"). Whoever reads a run.db and then
+  // stores results into it does so on one connection.
+  Status allowWrites();
   Result<Statement> prepare(std::string_view sql);
 
   bool hasTable(std::string_view table);

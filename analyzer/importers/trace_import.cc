@@ -6,15 +6,14 @@
 #include <new>
 
 #include "analyzer/importers/io/input_file.h"
+#include "analyzer/importers/io/streaming_file.h"
 #include "analyzer/importers/kineto/kineto_importer.h"
 #include "analyzer/importers/nsys/nsys_importer.h"
-#include "analyzer/importers/io/streaming_file.h"
 #include "trace/sqlite_db.h"
 #include "trace/trace_reader.h"
 
 namespace damscope {
 namespace {
-
 
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -43,24 +42,37 @@ std::string_view formatDescription(TraceFormat format) {
   return "unknown";
 }
 
-Result<TraceFormat> detectFormat(const std::string& path) {
+Result<TraceInput> openTraceInput(const std::string& path) {
   DAMSCOPE_RETURN_IF_ERROR(checkInputFile(path));
   DAMSCOPE_ASSIGN_OR_RETURN(std::string head, readFilePrefix(path, 64));
-  if (isGzip(head)) return TraceFormat::kKinetoJson;  // content checked when parsed
+  TraceInput input;
+  input.path = path;
+  if (isGzip(head)) return input;  // content checked when parsed
   if (isSqlite(head)) {
     DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadOnly));
     if (auto probe = db.exec("SELECT count(*) FROM sqlite_master"); !probe.ok()) {
       return Error(path + ": damaged SQLite database");
     }
-    if (isTraceStore(db)) return TraceFormat::kTraceStore;
-    if (isNsysExport(db)) return TraceFormat::kNsysSqlite;
-    return Error(path +
-                 ": SQLite database is neither an Nsight Systems export nor a damscope trace");
+    if (isTraceStore(db)) {
+      input.format = TraceFormat::kTraceStore;
+    } else if (isNsysExport(db)) {
+      input.format = TraceFormat::kNsysSqlite;
+    } else {
+      return Error(path +
+                   ": SQLite database is neither an Nsight Systems export nor a damscope trace");
+    }
+    input.db = std::move(db);
+    return input;
   }
-  if (startsLikeJson(head)) return TraceFormat::kKinetoJson;
+  if (startsLikeJson(head)) return input;
   return Error(path +
                ": unrecognised format (expected PyTorch profiler JSON, plain or .gz, or an "
                "Nsight Systems SQLite export)");
+}
+
+Result<TraceFormat> detectFormat(const std::string& path) {
+  DAMSCOPE_ASSIGN_OR_RETURN(TraceInput input, openTraceInput(path));
+  return input.format;
 }
 
 namespace {
@@ -113,18 +125,18 @@ Result<TraceTables> importWholeText(std::string& bytes, const std::string& path,
   return tables;
 }
 
-Result<TraceTables> importTraceUnguarded(const std::string& path, ImportTimings* timings,
+Result<TraceTables> importTraceUnguarded(TraceInput input, ImportTimings* timings,
                                          const Progress& progress) {
   ImportTimings local;
   ImportTimings& t = timings ? *timings : local;
+  const std::string& path = input.path;
   DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
-  DAMSCOPE_ASSIGN_OR_RETURN(TraceFormat format, detectFormat(path));
-  switch (format) {
+  switch (input.format) {
     case TraceFormat::kTraceStore:
       return Error(path + ": already a damscope trace; nothing to import");
     case TraceFormat::kNsysSqlite: {
       auto start = std::chrono::steady_clock::now();
-      auto tables = importNsysSqlite(path, progress.part(0, 1, "reading"));
+      auto tables = importNsysSqlite(std::move(*input.db), progress.part(0, 1, "reading"));
       t.parse_s = secondsSince(start);
       return tables;
     }
@@ -141,8 +153,8 @@ Result<TraceTables> importTraceUnguarded(const std::string& path, ImportTimings*
         // No address space for the cap: decompressed first, into a buffer
         // that grows with the text.
         DAMSCOPE_ASSIGN_OR_RETURN(
-            std::string bytes,
-            gunzipFile(path, kJsonPadding, progress.part(0, kGzipDecompressShare, "decompressing")));
+            std::string bytes, gunzipFile(path, kJsonPadding,
+                                          progress.part(0, kGzipDecompressShare, "decompressing")));
         t.decompress_s = secondsSince(start);
         if (!startsLikeJson(std::string_view(bytes).substr(0, 64))) return notJson(path);
         return importWholeText(bytes, path, t, progress.part(kGzipDecompressShare, 1, "parsing"));
@@ -161,17 +173,25 @@ Result<TraceTables> importTraceUnguarded(const std::string& path, ImportTimings*
 
 }  // namespace
 
-Result<TraceTables> importTrace(const std::string& path, ImportTimings* timings,
+Result<TraceTables> importTrace(TraceInput input, ImportTimings* timings,
                                 const Progress& progress) {
   // Importers return errors as values. What the standard library can still
   // throw on hostile input is an allocation failure (reading, decompressing
   // and tables all grow with the input), which becomes an error here like any
   // other instead of ending the GUI or CLI.
+  const std::string path = input.path;
   try {
-    return importTraceUnguarded(path, timings, progress);
+    return importTraceUnguarded(std::move(input), timings, progress);
   } catch (const std::bad_alloc&) {
     return Error(path + ": out of memory while importing", ErrorCode::kFailure);
   }
+}
+
+Result<TraceTables> importTrace(const std::string& path, ImportTimings* timings,
+                                const Progress& progress) {
+  DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
+  DAMSCOPE_ASSIGN_OR_RETURN(TraceInput input, openTraceInput(path));
+  return importTrace(std::move(input), timings, progress);
 }
 
 }  // namespace damscope

@@ -5,11 +5,13 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "base/progress.h"
 #include "base/result.h"
+#include "trace/sqlite_db.h"
 #include "trace/tables.h"
 
 namespace damscope {
@@ -22,7 +24,23 @@ enum class TraceFormat {
 
 std::string_view formatDescription(TraceFormat format);
 
-// Looks at the first bytes (and, for SQLite, the tables) of `path`.
+// A trace file recognised by its content, and opened when it is a SQLite
+// database (a run.db or an nsys export), so that whoever recognised it reads
+// it without recognising or opening it again. The database is opened
+// read-only (Database::Mode::kReadOnly: where the file could be written, a
+// read-write connection that refuses writes until told otherwise).
+struct TraceInput {
+  std::string path;
+  TraceFormat format = TraceFormat::kKinetoJson;
+  std::optional<Database> db;  // set for kTraceStore and kNsysSqlite
+};
+
+// Looks at the first bytes (and, for SQLite, the tables) of `path`. Errors
+// name the file: missing, unreadable, a damaged SQLite file, a SQLite file of
+// another kind, or nothing damscope reads.
+Result<TraceInput> openTraceInput(const std::string& path);
+
+// openTraceInput(path)'s format alone.
 Result<TraceFormat> detectFormat(const std::string& path);
 
 // Where import time went, for progress and benchmarks.
@@ -44,10 +62,14 @@ struct ImportTimings {
 // parsing" (plain Kineto JSON) or "decompressing and parsing" (.json.gz);
 // where address space is too short to parse a JSON file while it is read
 // (StreamingFile), "reading" or "decompressing", then "parsing". Fractions
-// never decrease and end at 1. When `progress` is cancelled the import stops at its next check (every MiB of file or JSON,
-// every 64K rows of an export) and returns cancelledError()
+// never decrease and end at 1. When `progress` is cancelled the import stops at its next check
+// (every MiB of file or JSON, every 64K rows of an export) and returns cancelledError()
 // (ErrorCode::kCancelled); importers write nothing anyway.
 Result<TraceTables> importTrace(const std::string& path, ImportTimings* timings = nullptr,
+                                const Progress& progress = {});
+// The same, of an input already recognised (and opened): its database is
+// used and closed.
+Result<TraceTables> importTrace(TraceInput input, ImportTimings* timings = nullptr,
                                 const Progress& progress = {});
 
 }  // namespace damscope

@@ -3,18 +3,15 @@
 
 #include <pthread.h>
 
-#include <filesystem>
 #include <future>
-#include <map>
 #include <optional>
 
 #include "analyzer/analyses/cpu_device_work.h"
-#include "analyzer/importers/io/input_file.h"
-#include "analyzer/importers/trace_import.h"
+#include "analyzer/pipeline/job_consistency.h"
 #include "analyzer/pipeline/parallel_ranks.h"
 #include "analyzer/report/result_rows.h"
-#include "trace/analysis_store.h"
 #include "base/pending_file.h"
+#include "trace/analysis_store.h"
 #include "trace/trace_reader.h"
 #include "trace/trace_writer.h"
 
@@ -35,73 +32,61 @@ constexpr double kStoreStart = 0.95;
 // writers, 8.9 s with four, 6.8 s with eight.
 constexpr int kCrossRankWritersPerJob = 4;
 
-bool samePath(const std::string& a, const std::string& b) {
-  std::error_code ec;
-  return std::filesystem::equivalent(a, b, ec) || a == b;
-}
-
-// True when `path` is a trace store an earlier import made of `input`.
-bool importedFrom(const std::string& path, const std::string& input) {
-  auto db = Database::open(path, Database::Mode::kReadOnly);
-  if (!db.ok() || !isTraceStore(db.value())) return false;
-  auto stmt = db->prepare("SELECT value FROM meta WHERE key='source_file'");
-  if (!stmt.ok()) return false;
-  auto row = stmt->step();
-  return row.ok() && row.value() && samePath(std::string(stmt->columnText(0)), input);
-}
-
 // A trace store's events as the analyses see them: on a CPU run with the
 // cpu device's ops (cpu_device_work.h), derived again on every read so that
 // the stored results' kernel ids name the same rows.
-Result<TraceTables> readEvents(const std::string& path, const Progress& progress) {
-  DAMSCOPE_ASSIGN_OR_RETURN(TraceTables tables, readTrace(path, progress));
+Result<TraceTables> readEvents(Database& db, const Progress& progress) {
+  DAMSCOPE_ASSIGN_OR_RETURN(TraceTables tables, readTrace(db, progress));
   deriveCpuDeviceWork(tables);
   return tables;
 }
 
-// One input, opened: its events, and where its results go.
+// What stays of a rank once its work is done.
 struct OpenedRank {
-  TraceTables tables;
-  std::string store;                   // the run.db results go to; empty: not stored
-  std::optional<PendingFile> pending;  // a fresh import, until its results are stored
-  bool events_to_write = false;        // the import's events are not in `pending` yet
+  RankResult result;
+  RankOrigin origin = RankOrigin::kAnalysed;
+  std::vector<RankComparison> stored_job;  // read back: the comparison stored with it
+  std::optional<PendingFile> pending;      // a fresh import, until the whole run is stored
+  TraceTables tables;                      // its events, where the front end keeps them
 };
 
-Result<OpenedRank> openRank(const std::string& input, const PipelineOptions& options,
+// The comparison with other ranks taken out of a result read back: what this
+// run's comparison computes again.
+void dropComparison(RankResult& result) {
+  result.comparison.reset();
+  removeCrossRankFindings(result.findings);
+  std::erase_if(result.notes, [](const AnalysisNote& n) { return n.analysis == "cross_rank"; });
+}
+
+// A rank's stored results, read back; with its events when `keep_events`.
+Result<OpenedRank> readBack(RankSource& source, const PipelineOptions& options, bool keep_events,
                             const Progress& progress) {
-  OpenedRank rank;
-  DAMSCOPE_ASSIGN_OR_RETURN(TraceFormat format, detectFormat(input));
-  if (format == TraceFormat::kTraceStore) {
-    DAMSCOPE_ASSIGN_OR_RETURN(rank.tables, readEvents(input, progress.part(0, 1, "reading")));
-    if (options.store) rank.store = input;
-    return rank;
+  Database& db = *source.events();
+  const bool show = options.stored_results == StoredResults::kShow;
+  // The job's comparison table only where it is shown; the bubbles only
+  // where they are wanted. A merge of a thousand ranks reads neither.
+  std::vector<std::string_view> skip;
+  if (!show) skip.push_back(RankComparisonTable::kSqlName);
+  if (options.summaries_only) skip.push_back(GapTable::kSqlName);
+  progress.part(0, keep_events ? 0.1 : 1, "reading results").report(0);
+  DAMSCOPE_ASSIGN_OR_RETURN(AnalysisTables rows, readAnalysis(db, skip));
+  DAMSCOPE_ASSIGN_OR_RETURN(StoredRank stored, toRankResult(rows, db.path()));
+  OpenedRank out;
+  out.origin = RankOrigin::kReadBack;
+  out.result = std::move(stored.rank);
+  if (show) {
+    // As stored: the trace it was analysed from, the file it is in.
+    out.stored_job = std::move(stored.job);
+  } else {
+    // In place of analysing this input now, stored where this run stores.
+    out.result.source = source.file.path;
+    out.result.store = source.store;
+    dropComparison(out.result);
   }
-  const std::string store = options.output.empty() ? defaultStoreName(input) : options.output;
-  std::error_code ec;
-  if (options.store && std::filesystem::exists(store, ec)) {
-    if (samePath(store, input)) return Error(store + ": output would overwrite the input");
-    if (!options.replace) {
-      if (!importedFrom(store, input)) {
-        return Error(store + ": exists and was not imported from " + input,
-                     ErrorCode::kOutputExists);
-      }
-      // Imported earlier: analyse those events.
-      DAMSCOPE_ASSIGN_OR_RETURN(rank.tables, readEvents(store, progress.part(0, 1, "reading")));
-      rank.store = store;
-      return rank;
-    }
+  if (keep_events) {
+    DAMSCOPE_ASSIGN_OR_RETURN(out.tables, readEvents(db, progress.part(0.1, 1, "reading")));
   }
-  DAMSCOPE_ASSIGN_OR_RETURN(rank.tables,
-                            importTrace(input, nullptr, progress.part(0, 1, "importing")));
-  // Stored with the import: a later read finds them and derives nothing.
-  deriveCpuDeviceWork(rank.tables);
-  if (options.store) {
-    DAMSCOPE_ASSIGN_OR_RETURN(PendingFile file, PendingFile::create(store, /*replace=*/true));
-    rank.store = store;
-    rank.pending = std::move(file);
-    rank.events_to_write = true;
-  }
-  return rank;
+  return out;
 }
 
 // A fresh import's events, written into its pending file on a thread of its
@@ -110,13 +95,12 @@ Result<OpenedRank> openRank(const std::string& input, const PipelineOptions& opt
 // longer of the two instead of their sum. Joined by wait() or on destruction.
 class EventWriter {
  public:
-  explicit EventWriter(const OpenedRank& rank) {
-    if (!rank.events_to_write) return;
-    writing_ =
-        std::async(std::launch::async, [&tables = rank.tables, path = rank.pending->tempPath()] {
-          pthread_setname_np(pthread_self(), "store-events");  // as top and perf show it
-          return writeTraceFile(tables, path);
-        });
+  EventWriter(const TraceTables& tables, const std::optional<PendingFile>& pending) {
+    if (!pending) return;
+    writing_ = std::async(std::launch::async, [&tables, path = pending->tempPath()] {
+      pthread_setname_np(pthread_self(), "store-events");  // as top and perf show it
+      return writeTraceFile(tables, path);
+    });
   }
   Status wait() { return writing_.valid() ? writing_.get() : okStatus(); }
 
@@ -124,22 +108,65 @@ class EventWriter {
   std::future<Status> writing_;
 };
 
-// What stays of a rank once its events are gone.
-struct AnalysedRank {
-  RankResult result;
-  std::optional<PendingFile> pending;
-};
+Error storeFailure(const std::optional<PendingFile>& pending, const Status& status) {
+  if (!pending) return Error(status.error().message(), ErrorCode::kFailure);
+  return Error(pending->userMessage(status.error().message()), ErrorCode::kFailure);
+}
 
-// Analyses an opened rank; its events stay with `opened`.
-Result<AnalysedRank> analyseOpened(OpenedRank& opened, const std::string& input,
-                                   const PipelineOptions& options, const Progress& progress) {
+// A rank analysed from its events, read from its run.db or imported, and its
+// own results stored (before any comparison with other ranks): into a fresh
+// import's pending file as pages, or into the run.db it was read from.
+Result<OpenedRank> analyse(RankSource& source, const PipelineOptions& options, bool keep_events,
+                           const Progress& progress) {
+  const std::string input = source.file.path;
+  OpenedRank out;
+  const Progress opening = progress.part(0, kOpenShare);
+  if (Database* db = source.events()) {
+    DAMSCOPE_ASSIGN_OR_RETURN(out.tables, readEvents(*db, opening.part(0, 1, "reading")));
+  } else {
+    DAMSCOPE_ASSIGN_OR_RETURN(
+        out.tables, importTrace(std::move(source.file), nullptr, opening.part(0, 1, "importing")));
+    // Stored with the import: a later read finds them and derives nothing.
+    deriveCpuDeviceWork(out.tables);
+    if (!source.store.empty()) {
+      DAMSCOPE_ASSIGN_OR_RETURN(PendingFile file, PendingFile::create(source.store, true));
+      out.pending = std::move(file);
+    }
+  }
+  EventWriter events(out.tables, out.pending);
   DAMSCOPE_ASSIGN_OR_RETURN(RankAnalysis analysis,
-                            analyzeRank(opened.tables, options.analysis, progress));
-  AnalysedRank out;
+                            analyzeRank(out.tables, options.analysis,
+                                        progress.part(kOpenShare, kStoreStart, "analysing")));
   out.result = buildRankResult(analysis, input, options.analysis);
-  out.result.store = opened.store;
-  out.pending = std::move(opened.pending);
+  out.result.store = source.store;
+  if (!source.store.empty()) {
+    const AnalysisTables rows = toAnalysisTables(out.result);  // while the events are written
+    // A SQLite file has one writer at a time: the events first.
+    if (Status written = events.wait(); !written.ok()) return storeFailure(out.pending, written);
+    progress.part(kStoreStart, 1, "storing").report(0);
+    DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
+    Status stored = okStatus();
+    if (out.pending) {
+      stored = storeAnalysisInNewFile(out.pending->tempPath(), rows, options.options_key);
+    } else {
+      Database& db = *source.events();
+      stored = db.allowWrites();
+      if (stored.ok()) stored = storeAnalysis(db, rows, options.options_key);
+    }
+    if (!stored.ok()) return storeFailure(out.pending, stored);
+  }
+  if (options.summaries_only) out.result.gaps = std::vector<GapResult>();  // and its memory
+  if (!keep_events) out.tables = TraceTables();
   return out;
+}
+
+// One rank: classified, then its stored results read back where they count,
+// else its events analysed.
+Result<OpenedRank> openRank(const std::string& input, const PipelineOptions& options,
+                            bool keep_events, const Progress& progress) {
+  DAMSCOPE_ASSIGN_OR_RETURN(RankSource source, classifyRank(input, options));
+  if (useStoredResults(source, options)) return readBack(source, options, keep_events, progress);
+  return analyse(source, options, keep_events, progress);
 }
 
 // The cross-rank analysis's input from a rank's result: its analysed steps
@@ -169,43 +196,14 @@ RankTimeline rankTimeline(const RankResult& r, size_t index, CollectiveNames& na
   return t;
 }
 
-// What the inputs say of the job that cannot all be true: two of them claim
-// the same rank, or they disagree on how many ranks there are. Likely traces
-// of two different runs (or one given twice), which the comparison would mix.
-std::vector<std::string> jobInconsistencies(const std::vector<AnalysedRank>& ranks) {
-  std::vector<std::string> notes;
-  std::map<int32_t, const RankResult*> by_rank;
-  for (const AnalysedRank& a : ranks) {
-    const RankResult& r = a.result;
-    if (!r.rank) continue;
-    auto [it, inserted] = by_rank.emplace(*r.rank, &r);
-    if (!inserted) {
-      notes.push_back("rank " + std::to_string(*r.rank) + " is claimed by both " +
-                      it->second->source + " and " + r.source +
-                      ": traces of two different runs, or one given twice? The comparison "
-                      "treats them as two ranks");
-    }
-  }
-  const RankResult* first_sized = nullptr;
-  for (const AnalysedRank& a : ranks) {
-    const RankResult& r = a.result;
-    if (!r.world_size) continue;
-    if (!first_sized) {
-      first_sized = &r;
-    } else if (*r.world_size != *first_sized->world_size) {
-      notes.push_back("the traces disagree on the job's size: " + first_sized->source + " says " +
-                      std::to_string(*first_sized->world_size) + " ranks, " + r.source + " says " +
-                      std::to_string(*r.world_size));
-      break;
-    }
-  }
-  return notes;
-}
-
 // The cross-rank comparison and the findings on it, into each rank's result.
-void compareRanks(std::vector<AnalysedRank>& ranks, const AnalysisOptions& options,
-                  RunResult& run) {
-  std::vector<std::string> inconsistencies = jobInconsistencies(ranks);
+void compareRanks(std::vector<OpenedRank>& ranks, const AnalysisOptions& options, RunResult& run) {
+  std::vector<JobMember> members;
+  members.reserve(ranks.size());
+  for (const OpenedRank& r : ranks) {
+    members.push_back({r.result.source, r.result.rank, r.result.world_size});
+  }
+  std::vector<std::string> inconsistencies = jobInconsistencies(members);
   CrossRankReport report;
   {
     CollectiveNames names;
@@ -239,34 +237,13 @@ void compareRanks(std::vector<AnalysedRank>& ranks, const AnalysisOptions& optio
 
 // Where a rank's results are written: its run.db, or a fresh import's
 // temporary file until the whole run is stored.
-std::string storePath(const AnalysedRank& rank) {
+std::string storePath(const OpenedRank& rank) {
   return rank.pending ? rank.pending->tempPath() : rank.result.store;
-}
-
-Status storeFailure(const AnalysedRank& rank, const Status& status) {
-  if (!rank.pending) return Error(status.error().message(), ErrorCode::kFailure);
-  return Error(rank.pending->userMessage(status.error().message()), ErrorCode::kFailure);
-}
-
-// Waits for a fresh import's events to be written: a SQLite file has one
-// writer at a time.
-Status eventsWritten(const AnalysedRank& rank, EventWriter& events) {
-  const Status status = events.wait();
-  return status.ok() ? okStatus() : storeFailure(rank, status);
-}
-
-// The rank's own results, before any comparison with other ranks: into a
-// fresh import's file as pages, or into the run.db it came from.
-Status storeRankResults(const AnalysedRank& rank, const AnalysisTables& tables,
-                        const std::string& options_key) {
-  const Status status = rank.pending ? storeAnalysisInNewFile(storePath(rank), tables, options_key)
-                                     : storeAnalysis(storePath(rank), tables, options_key);
-  return status.ok() ? okStatus() : storeFailure(rank, status);
 }
 
 // What the cross-rank comparison changed in a stored rank: its findings and
 // metrics, its notes, and the job's comparison table.
-Status storeCrossRank(const AnalysedRank& rank, const std::vector<RankComparison>& job,
+Status storeCrossRank(const OpenedRank& rank, const std::vector<RankComparison>& job,
                       size_t index) {
   static const std::vector<std::string_view> kTables = {
       FindingTable::kSqlName, FindingEvidenceTable::kSqlName, MetricTable::kSqlName,
@@ -274,273 +251,102 @@ Status storeCrossRank(const AnalysedRank& rank, const std::vector<RankComparison
   if (Status status =
           storeAnalysisTables(storePath(rank), toAnalysisTables(rank.result, job, index), kTables);
       !status.ok()) {
-    return storeFailure(rank, status);
+    return storeFailure(rank.pending, status);
   }
   return okStatus();
 }
 
-bool holdsAnalysis(const std::string& path) {
-  auto db = Database::open(path, Database::Mode::kReadOnly);
-  return db.ok() && isTraceStore(db.value()) && hasAnalysis(db.value());
+// True when the ranks' results were all read back with one comparison
+// between exactly these ranks, in this order: each rank's stored job table
+// has a row per rank and its own at its position. A rank shown alone keeps
+// the comparison it was stored with (the straggler it is, in its job).
+bool storedWithTheirComparison(const std::vector<OpenedRank>& ranks) {
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    const OpenedRank& r = ranks[i];
+    if (r.origin != RankOrigin::kReadBack) return false;
+    if (ranks.size() == 1) continue;
+    if (r.stored_job.size() != ranks.size() || !r.result.comparison ||
+        !(r.stored_job[i] == *r.result.comparison)) {
+      return false;
+    }
+  }
+  return true;
 }
 
-// The run.db whose stored results stand for `input`: the input itself when it
-// is an analysed run.db; for a trace, the run.db an earlier analysis imported
-// it into, where analyzeRun would look for it. Empty: `input` must be analysed.
-std::optional<std::string> storedResultsOf(const std::string& input,
-                                           const PipelineOptions& options) {
-  auto format = detectFormat(input);
-  if (!format.ok()) return std::nullopt;  // analysing it says what is wrong
-  if (format.value() == TraceFormat::kTraceStore) {
-    if (holdsAnalysis(input)) return input;
-    return std::nullopt;
+// The comparison between the ranks: with StoredResults::kShow, the one
+// stored with them when they were all read back with it; else computed now
+// and stored in each rank's run.db (with one rank, there is none).
+Status crossRank(std::vector<OpenedRank>& ranks, const PipelineOptions& options,
+                 const Progress& progress, RunResult& run) {
+  if (options.stored_results == StoredResults::kShow && storedWithTheirComparison(ranks)) {
+    run.cross_rank = std::move(ranks.front().stored_job);
+    for (const AnalysisNote& n : ranks.front().result.notes) {
+      if (n.analysis == "cross_rank") run.cross_rank_notes.push_back(n.message);
+    }
+    return okStatus();
   }
-  if (!options.store || options.replace) return std::nullopt;
-  const std::string store = options.output.empty() ? defaultStoreName(input) : options.output;
-  std::error_code ec;
-  if (std::filesystem::exists(store, ec) && !samePath(store, input) && importedFrom(store, input) &&
-      holdsAnalysis(store)) {
-    return store;
+  for (OpenedRank& rank : ranks) {
+    if (rank.origin == RankOrigin::kReadBack && options.stored_results == StoredResults::kShow) {
+      dropComparison(rank.result);
+    }
   }
-  return std::nullopt;
+  if (ranks.size() < 2) return okStatus();
+  progress.part(kRanksShare, kRanksShare, "comparing ranks").report(0);
+  compareRanks(ranks, options.analysis, run);
+  DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
+  const size_t n = ranks.size();
+  const ParallelProgress storing(progress.part(kRanksShare, 1, "storing"), n);
+  const int writers = static_cast<int>(threadsFor(options.jobs, n)) * kCrossRankWritersPerJob;
+  return forEachPiece(n, writers, [&](size_t i) -> Status {
+    if (ranks[i].result.store.empty()) return okStatus();
+    DAMSCOPE_RETURN_IF_ERROR(storeCrossRank(ranks[i], run.cross_rank, i));
+    storing.piece(i).report(1);
+    return okStatus();
+  });
 }
 
 }  // namespace
 
-std::string defaultStoreName(const std::string& input) {
-  std::string name = std::filesystem::path(input).filename().string();
-  for (const char* suffix : {".gz", ".json", ".pt.trace", ".sqlite", ".sqlite3"}) {
-    const std::string s(suffix);
-    if (name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0) {
-      name.resize(name.size() - s.size());
-    }
-  }
-  return name + ".db";
-}
-
-namespace {
-
-// A rank's results stored earlier under the same options, read back as if
-// just analysed: without what an earlier comparison with other ranks added,
-// which this run's comparison computes again. Empty when `store` holds no
-// results under options.options_key. One open of the file: a merge of a
-// thousand ranks spends its time opening files.
-Result<std::optional<AnalysedRank>> readStoredResults(const std::string& store,
-                                                      const std::string& input,
-                                                      const PipelineOptions& options) {
-  auto db = Database::open(store, Database::Mode::kReadOnly);
-  if (!db.ok() || !isTraceStore(db.value()) || !hasAnalysis(db.value()) ||
-      storedAnalysisOptions(db.value()) != options.options_key) {
-    return std::optional<AnalysedRank>();
-  }
-  // The job's comparison table is computed again; the bubbles only with them.
-  std::vector<std::string_view> skip = {RankComparisonTable::kSqlName};
-  if (options.summaries_only) skip.push_back(GapTable::kSqlName);
-  DAMSCOPE_ASSIGN_OR_RETURN(AnalysisTables rows, readAnalysis(db.value(), skip));
-  DAMSCOPE_ASSIGN_OR_RETURN(StoredRank stored, toRankResult(rows, store));
-  AnalysedRank out;
-  out.result = std::move(stored.rank);
-  out.result.source = input;
-  out.result.store = options.store ? store : std::string();
-  out.result.comparison.reset();
-  removeCrossRankFindings(out.result.findings);
-  std::erase_if(out.result.notes, [](const AnalysisNote& n) { return n.analysis == "cross_rank"; });
-  return std::optional<AnalysedRank>(std::move(out));
-}
-
-// The run.db whose stored results may stand for `input` when reusing them
-// (readStoredResults checks them): the input itself when it is a SQLite
-// file, else the run.db an earlier import of the trace went to.
-std::optional<std::string> reusableStore(const std::string& input, const PipelineOptions& options) {
-  if (auto head = readFilePrefix(input, 16); head.ok() && isSqlite(head.value())) return input;
-  return storedResultsOf(input, options);
-}
-
-// One rank: its stored results when the options allow, else its events
-// opened, analysed and (with options.store) its own results stored.
-Result<AnalysedRank> analyseRank(const std::string& input, const PipelineOptions& options,
-                                 const Progress& progress, TraceTables* tables) {
-  if (options.reuse_stored_results && !tables) {
-    if (const std::optional<std::string> store = reusableStore(input, options)) {
-      DAMSCOPE_ASSIGN_OR_RETURN(std::optional<AnalysedRank> stored,
-                                readStoredResults(*store, input, options));
-      if (stored) {
-        progress.part(0, 1, "reading results").report(1);
-        return std::move(*stored);
-      }
-    }
-  }
-  DAMSCOPE_ASSIGN_OR_RETURN(OpenedRank opened,
-                            openRank(input, options, progress.part(0, kOpenShare)));
-  EventWriter events(opened);
-  DAMSCOPE_ASSIGN_OR_RETURN(
-      AnalysedRank rank,
-      analyseOpened(opened, input, options, progress.part(kOpenShare, kStoreStart, "analysing")));
-  if (!rank.result.store.empty()) {
-    const AnalysisTables tables = toAnalysisTables(rank.result);  // while the events are written
-    DAMSCOPE_RETURN_IF_ERROR(eventsWritten(rank, events));
-    progress.part(kStoreStart, 1, "storing").report(0);
-    DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
-    DAMSCOPE_RETURN_IF_ERROR(storeRankResults(rank, tables, options.options_key));
-  }
-  if (options.summaries_only) rank.result.gaps = std::vector<GapResult>();  // and its memory
-  if (tables) *tables = std::move(opened.tables);
-  return rank;
-}
-
-// analyzeRun; with `tables`, each rank's events are kept there, in input order.
-//
-// The ranks are analysed options.jobs at a time, each storing its own results
-// as soon as it has them (into a fresh import's temporary file, or into the
-// run.db it came from); then, with several ranks, the comparison adds its
-// findings and table to each. Fresh imports become visible only once the whole
-// run is stored; a run.db given as input may keep its new single-rank results
-// when a later rank fails.
-Result<RunResult> runPipeline(const std::vector<std::string>& inputs,
-                              const PipelineOptions& options, const Progress& progress,
-                              std::vector<TraceTables>* tables) {
+Result<AnalysedRun> openRun(const std::vector<std::string>& inputs, const PipelineOptions& options,
+                            EventsNeeded need, const Progress& progress) {
   if (inputs.empty()) return Error("no trace to analyse");
   if (!options.output.empty() && inputs.size() > 1) {
     return Error(options.output + ": one run.db holds one trace, not " +
                  std::to_string(inputs.size()));
   }
   const size_t n = inputs.size();
-  std::vector<AnalysedRank> ranks(n);
-  if (tables) {
-    tables->clear();
-    tables->resize(n);
-  }
-  const ParallelProgress analysing(progress.part(0, kRanksShare), n);
+  std::vector<OpenedRank> ranks(n);
+  const ParallelProgress working(progress.part(0, kRanksShare), n);
   DAMSCOPE_RETURN_IF_ERROR(forEachPiece(n, options.jobs, [&](size_t i) -> Status {
     DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
-    const Progress part = analysing.piece(i).part(0, 1, "", inputs[i]);
-    DAMSCOPE_ASSIGN_OR_RETURN(
-        ranks[i], analyseRank(inputs[i], options, part, tables ? &(*tables)[i] : nullptr));
+    const bool keep_events =
+        need == EventsNeeded::kEveryRank || (need == EventsNeeded::kFirstRank && i == 0);
+    const Progress part = working.piece(i).part(0, 1, "", inputs[i]);
+    DAMSCOPE_ASSIGN_OR_RETURN(ranks[i], openRank(inputs[i], options, keep_events, part));
     return okStatus();
   }));
 
-  RunResult run;
-  if (n > 1) {
-    progress.part(kRanksShare, kRanksShare, "comparing ranks").report(0);
-    compareRanks(ranks, options.analysis, run);
-    DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
-    const ParallelProgress storing(progress.part(kRanksShare, 1, "storing"), n);
-    const int writers = static_cast<int>(threadsFor(options.jobs, n)) * kCrossRankWritersPerJob;
-    DAMSCOPE_RETURN_IF_ERROR(forEachPiece(n, writers, [&](size_t i) -> Status {
-      if (ranks[i].result.store.empty()) return okStatus();
-      DAMSCOPE_RETURN_IF_ERROR(storeCrossRank(ranks[i], run.cross_rank, i));
-      storing.piece(i).report(1);
-      return okStatus();
-    }));
-  }
+  AnalysedRun out;
+  DAMSCOPE_RETURN_IF_ERROR(crossRank(ranks, options, progress, out.run));
   DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
-  run.ranks.reserve(n);
-  for (AnalysedRank& rank : ranks) {
+  // Fresh imports appear only now, each with its events and every result.
+  out.run.ranks.reserve(n);
+  out.origins.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    OpenedRank& rank = ranks[i];
     if (rank.pending) {
       if (Status status = rank.pending->commit(); !status.ok()) {
         return Error(status.error().message(), ErrorCode::kFailure);
       }
     }
-    run.ranks.push_back(std::move(rank.result));
+    out.run.ranks.push_back(std::move(rank.result));
+    out.origins.push_back(rank.origin);
+    if (need == EventsNeeded::kEveryRank || (need == EventsNeeded::kFirstRank && i == 0)) {
+      out.tables.push_back(std::move(rank.tables));
+    }
   }
   progress.report(1);
-  return run;
-}
-
-}  // namespace
-
-Result<RunResult> analyzeRun(const std::vector<std::string>& inputs, const PipelineOptions& options,
-                             const Progress& progress) {
-  return runPipeline(inputs, options, progress, nullptr);
-}
-
-Result<RankResult> readStoredRank(const std::string& run_db) {
-  DAMSCOPE_ASSIGN_OR_RETURN(AnalysisTables rows, readAnalysis(run_db));
-  DAMSCOPE_ASSIGN_OR_RETURN(StoredRank stored, toRankResult(rows, run_db));
-  return std::move(stored.rank);
-}
-
-Result<RunResult> readStoredRun(const std::vector<std::string>& run_dbs) {
-  RunResult run;
-  for (const std::string& path : run_dbs) {
-    DAMSCOPE_ASSIGN_OR_RETURN(AnalysisTables rows, readAnalysis(path));
-    DAMSCOPE_ASSIGN_OR_RETURN(StoredRank stored, toRankResult(rows, path));
-    if (run.ranks.empty()) {
-      run.cross_rank = std::move(stored.job);
-      for (const AnalysisNote& n : stored.rank.notes) {
-        if (n.analysis == "cross_rank") run.cross_rank_notes.push_back(n.message);
-      }
-    }
-    run.ranks.push_back(std::move(stored.rank));
-  }
-  return run;
-}
-
-Result<AnalysedTrace> openAnalysedTrace(const std::string& input, const PipelineOptions& options,
-                                        const Progress& progress) {
-  AnalysedTrace out;
-  if (const std::optional<std::string> stored = storedResultsOf(input, options)) {
-    DAMSCOPE_ASSIGN_OR_RETURN(out.tables, readEvents(*stored, progress.part(0, 1, "reading")));
-    DAMSCOPE_ASSIGN_OR_RETURN(out.result, readStoredRank(*stored));
-    return out;
-  }
-  DAMSCOPE_ASSIGN_OR_RETURN(OpenedRank opened,
-                            openRank(input, options, progress.part(0, kOpenShare)));
-  EventWriter events(opened);
-  DAMSCOPE_ASSIGN_OR_RETURN(
-      AnalysedRank rank,
-      analyseOpened(opened, input, options, progress.part(kOpenShare, 1, "analysing")));
-  if (!rank.result.store.empty()) {
-    const AnalysisTables tables = toAnalysisTables(rank.result);  // while the events are written
-    DAMSCOPE_RETURN_IF_ERROR(eventsWritten(rank, events));
-    DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
-    DAMSCOPE_RETURN_IF_ERROR(storeRankResults(rank, tables, options.options_key));
-    if (rank.pending) {
-      if (Status status = rank.pending->commit(); !status.ok()) {
-        return Error(status.error().message(), ErrorCode::kFailure);
-      }
-    }
-  }
-  out.tables = std::move(opened.tables);
-  out.result = std::move(rank.result);
-  out.analysed = true;
   return out;
-}
-
-Result<AnalysedRun> openAnalysedRun(const std::vector<std::string>& inputs,
-                                    const PipelineOptions& options, const Progress& progress) {
-  std::vector<std::string> stores;
-  for (const std::string& input : inputs) {
-    std::optional<std::string> stored = storedResultsOf(input, options);
-    if (!stored) break;
-    stores.push_back(std::move(*stored));
-  }
-  AnalysedRun out;
-  if (inputs.empty() || stores.size() < inputs.size()) {
-    DAMSCOPE_ASSIGN_OR_RETURN(out.run, runPipeline(inputs, options, progress, &out.tables));
-    return out;
-  }
-  const double share = 1.0 / static_cast<double>(stores.size());
-  for (size_t i = 0; i < stores.size(); ++i) {
-    const Progress part = progress.part(share * static_cast<double>(i),
-                                        share * static_cast<double>(i + 1), "reading", inputs[i]);
-    DAMSCOPE_ASSIGN_OR_RETURN(TraceTables tables, readEvents(stores[i], part));
-    out.tables.push_back(std::move(tables));
-  }
-  DAMSCOPE_ASSIGN_OR_RETURN(out.run, readStoredRun(stores));
-  return out;
-}
-
-Result<RunResult> resultsOfRun(const std::vector<std::string>& inputs,
-                               const PipelineOptions& options, const Progress& progress) {
-  std::vector<std::string> stores;
-  for (const std::string& input : inputs) {
-    std::optional<std::string> stored = storedResultsOf(input, options);
-    if (!stored) return analyzeRun(inputs, options, progress);
-    stores.push_back(std::move(*stored));
-  }
-  progress.part(0, 1, "reading").report(0);
-  return readStoredRun(stores);
 }
 
 }  // namespace damscope

@@ -3,8 +3,6 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "analyzer/importers/trace_import.h"
-
 namespace damscope {
 
 struct RunLoader::Job {
@@ -21,13 +19,9 @@ RunLoader::~RunLoader() {
   future_.waitForFinished();
 }
 
-PipelineOptions RunLoader::optionsFor(const QStringList& inputs) {
+PipelineOptions RunLoader::pipelineOptions() {
   PipelineOptions options;
-  options.store = !inputs.isEmpty();
-  for (const QString& input : inputs) {
-    auto format = detectFormat(input.toStdString());
-    if (!format.ok() || format.value() != TraceFormat::kTraceStore) options.store = false;
-  }
+  options.store_imports = false;
   return options;
 }
 
@@ -42,7 +36,7 @@ void RunLoader::load(const QStringList& inputs) {
   running_ = job;
   std::vector<std::string> paths;
   for (const QString& input : inputs) paths.push_back(input.toStdString());
-  const PipelineOptions options = optionsFor(inputs);
+  const PipelineOptions options = pipelineOptions();
 
   // The previous job, if any, was told to stop; waiting here for it keeps
   // one pipeline at a time (it notices within a few thousand events).
@@ -68,7 +62,7 @@ void RunLoader::load(const QStringList& inputs) {
               Qt::QueuedConnection);
         },
         &job->cancel);
-    auto opened = openAnalysedRun(paths, options, progress);
+    auto opened = openRun(paths, options, EventsNeeded::kEveryRank, progress);
     std::shared_ptr<const AnalysedRun> run;
     QString message;
     bool cancelled = false;

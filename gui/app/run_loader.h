@@ -1,5 +1,5 @@
-// Opens a run off the UI thread: the pipeline's openAnalysedRun (import or
-// read, analyse, store) runs on a worker thread while the window stays
+// Opens a run off the UI thread: the pipeline's openRun (import or read,
+// analyse, store; every rank's events kept) runs on a worker thread while the window stays
 // responsive; progress and the outcome come back to the UI thread as queued
 // signals (Hotspot's habit: heavy work in a pool, results delivered by
 // queued calls, stale results dropped).
@@ -10,10 +10,10 @@
 // leaves no partial file. The destructor cancels and waits, so no worker
 // outlives the loader.
 //
-// Where results go: inputs that are all run.db files get their analysis
-// stored in them (as `damscope analyze` does, so the next open only reads);
-// a Kineto or nsys trace is analysed in memory and nothing is written beside
-// it, so opening a file never leaves files in the current directory.
+// Where results go: a run.db gets its analysis stored in it (as `damscope
+// analyze` does, so the next open only reads); a Kineto or nsys trace is
+// imported and analysed in memory and nothing is written beside it, so
+// opening a file never leaves files in the current directory.
 #pragma once
 
 #include <QFuture>
@@ -39,8 +39,8 @@ class RunLoader : public QObject {
   void cancel();
   bool busy() const { return running_ != nullptr; }
 
-  // The options the pipeline gets for `inputs` (store only into run.db files).
-  static PipelineOptions optionsFor(const QStringList& inputs);
+  // The options the pipeline gets: results stored only into run.db files.
+  static PipelineOptions pipelineOptions();
 
  signals:
   // fraction of the whole load, 0..1; stage as the pipeline names it

@@ -11,6 +11,7 @@
 
 #include "gui/app/report_export.h"
 #include "gui/app/run_loader.h"
+#include "tests/stored_run.h"
 #include "tests/test_support.h"
 
 namespace damscope {
@@ -58,8 +59,7 @@ TEST(RunLoader, OpensRanksOffTheUiThreadAndWritesNothingBesideATrace) {
 }
 
 TEST(RunLoader, RunDbsGetTheirResultsStored) {
-  EXPECT_FALSE(RunLoader::optionsFor({"a.json.gz"}).store);
-  EXPECT_FALSE(RunLoader::optionsFor({}).store);
+  EXPECT_FALSE(RunLoader::pipelineOptions().store_imports);
   TempDir dir;
   const QStringList traces = twoRanks(dir, 3);
   RunLoader loader;
@@ -72,10 +72,10 @@ TEST(RunLoader, RunDbsGetTheirResultsStored) {
       testing::runCommand(testing::damscopeBinary() + " import " + traces[0].toStdString() +
                           " -o " + db);
   ASSERT_EQ(imported.exit_code, 0) << imported.err;
-  EXPECT_TRUE(RunLoader::optionsFor({QString::fromStdString(db)}).store);
+  EXPECT_TRUE(RunLoader::pipelineOptions().store);
   loader.load({QString::fromStdString(db)});
   ASSERT_TRUE(loaded.wait(30000));
-  auto stored = readStoredRank(db);
+  auto stored = testing::readStoredRank(db);
   ASSERT_TRUE(stored.ok()) << stored.error().message();
   const auto run = loaded.back().at(0).value<std::shared_ptr<const AnalysedRun>>();
   EXPECT_EQ(stored->findings, run->run.ranks[0].findings);

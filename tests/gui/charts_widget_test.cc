@@ -248,7 +248,7 @@ TEST(ChartsOfSharedTraces, ResNet50) {
   PipelineOptions options;
   options.store = false;
   auto opened =
-      openAnalysedRun({testing::sharedTrace("kineto/resnet50_workers0.pt.trace.json.gz")}, options);
+      openRun({testing::sharedTrace("kineto/resnet50_workers0.pt.trace.json.gz")}, options, EventsNeeded::kEveryRank);
   ASSERT_TRUE(opened.ok()) << opened.error().message();
   auto run = std::make_shared<const AnalysedRun>(std::move(opened.value()));
   const RankResult& r = run->run.ranks.at(0);

@@ -170,7 +170,7 @@ TEST(RanksModel, TheSlowerOfTwoRanksIsMarkedAsTheStraggler) {
   testing::writeFile(inputs[1], testing::dataBoundKinetoTrace(1, 400, 8));
   PipelineOptions options;
   options.store = false;
-  auto opened = openAnalysedRun(inputs, options);
+  auto opened = openRun(inputs, options, EventsNeeded::kEveryRank);
   ASSERT_TRUE(opened.ok()) << opened.error().message();
   const auto run = std::make_shared<const AnalysedRun>(std::move(opened.value()));
   ASSERT_EQ(run->run.cross_rank.size(), 2u);

@@ -136,7 +136,7 @@ TEST(DiagnosisPanel, PaintsTheDiagnosisOfResnet50) {
   if (path.empty()) GTEST_SKIP() << trace << " not found";
   PipelineOptions options;
   options.store = false;
-  auto opened = openAnalysedRun({path}, options);
+  auto opened = openRun({path}, options, EventsNeeded::kEveryRank);
   ASSERT_TRUE(opened.ok()) << opened.error().message();
   const auto run = std::make_shared<const AnalysedRun>(std::move(opened.value()));
   DiagnosisPanel panel;

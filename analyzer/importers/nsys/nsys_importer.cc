@@ -618,6 +618,11 @@ bool isNsysExport(Database& db) {
 
 Result<TraceTables> importNsysSqlite(const std::string& path, const Progress& progress) {
   DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadOnly));
+  return importNsysSqlite(std::move(db), progress);
+}
+
+Result<TraceTables> importNsysSqlite(Database db, const Progress& progress) {
+  const std::string path = db.path();
   // A file that is not SQLite at all fails on its first query, not on open.
   if (auto probe = db.exec("SELECT count(*) FROM sqlite_master"); !probe.ok()) {
     return Error(path + ": not a readable SQLite database (" + probe.error().message() + ")");

@@ -27,5 +27,8 @@ bool isNsysExport(Database& db);
 // Reports the fraction of the export's event rows read to `progress` and
 // returns cancelledError() when it is cancelled.
 Result<TraceTables> importNsysSqlite(const std::string& path, const Progress& progress = {});
+// The same, from the export already opened (the importer front door opens a
+// file once to recognise it).
+Result<TraceTables> importNsysSqlite(Database db, const Progress& progress = {});
 
 }  // namespace damscope
