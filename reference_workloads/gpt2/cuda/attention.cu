@@ -1,5 +1,5 @@
 // The naive attention's own kernels on the GPU; its four GEMMs per direction
-// run in cuBLASLt between them (cuda_backend.cc). As llm.c train_gpt2.cu's
+// run in cuBLASLt between them (precision_gemm.h). As llm.c train_gpt2.cu's
 // attention_forward (Karpathy), written anew, math in ops/attention.h:
 //   forward   q, k, v (B, NH, T, hs) = permute(qkv)
 //             preatt = q k^T / sqrt(hs)          (batched GEMM, T x T per head)

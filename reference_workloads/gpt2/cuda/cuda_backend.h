@@ -19,7 +19,7 @@
 // head size whose tiles fit in 48 KiB of shared memory (hs <= 128 fits).
 //
 // The naive attention's batched GEMMs run at fp32, or tf32 under both tf32
-// and bf16 (cuda_backend.cc says why); the linear layers at the precision
+// and bf16 (precision_gemm.h says why); the linear layers at the precision
 // asked.
 //
 // Not thread-safe: one thread issues the ops (the CUDA device is made

@@ -1,8 +1,8 @@
 // The CUDA backend's launchers: one function per kernel (or short chain of
 // kernels) of an op, defined in the .cu files beside this header, called by
-// cuda_backend.cc. C++17 and only the CUDA runtime's C header, because nvcc
-// compiles the .cu files as C++17 (CMake 3.25 knows no CUDA20 dialect) while
-// the backend is C++20 from g++.
+// cuda_backend.cc and precision_gemm.cc. C++17 and only the CUDA runtime's C
+// header, because nvcc compiles the .cu files as C++17 (CMake 3.25 knows no
+// CUDA20 dialect) while the backend is C++20 from g++.
 //
 // Every launcher enqueues on `stream`, returns cudaGetLastError() after its
 // launches (cudaSuccess or the launch's error; kernels' own faults surface

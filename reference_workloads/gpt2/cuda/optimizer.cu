@@ -4,7 +4,7 @@
 //   g = g grad_scale; m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g^2
 //   p -= lr (m / (1 - b1^t) / (sqrt(v / (1 - b2^t)) + eps) + wd p)
 // The parameters are fp32 and are the master weights: the bf16 GEMM path
-// casts copies of them per call (cuda_backend.cc) and never writes back.
+// casts copies of them per call (precision_gemm.cc) and never writes back.
 //
 // The norm is summed in double as on the CPU (tens of millions of terms),
 // per-block partials then one block, so the result does not depend on
