@@ -11,7 +11,8 @@
 //         NVL FP32 60, TF32 835*, BF16 1,671*.
 //   GH200: NVIDIA GH200 Grace Hopper Superchip datasheet (2023): the Hopper
 //         GPU's FP32 67, TF32 494, BF16 990 (dense).
-//   L40S: NVIDIA L40S datasheet (2023): FP32 91.6, TF32 366*, BF16 733*.
+//   L40S: NVIDIA L40S datasheet (2023): FP32 91.6, TF32 183 | 366*, BF16
+//         362.05 | 733* (its dense figure, a little under half the sparse one).
 #include "reference_workloads/gpt2/cuda/device_peaks.h"
 
 namespace damscope::gpt2 {
@@ -27,7 +28,7 @@ constexpr PeakRow kPeaks[] = {
     {"GH200", 67.0, 494.0, 990.0},     {"H200 NVL", 60.0, 417.5, 835.5},
     {"H200", 67.0, 494.5, 989.5},      {"H100 NVL", 60.0, 417.5, 835.5},
     {"H100 PCIe", 51.0, 378.0, 756.5}, {"H100", 67.0, 494.5, 989.5},
-    {"A100", 19.5, 156.0, 312.0},      {"L40S", 91.6, 183.0, 366.5},
+    {"A100", 19.5, 156.0, 312.0},      {"L40S", 91.6, 183.0, 362.05},
 };
 
 }  // namespace
