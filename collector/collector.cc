@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -22,6 +21,7 @@
 #include "collector/collector_impl.h"
 #include "collector/nvtx_hooks.h"
 #include "collector/nvtx_registry.h"
+#include "collector/process_signals.h"
 
 namespace damscope::collector {
 
@@ -62,10 +62,6 @@ constexpr int64_t kExitWaitMs = 10'000;     // exit() waits this long for the la
 // burst of ~5,000 events that starts while the writer is backed off.
 constexpr size_t kBusyRingEvents = 64;
 constexpr int kQuietDrainMs = 8;
-// A crashing thread waits this long for the writer to save what is buffered,
-// then lets the signal proceed whatever happened (the writer may itself need
-// a lock the crashed thread holds, malloc's for one).
-constexpr int64_t kFatalSignalWaitNs = 2'000'000'000;
 
 std::string readFileText(const char* path) {
   std::string text;
@@ -103,128 +99,7 @@ std::string missingDriverReason() {
   return "no NVIDIA driver is loaded on this machine (/proc/driver/nvidia/version is missing)";
 }
 
-const char* signalName(int sig) {
-  switch (sig) {
-    case SIGINT:
-      return "SIGINT";
-    case SIGTERM:
-      return "SIGTERM";
-    default:
-      return "signal";
-  }
-}
-
-std::atomic<int> g_signal{0};
-
-// --- Fatal signals ------------------------------------------------------------------
-// On SIGSEGV, SIGBUS, SIGABRT or SIGFPE of the program, the thread that took
-// it asks the writer to commit what is buffered and waits for that, bounded,
-// then hands the signal on as if damscope were not there: to the handler the
-// program had installed before damscope started, or to the default action.
-// The handler is async-signal-safe: atomics, sigaction, clock_gettime,
-// nanosleep, getpid, gettid and tgkill (signal-safety(7)); no allocation, no
-// lock. It runs once per process: on entry the signal's previous disposition
-// is restored (SA_RESETHAND, but back to the program's own handler), so a
-// second fault, on any thread, goes straight there.
-
-constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE};
-struct sigaction g_previous_action[NSIG];
-std::atomic<bool> g_fatal_claimed{false};
-std::atomic<int> g_fatal_signal{0};      // the handler's request to the writer
-std::atomic<bool> g_fatal_saved{false};  // the writer's answer: committed
-std::atomic<pid_t> g_owner_pid{0};
-std::atomic<pid_t> g_writer_tid{0};
-std::atomic<bool> g_window_open{false};
-
-int64_t monotonicNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
-void passSignalOn(int sig, siginfo_t* info, void* context) {
-  const struct sigaction& previous = g_previous_action[sig];
-  if (previous.sa_handler == SIG_IGN) return;
-  if (previous.sa_handler != SIG_DFL) {
-    if (previous.sa_flags & SA_SIGINFO) {
-      previous.sa_sigaction(sig, info, context);
-    } else {
-      previous.sa_handler(sig);
-    }
-    return;
-  }
-  // The default action, restored on entry. A fault (si_code > 0) recurs when
-  // the faulting instruction runs again after this returns, and the kernel
-  // then applies the default action. A signal a process sent (kill, raise,
-  // abort: si_code <= 0) does not recur, so it is sent again to this thread;
-  // blocked while the handler runs, it is delivered, to the default action,
-  // as the handler returns. Google Breakpad does the same
-  // (src/client/linux/handler/exception_handler.cc, SignalHandler).
-  if (info == nullptr || info->si_code <= 0) {
-    syscall(SYS_tgkill, getpid(), static_cast<pid_t>(syscall(SYS_gettid)), sig);
-  }
-}
-
-void onFatalSignal(int sig, siginfo_t* info, void* context) {
-  const int saved_errno = errno;
-  sigaction(sig, &g_previous_action[sig], nullptr);
-  const pid_t tid = static_cast<pid_t>(syscall(SYS_gettid));
-  // Not in a forked child (no writer there), not on the writer itself (it
-  // cannot wait for itself), once, and only while something is recorded.
-  if (getpid() == g_owner_pid.load() && tid != g_writer_tid.load() && g_window_open.load() &&
-      !g_fatal_claimed.exchange(true)) {
-    g_fatal_signal.store(sig);
-    const int64_t deadline = monotonicNs() + kFatalSignalWaitNs;
-    const timespec pause{0, 1'000'000};
-    while (!g_fatal_saved.load() && monotonicNs() < deadline) nanosleep(&pause, nullptr);
-  }
-  errno = saved_errno;
-  passSignalOn(sig, info, context);
-}
-
-void installFatalSignalHandlers() {
-  g_owner_pid.store(getpid());
-  for (int sig : kFatalSignals) {
-    struct sigaction handler {};
-    handler.sa_sigaction = &onFatalSignal;
-    sigemptyset(&handler.sa_mask);
-    // SA_ONSTACK: a thread that has an alternate stack (set up by the program
-    // for stack overflows) keeps using it.
-    handler.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
-    sigaction(sig, &handler, &g_previous_action[sig]);
-  }
-}
-
-const char* fatalSignalName(int sig) {
-  switch (sig) {
-    case SIGSEGV:
-      return "signal SIGSEGV";
-    case SIGBUS:
-      return "signal SIGBUS";
-    case SIGABRT:
-      return "signal SIGABRT";
-    case SIGFPE:
-      return "signal SIGFPE";
-    default:
-      return "signal";
-  }
-}
-
-void onTerminatingSignal(int sig) {
-  // Async-signal-safe only: note the signal and restore the default action,
-  // so a second signal ends the process at once. The writer finishes the
-  // window and raises the signal again.
-  g_signal.store(sig, std::memory_order_relaxed);
-  struct sigaction dfl {};
-  dfl.sa_handler = SIG_DFL;
-  sigaction(sig, &dfl, nullptr);
-}
-
 }  // namespace
-
-void setWindowOpenForSignals(bool open) {
-  g_window_open.store(open);
-}
 
 CollectorImpl::CollectorImpl(CollectorConfig config, RankInfo rank)
     : config_(std::move(config)),
@@ -259,19 +134,7 @@ bool CollectorImpl::start() {
     std::lock_guard<std::mutex> lock(gpu_mutex_);
     gpu_status_ = reason;
   }
-  // Finish the window on SIGINT/SIGTERM, unless the program handles them
-  // itself (then it exits through exit(), which finishes the window too).
-  for (int sig : {SIGINT, SIGTERM}) {
-    struct sigaction current {};
-    if (sigaction(sig, nullptr, &current) == 0 && current.sa_handler == SIG_DFL &&
-        !(current.sa_flags & SA_SIGINFO)) {
-      struct sigaction handler {};
-      handler.sa_handler = &onTerminatingSignal;
-      sigemptyset(&handler.sa_mask);
-      handler.sa_flags = SA_RESTART;
-      sigaction(sig, &handler, nullptr);
-    }
-  }
+  installTerminatingSignalHandlers();
   installFatalSignalHandlers();
   // The first window opens here, before the program continues, so that a
   // CUDA program's first calls are recorded.
@@ -406,7 +269,7 @@ void CollectorImpl::closeGpuWindow() {
 
 void CollectorImpl::writerMain() {
   pthread_setname_np(pthread_self(), "damscope-writer");
-  g_writer_tid.store(static_cast<pid_t>(syscall(SYS_gettid)));
+  setWriterThreadForSignals();
   try {
     writerLoop();
   } catch (const std::exception& e) {
@@ -431,12 +294,12 @@ void CollectorImpl::writerLoop() {
       stopping = stopping_;
       job = job_;
     }
-    if (const int sig = g_fatal_signal.load(); sig != 0 && !g_fatal_saved.load()) {
-      saveBeforeFatalSignal(fatalSignalName(sig));
-      g_fatal_saved.store(true);
+    if (const char* fatal = pendingFatalSignal()) {
+      saveBeforeFatalSignal(fatal);
+      fatalSignalSaved();
     }
-    if (const int sig = g_signal.load(std::memory_order_relaxed); sig != 0) {
-      closeWindow((std::string("signal ") + signalName(sig)).c_str());
+    if (const int sig = pendingTerminatingSignal(); sig != 0) {
+      closeWindow((std::string("signal ") + terminatingSignalName(sig)).c_str());
       if (!socket_path_.empty()) ::unlink(socket_path_.c_str());
       // The program did not handle the signal: end it as the signal would
       // have, now that the trace is complete.

@@ -4,6 +4,8 @@
 //                         exit, and the process-wide entry
 //   collector_window.cc   capture windows: open, drain, commit, close
 //   collector_control.cc  the attach control socket (--on-demand)
+// and, outside the class, process_signals.cc: the program's SIGINT/SIGTERM
+// and fatal signals, handed to the writer through atomics.
 // Threads: the writer (all decoding and writing, the window life cycle), the
 // control thread and one thread per attach connection (--on-demand only), the
 // CPU sampler and the store thread (while a window is open). Application
@@ -68,9 +70,6 @@ int64_t nowNs(clockid_t clock = CLOCK_REALTIME);
 void say(const std::string& message);
 const char* envOrNull(const char* name);
 
-// Whether a window is open, for the fatal-signal handler (collector.cc),
-// which can read only an atomic.
-void setWindowOpenForSignals(bool open);
 
 // A window request from the control thread, served by the writer.
 struct AttachJob {

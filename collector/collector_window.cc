@@ -7,6 +7,7 @@
 #include "collector/collector_impl.h"
 #include "collector/nvtx_hooks.h"
 #include "collector/nvtx_registry.h"
+#include "collector/process_signals.h"
 
 namespace damscope::collector {
 
