@@ -100,14 +100,17 @@ std::string legendItem(std::string_view colour, const std::string& label) {
 std::string header(const RankResult& a, size_t ranks) {
   std::string where = a.source;
   std::string sub;
-  if (a.rank) sub += fmt::format("rank {}{} · ", *a.rank, ranks > 1 ? fmt::format(" of {} shown", ranks) : "");
+  if (a.rank)
+    sub +=
+        fmt::format("rank {}{} · ", *a.rank, ranks > 1 ? fmt::format(" of {} shown", ranks) : "");
   if (a.device) {
     sub += deviceLabel(a) + " · ";
   }
   sub += stepsLine(a);
-  return fmt::format("<header><h1>Why is this run slow?</h1><p class=\"sub mono\">{}</p>"
-                     "<p class=\"sub\">{}</p></header>",
-                     htmlEscape(where), htmlEscape(sub));
+  return fmt::format(
+      "<header><h1>Why is this run slow?</h1><p class=\"sub mono\">{}</p>"
+      "<p class=\"sub\">{}</p></header>",
+      htmlEscape(where), htmlEscape(sub));
 }
 
 std::string verdictSection(const RankResult& a) {
@@ -137,8 +140,8 @@ std::string verdictSection(const RankResult& a) {
   out += "<h3>Where the step time goes</h3>" + scorecardBarSvg(run) + "<ul class=\"legend\">";
   for (size_t x = 0; x < kAxisCount; ++x) {
     const Axis axis = static_cast<Axis>(x);
-    out += legendItem(axisColour(axis),
-                      fmt::format("{} {}", axisLabel(axis), percent(run.pct(axis))));
+    out +=
+        legendItem(axisColour(axis), fmt::format("{} {}", axisLabel(axis), percent(run.pct(axis))));
   }
   return out + "</ul></section>";
 }
@@ -178,8 +181,8 @@ std::string evidenceTable(const RankResult& a, const Finding& f, size_t max) {
   std::string out =
       "<table class=\"evidence\"><tr><th>evidence</th><th class=\"num\">id</th>"
       "<th class=\"num\">at</th><th class=\"num\">duration</th><th>what</th></tr>";
-  for (size_t i = 0; i < std::min(max, f.evidence.size()); ++i) {
-    const EvidenceItem& e = f.evidence[i];
+  const Shown<EvidenceItem> evidence = shownEvidence(f, max);
+  for (const EvidenceItem& e : evidence.items) {
     out += fmt::format(
         "<tr><td>{}</td><td class=\"num\">#{}</td><td class=\"num\">{}</td><td "
         "class=\"num\">{}</td><td class=\"name\">{}</td></tr>",
@@ -187,19 +190,19 @@ std::string evidenceTable(const RankResult& a, const Finding& f, size_t max) {
         isNull(e.dur) ? "" : formatDuration(static_cast<double>(e.dur)),
         htmlEscape(clipText(evidenceWhat(a, e), 110)));
   }
-  if (f.evidence.size() > max) {
+  if (evidence.more > 0) {
     out += fmt::format("<tr><td colspan=\"5\">… {} more (findings table of the run.db)</td></tr>",
-                       f.evidence.size() - max);
+                       evidence.more);
   }
   return out + "</table>";
 }
 
 std::string findingsSection(const RankResult& a, const ReportOptions& o) {
   std::string out = "<h2>What to change first</h2>";
-  const std::vector<Finding>& findings = a.findings.findings;
-  if (findings.empty()) out += "<p>Nothing crosses a rule's threshold.</p>";
-  for (size_t i = 0; i < std::min(o.max_findings, findings.size()); ++i) {
-    const Finding& f = findings[i];
+  const Shown<Finding> findings = shownFindings(a, o.max_findings);
+  if (findings.items.empty()) out += "<p>Nothing crosses a rule's threshold.</p>";
+  for (size_t i = 0; i < findings.items.size(); ++i) {
+    const Finding& f = findings.items[i];
     out += fmt::format(
         "<div class=\"finding\"><div class=\"head\"><span class=\"badge {0}\">{0}</span>"
         "<h3>{1}. {2}</h3></div><p class=\"gain\">{3} <span class=\"rule\">· rule {4}</span></p>"
@@ -208,9 +211,9 @@ std::string findingsSection(const RankResult& a, const ReportOptions& o) {
         htmlEscape(f.rule), htmlEscape(f.recommendation),
         evidenceTable(a, f, o.evidence_per_finding));
   }
-  if (findings.size() > o.max_findings) {
+  if (findings.more > 0) {
     out += fmt::format("<p class=\"sub\">{} more in the JSON report and the findings table.</p>",
-                       findings.size() - o.max_findings);
+                       findings.more);
   }
   return out;
 }
@@ -238,9 +241,9 @@ std::string stripSection(const RankResult& a, const std::optional<StepStrip>& st
   for (size_t c = 0; c < kGapCauseCount; ++c) {
     if (idle[c] == 0) continue;
     const GapCause cause = static_cast<GapCause>(c);
-    out += legendItem(causeColour(cause),
-                      fmt::format("idle: {} {}", causeLabel(cause),
-                                  formatDuration(static_cast<double>(idle[c]))));
+    out +=
+        legendItem(causeColour(cause), fmt::format("idle: {} {}", causeLabel(cause),
+                                                   formatDuration(static_cast<double>(idle[c]))));
   }
   return out + "</ul>";
 }
@@ -258,27 +261,29 @@ std::string rooflineSection(const RankResult& a, const ReportOptions& o) {
   std::string out = "<h2>Roofline</h2>";
   const std::string svg = rooflineSvg(r, a.device_kind == DeviceKind::kCpu ? "DRAM" : "HBM");
   if (svg.empty()) {
-    out += "<p>No kernel has both a FLOP and a byte count, so none can be placed. Counts come "
-           "from hardware counters, from <code>damscope</code> NVTX annotations "
-           "(<code>{\"op\":..,\"flops\":..,\"bytes\":..}</code>), from PyTorch's "
-           "<code>with_flops=True</code>, or are estimated from op shapes "
-           "(<code>record_shapes=True</code>); docs/analysis.md says how.</p>";
+    out +=
+        "<p>No kernel has both a FLOP and a byte count, so none can be placed. Counts come "
+        "from hardware counters, from <code>damscope</code> NVTX annotations "
+        "(<code>{\"op\":..,\"flops\":..,\"bytes\":..}</code>), from PyTorch's "
+        "<code>with_flops=True</code>, or are estimated from op shapes "
+        "(<code>record_shapes=True</code>); docs/analysis.md says how.</p>";
   } else {
     std::string sources;
     for (size_t i = 0; i < r.kernels_by_source.size(); ++i) {
       if (r.kernels_by_source[i] == 0) continue;
-      sources += fmt::format("{}{} {}", sources.empty() ? "" : ", ",
-                             withThousands(r.kernels_by_source[i]),
-                             metricSourceWords(static_cast<MetricSource>(i)));
+      sources +=
+          fmt::format("{}{} {}", sources.empty() ? "" : ", ", withThousands(r.kernels_by_source[i]),
+                      metricSourceWords(static_cast<MetricSource>(i)));
     }
     out += fmt::format(
         "<p class=\"sub\">{} kernels placed, {} of kernel time ({}). Circles are kernel names, "
         "sized by their time; below the ridge a kernel is limited by memory bandwidth, above it "
         "by the arithmetic peak.</p>",
         withThousands(r.kernels_with_work), percent(r.time_with_work_pct), sources);
-    out += svg + "<table><tr><th class=\"num\">#</th><th>kernel</th><th>class</th><th>source</th>"
-                 "<th class=\"num\">FLOP/byte</th><th class=\"num\">achieved</th>"
-                 "<th class=\"num\">of roof</th><th class=\"num\">time</th></tr>";
+    out += svg +
+           "<table><tr><th class=\"num\">#</th><th>kernel</th><th>class</th><th>source</th>"
+           "<th class=\"num\">FLOP/byte</th><th class=\"num\">achieved</th>"
+           "<th class=\"num\">of roof</th><th class=\"num\">time</th></tr>";
     size_t shown = 0;
     for (size_t i = 0; i < r.kernels.size() && shown < o.roofline_rows; ++i) {
       const RooflinePoint& p = r.kernels[i];
@@ -286,7 +291,8 @@ std::string rooflineSection(const RankResult& a, const ReportOptions& o) {
       ++shown;
       out += fmt::format(
           "<tr><td class=\"num\">{}</td><td class=\"name mono\">{}</td><td class=\"nowrap\"><span "
-          "class=\"swatch\" style=\"background:{}\"></span>{}</td><td>{}</td><td class=\"num\">{:.1f}</td>"
+          "class=\"swatch\" style=\"background:{}\"></span>{}</td><td>{}</td><td "
+          "class=\"num\">{:.1f}</td>"
           "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
           i + 1, htmlEscape(p.name), categoryColour(p.category), htmlEscape(toText(p.category)),
           htmlEscape(metricSourceWords(p.source)), *p.intensity, flopRate(p.achieved_flops_per_s),
@@ -295,15 +301,17 @@ std::string rooflineSection(const RankResult& a, const ReportOptions& o) {
     out += "</table>";
   }
   if (!r.collectives.empty()) {
-    out += "<h3>Collectives against the link</h3><table><tr><th>collective</th>"
-           "<th class=\"num\">kernels</th><th class=\"num\">time</th><th class=\"num\">bus "
-           "bandwidth</th><th class=\"num\">of link</th></tr>";
+    out +=
+        "<h3>Collectives against the link</h3><table><tr><th>collective</th>"
+        "<th class=\"num\">kernels</th><th class=\"num\">time</th><th class=\"num\">bus "
+        "bandwidth</th><th class=\"num\">of link</th></tr>";
     for (const CollectivePoint& c : r.collectives) {
       out += fmt::format(
           "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
           "<td class=\"num\">{:.1f} GB/s</td><td class=\"num\">{}</td></tr>",
-          htmlEscape(c.name), withThousands(c.kernels), formatDuration(static_cast<double>(c.time_ns)),
-          c.achieved_bytes_per_s / 1e9, percent(c.pct_of_link));
+          htmlEscape(c.name), withThousands(c.kernels),
+          formatDuration(static_cast<double>(c.time_ns)), c.achieved_bytes_per_s / 1e9,
+          percent(c.pct_of_link));
     }
     out += "</table>";
   }
@@ -321,13 +329,15 @@ std::string kernelsSection(const RankResult& a, const ReportOptions& o) {
     out += legendItem(categoryColour(c.category),
                       fmt::format("{} {}", toText(c.category), percent(c.pct)));
   }
-  out += "</ul><table><tr><th>kernel</th><th>class</th><th class=\"num\">calls</th>"
-         "<th class=\"num\">total</th><th class=\"num\">mean</th><th class=\"num\">share</th></tr>";
+  out +=
+      "</ul><table><tr><th>kernel</th><th>class</th><th class=\"num\">calls</th>"
+      "<th class=\"num\">total</th><th class=\"num\">mean</th><th class=\"num\">share</th></tr>";
   for (size_t i = 0; i < std::min(o.top_kernels, k.top.size()); ++i) {
     const TopKernelResult& t = k.top[i];
     out += fmt::format(
         "<tr><td class=\"name mono\">{}</td><td class=\"nowrap\"><span class=\"swatch\" "
-        "style=\"background:{}\"></span>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "style=\"background:{}\"></span>{}</td><td class=\"num\">{}</td><td "
+        "class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td></tr>",
         htmlEscape(t.name), categoryColour(t.category), htmlEscape(toText(t.category)),
         withThousands(t.kernels), formatDuration(static_cast<double>(t.total_ns)),
@@ -352,8 +362,8 @@ std::string memorySection(const RankResult& a) {
   }
   row("estimated total", humanBytes(m.total_bytes));
   if (m.device_bytes) {
-    row("device memory", fmt::format("{} ({} used)", humanBytes(*m.device_bytes),
-                                     percent(m.pct_of_device)));
+    row("device memory",
+        fmt::format("{} ({} used)", humanBytes(*m.device_bytes), percent(m.pct_of_device)));
   }
   if (m.ranks > 1) {
     for (int s = 0; s < 3; ++s) {
@@ -415,8 +425,9 @@ std::string renderHtmlReport(const RunResult& run, const std::optional<StepStrip
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">";
   if (run.ranks.empty()) {
-    return out + "<title>damscope report</title></head><body><main><p>The run has no ranks.</p>"
-                 "</main></body></html>\n";
+    return out +
+           "<title>damscope report</title></head><body><main><p>The run has no ranks.</p>"
+           "</main></body></html>\n";
   }
   const RankResult& a = run.ranks.front();
   out += fmt::format("<title>damscope: {} — {}</title><style>{}</style></head><body><main>",

@@ -12,6 +12,10 @@
 namespace damscope {
 namespace {
 
+// Evidence listed under a finding: fewer than the HTML's table holds
+// (ReportOptions::evidence_per_finding), as a Markdown list reads as text.
+constexpr size_t kEvidencePerFinding = 3;
+
 // A kernel name in a table cell: cut so the table stays readable, escaped.
 std::string cellName(std::string_view name) {
   return markdownEscape(clipText(name, 90));
@@ -20,9 +24,9 @@ std::string cellName(std::string_view name) {
 std::string verdictPart(const RankResult& a) {
   if (!a.scorecard) return "**No verdict**: the trace has no device work to judge.\n\n";
   const Scorecard& run = a.scorecard->run;
-  std::string out = fmt::format("**Verdict: {}** (D·A·M: {}) — {}.\n\n",
-                                upperCase(toText(run.verdict)), damTerm(run.verdict),
-                                verdictLabel(run.verdict, a.device_kind));
+  std::string out =
+      fmt::format("**Verdict: {}** (D·A·M: {}) — {}.\n\n", upperCase(toText(run.verdict)),
+                  damTerm(run.verdict), verdictLabel(run.verdict, a.device_kind));
   if (a.verdict_may_be_off) {
     out += fmt::format("> Caution: {} of the trace's events were lost; the verdict may be off.\n\n",
                        percent(a.data_loss.lostPct()));
@@ -56,28 +60,26 @@ std::string renderMarkdownReport(const RunResult& run, const ReportOptions& o) {
                        markdownEscape(f.detail));
   }
   out += "\n## What to change first\n\n";
-  const std::vector<Finding>& findings = a.findings.findings;
-  if (findings.empty()) out += "Nothing crosses a rule's threshold.\n";
-  for (size_t i = 0; i < std::min(o.max_findings, findings.size()); ++i) {
-    const Finding& f = findings[i];
+  const Shown<Finding> findings = shownFindings(a, o.max_findings);
+  if (findings.items.empty()) out += "Nothing crosses a rule's threshold.\n";
+  for (size_t i = 0; i < findings.items.size(); ++i) {
+    const Finding& f = findings.items[i];
     out += fmt::format("{}. **[{}] {}** — {} (`{}`)  \n   {}\n", i + 1, toText(f.severity),
                        markdownEscape(f.title), gainWords(f), markdownEscape(f.rule),
                        markdownEscape(f.recommendation));
-    for (size_t e = 0; e < std::min<size_t>(3, f.evidence.size()); ++e) {
-      const EvidenceItem& item = f.evidence[e];
-      out += fmt::format("   - evidence: {} #{}{}{}\n", toText(item.source), item.id,
-                         isNull(item.dur)
-                             ? ""
-                             : " (" + formatDuration(static_cast<double>(item.dur)) + ")",
-                         item.label.empty() ? "" : " " + cellName(item.label));
+    const Shown<EvidenceItem> evidence = shownEvidence(f, kEvidencePerFinding);
+    for (const EvidenceItem& item : evidence.items) {
+      out += fmt::format(
+          "   - evidence: {} #{}{}{}\n", toText(item.source), item.id,
+          isNull(item.dur) ? "" : " (" + formatDuration(static_cast<double>(item.dur)) + ")",
+          item.label.empty() ? "" : " " + cellName(item.label));
     }
-    if (f.evidence.size() > 3) {
-      out += fmt::format("   - … {} more evidence items\n", f.evidence.size() - 3);
-    }
+    if (evidence.more > 0) out += fmt::format("   - … {} more evidence items\n", evidence.more);
   }
 
   if (!a.kernels.top.empty()) {
-    out += "\n## Top kernels\n\n| kernel | class | calls | total | share |\n|---|---|--:|--:|--:|\n";
+    out +=
+        "\n## Top kernels\n\n| kernel | class | calls | total | share |\n|---|---|--:|--:|--:|\n";
     for (size_t i = 0; i < std::min(o.top_kernels, a.kernels.top.size()); ++i) {
       const TopKernelResult& t = a.kernels.top[i];
       out += fmt::format("| {} | {} | {} | {} | {} |\n", cellName(t.name), toText(t.category),
@@ -100,8 +102,9 @@ std::string renderMarkdownReport(const RunResult& run, const ReportOptions& o) {
     }
   }
   if (run.ranks.size() > 1) {
-    out += "\n## Ranks\n\n| rank | verdict | median step | vs median | straggler |\n"
-           "|--:|---|--:|--:|---|\n";
+    out +=
+        "\n## Ranks\n\n| rank | verdict | median step | vs median | straggler |\n"
+        "|--:|---|--:|--:|---|\n";
     for (size_t i = 0; i < run.cross_rank.size(); ++i) {
       const RankComparison& c = run.cross_rank[i];
       out += fmt::format("| {} | {} | {} | {:+.1f} % | {} |\n", c.rank,

@@ -84,13 +84,13 @@ std::string verdictLines(const RankResult& a) {
     out += fmt::format(
         "         the {} is starved: stalls take {} of the step (threshold {:.0f} %); the "
         "largest is {} at {}\n",
-        deviceWord(a), percent(run.stallPct()), a.starved_threshold_pct, axisLabel(run.deciding_axis),
-        percent(run.pct(run.deciding_axis)));
+        deviceWord(a), percent(run.stallPct()), a.starved_threshold_pct,
+        axisLabel(run.deciding_axis), percent(run.pct(run.deciding_axis)));
   } else {
     out += fmt::format(
         "         the {} is fed: stalls take {} of the step (under {:.0f} %); {} take {}\n",
-        deviceWord(a), percent(run.stallPct()), a.starved_threshold_pct, axisLabel(run.deciding_axis),
-        percent(run.pct(run.deciding_axis)));
+        deviceWord(a), percent(run.stallPct()), a.starved_threshold_pct,
+        axisLabel(run.deciding_axis), percent(run.pct(run.deciding_axis)));
   }
   if (a.verdict_may_be_off) {
     out += fmt::format(
@@ -116,10 +116,10 @@ std::string verdictLines(const RankResult& a) {
 
 std::string findingLines(const RankResult& a, const SummaryTextOptions& text) {
   std::string out = "\nWhat to change first\n";
-  const std::vector<Finding>& findings = a.findings.findings;
-  if (findings.empty()) out += "  nothing above the rule thresholds\n";
-  for (size_t i = 0; i < std::min(text.max_findings, findings.size()); ++i) {
-    const Finding& f = findings[i];
+  const Shown<Finding> findings = shownFindings(a, text.max_findings);
+  if (findings.items.empty()) out += "  nothing above the rule thresholds\n";
+  for (size_t i = 0; i < findings.items.size(); ++i) {
+    const Finding& f = findings.items[i];
     const std::string gain = gainWords(f);
     out += fmt::format("  {}. [{}] {}\n", i + 1, toText(f.severity), f.title);
     out += fmt::format("     {} ({})\n", gain, f.rule);
@@ -127,9 +127,7 @@ std::string findingLines(const RankResult& a, const SummaryTextOptions& text) {
     const std::string evidence = evidenceLine(f);
     if (!evidence.empty()) out += fmt::format("     evidence: {}\n", evidence);
   }
-  if (findings.size() > text.max_findings) {
-    out += fmt::format("  ({} more {})\n", findings.size() - text.max_findings, text.more_findings);
-  }
+  if (findings.more > 0) out += fmt::format("  ({} more {})\n", findings.more, text.more_findings);
   return out;
 }
 
@@ -161,9 +159,9 @@ std::string rooflineLine(const RooflineResult& r) {
   std::string sources;
   for (size_t i = 0; i < r.kernels_by_source.size(); ++i) {
     if (r.kernels_by_source[i] == 0) continue;
-    sources += fmt::format("{}{} {}", sources.empty() ? "" : ", ",
-                           withThousands(r.kernels_by_source[i]),
-                           metricSourceWords(static_cast<MetricSource>(i)));
+    sources +=
+        fmt::format("{}{} {}", sources.empty() ? "" : ", ", withThousands(r.kernels_by_source[i]),
+                    metricSourceWords(static_cast<MetricSource>(i)));
   }
   int64_t memory_ns = 0, placed_ns = 0;
   for (const RooflinePoint& p : r.kernels) {
@@ -322,9 +320,8 @@ std::string formatJobSummary(const RunResult& run, const SummaryTextOptions& tex
     if (shown.size() == kRanksInFull) break;
     if (i != 0) shown.push_back(i);
   }
-  out += fmt::format(
-      "\nIn full below: {} ({} of {} ranks; --format json has every rank)\n",
-      rankList(run, shown, kRanksInFull), shown.size(), n);
+  out += fmt::format("\nIn full below: {} ({} of {} ranks; --format json has every rank)\n",
+                     rankList(run, shown, kRanksInFull), shown.size(), n);
   for (size_t i : shown) {
     out += "\n" + std::string(100, '-') + "\n\n" + formatRankSummary(run.ranks[i], text);
   }
@@ -337,8 +334,8 @@ std::string formatJobSummary(const RunResult& run, const SummaryTextOptions& tex
   if (slowest.size() > kSlowestRows) slowest.resize(kSlowestRows);
   out += "\n" + std::string(100, '=') +
          fmt::format("\nCross-rank: the {} slowest of {} ranks\n", slowest.size(), n);
-  out += fmt::format("  {:<6}{:>14}{:>12}{:>11}{:>16}{:>14}\n", "rank", "median step",
-                     "vs median", "straggler", "start skew p50", "last to start");
+  out += fmt::format("  {:<6}{:>14}{:>12}{:>11}{:>16}{:>14}\n", "rank", "median step", "vs median",
+                     "straggler", "start skew p50", "last to start");
   for (size_t i : slowest) out += crossRankRow(run.cross_rank[i]);
   for (const std::string& note : run.cross_rank_notes) out += wrapText("note: " + note, 2);
   return out;

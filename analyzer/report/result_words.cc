@@ -72,6 +72,24 @@ std::string gainWords(const Finding& f) {
   return "gain cannot be bounded from the trace";
 }
 
+namespace {
+
+template <typename T>
+Shown<T> firstOf(const std::vector<T>& all, size_t max) {
+  const size_t n = std::min(max, all.size());
+  return {std::span<const T>(all.data(), n), all.size() - n};
+}
+
+}  // namespace
+
+Shown<Finding> shownFindings(const RankResult& rank, size_t max) {
+  return firstOf(rank.findings.findings, max);
+}
+
+Shown<EvidenceItem> shownEvidence(const Finding& finding, size_t max) {
+  return firstOf(finding.evidence, max);
+}
+
 // A step as the text names it: its range's name, with the step's number when
 // the name carries none (gpt2-train's ranges are all "step": "step 3").
 std::string stepLabel(const StepResult& s) {

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,18 @@ std::string_view metricSourceWords(MetricSource source);        // "estimated fr
 // "saves at most 12.3 % of step time", or why no bound is stated.
 std::string gainWords(const Finding& finding);
 
+// What a document lists of a longer list: the first `max` items, and how
+// many it leaves to the full tables ("3 more ..."). One selection for every
+// rendering: the findings of a rank (the rule engine orders them most
+// important first) and the evidence of a finding (in the order it gives).
+template <typename T>
+struct Shown {
+  std::span<const T> items;
+  size_t more = 0;
+};
+Shown<Finding> shownFindings(const RankResult& rank, size_t max);
+Shown<EvidenceItem> shownEvidence(const Finding& finding, size_t max);
+
 // "12 steps (ProfilerStep#3 .. ProfilerStep#14); avg step 61.2 ms, 4,096 tokens/s".
 std::string stepsLine(const RankResult& rank);
 
@@ -53,6 +66,7 @@ std::vector<KeyFigure> keyFigures(const RankResult& rank,
                                   const std::array<std::string, kRemedyCount>& remedies);
 
 // A note with the front end's way to supply what it lacks appended.
-std::string noteText(const AnalysisNote& note, const std::array<std::string, kRemedyCount>& remedies);
+std::string noteText(const AnalysisNote& note,
+                     const std::array<std::string, kRemedyCount>& remedies);
 
 }  // namespace damscope
