@@ -9,6 +9,7 @@
 #include "analyzer/report/markup.h"
 #include "analyzer/report/result_words.h"
 #include "analyzer/report/text_format.h"
+#include "analyzer/report/vocabulary.h"
 
 namespace damscope {
 namespace {
@@ -25,15 +26,13 @@ std::string rect(double x, double y, double w, double h, std::string_view fill,
 
 std::string text(double x, double y, std::string_view anchor, const std::string& body,
                  std::string_view cls = "") {
-  return fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"{}\"{}>{}</text>", x, y,
-                     anchor, cls.empty() ? "" : fmt::format(" class=\"{}\"", cls),
-                     htmlEscape(body));
+  return fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"{}\"{}>{}</text>", x, y, anchor,
+                     cls.empty() ? "" : fmt::format(" class=\"{}\"", cls), htmlEscape(body));
 }
 
 std::string line(double x1, double y1, double x2, double y2, std::string_view cls) {
-  return fmt::format(
-      "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" class=\"{}\"/>", x1, y1, x2,
-      y2, cls);
+  return fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" class=\"{}\"/>",
+                     x1, y1, x2, y2, cls);
 }
 
 std::string svgOpen(double height, std::string_view label) {
@@ -72,84 +71,6 @@ std::string siNumber(double v) {
 }
 
 }  // namespace
-
-std::string_view axisColour(Axis axis) {
-  switch (axis) {
-    case Axis::kDataStall:
-      return "#d1495b";
-    case Axis::kHostStall:
-      return "#f28e2b";
-    case Axis::kSyncStall:
-      return "#9c6ade";
-    case Axis::kExposedCommunication:
-      return "#3b82c4";
-    case Axis::kMemoryBound:
-      return "#2bb3a3";
-    case Axis::kComputeBound:
-      return "#4c9f38";
-    case Axis::kOtherIdle:
-      return "#b8b8b8";
-  }
-  return "#b8b8b8";
-}
-
-std::string_view causeColour(GapCause cause) {
-  switch (cause) {
-    case GapCause::kDataLoading:
-      return axisColour(Axis::kDataStall);
-    case GapCause::kHostLaunch:
-      return axisColour(Axis::kHostStall);
-    case GapCause::kSynchronization:
-      return axisColour(Axis::kSyncStall);
-    case GapCause::kCommunicationWait:
-      return axisColour(Axis::kExposedCommunication);
-    case GapCause::kOther:
-      return axisColour(Axis::kOtherIdle);
-  }
-  return axisColour(Axis::kOtherIdle);
-}
-
-std::string_view causeLabel(GapCause cause) {
-  switch (cause) {
-    case GapCause::kDataLoading:
-      return "data loading";
-    case GapCause::kHostLaunch:
-      return "host launch";
-    case GapCause::kSynchronization:
-      return "synchronization";
-    case GapCause::kCommunicationWait:
-      return "communication wait";
-    case GapCause::kOther:
-      return "other";
-  }
-  return "other";
-}
-
-std::string_view categoryColour(KernelCategory category) {
-  switch (category) {
-    case KernelCategory::kGemm:
-      return "#2f6eb5";
-    case KernelCategory::kConvolution:
-      return "#6a51a3";
-    case KernelCategory::kAttention:
-      return "#c0392b";
-    case KernelCategory::kNormalization:
-      return "#e6a100";
-    case KernelCategory::kElementwise:
-      return "#27a59a";
-    case KernelCategory::kReduction:
-      return "#8c6d31";
-    case KernelCategory::kOptimizer:
-      return "#d4589c";
-    case KernelCategory::kCommunication:
-      return "#1b9e3e";
-    case KernelCategory::kMemory:
-      return "#7f8c8d";
-    case KernelCategory::kOther:
-      return "#a3a3a3";
-  }
-  return "#a3a3a3";
-}
 
 std::string scorecardBarSvg(const Scorecard& card) {
   constexpr double kHeight = 34;
@@ -229,7 +150,8 @@ std::string stepStripSvg(const StepStrip& strip) {
   std::string out = svgOpen(height, "Timeline of a representative step");
   double y = 0;
   for (const StripRow& row : strip.rows) {
-    out += text(kLeft - 8, y + kLane - 5, "end", fmt::format("{} {}", strip.lane, row.stream), "tick");
+    out +=
+        text(kLeft - 8, y + kLane - 5, "end", fmt::format("{} {}", strip.lane, row.stream), "tick");
     out += rect(kLeft, y, plot_w, kLane, "#f3f4f6", "");
     for (const StripSpan& s : row.spans) {
       std::string title = fmt::format("{}  {}  at +{}", clipText(s.name, 80),
@@ -308,8 +230,8 @@ std::string rooflineSvg(const RooflineResult& roofline, std::string_view memory)
     out += line(kLeft, y, kLeft + plot_w, y, "grid");
     out += text(kLeft - 6, y + 4, "end", siNumber(std::pow(10, e)), "tick");
   }
-  out += text(kLeft + plot_w / 2, kHeight - 6, "middle", "arithmetic intensity (FLOP/byte)",
-              "tick");
+  out +=
+      text(kLeft + plot_w / 2, kHeight - 6, "middle", "arithmetic intensity (FLOP/byte)", "tick");
   out += fmt::format(
       "<text transform=\"translate(14 {:.1f}) rotate(-90)\" text-anchor=\"middle\" "
       "class=\"tick\">achieved FLOP/s</text>",
@@ -321,8 +243,8 @@ std::string rooflineSvg(const RooflineResult& roofline, std::string_view memory)
   for (const RooflineCeiling& c : roofline.ceilings) {
     if (!(c.peak_flops_per_s > 0)) continue;
     const double ridge = c.ridge_flops_per_byte.value_or(x_lo);
-    out += line(px(std::max(ridge, x_lo)), py(c.peak_flops_per_s), px(x_hi),
-                py(c.peak_flops_per_s), "roof");
+    out += line(px(std::max(ridge, x_lo)), py(c.peak_flops_per_s), px(x_hi), py(c.peak_flops_per_s),
+                "roof");
     out += text(px(x_hi) - 4, py(c.peak_flops_per_s) - 5, "end",
                 fmt::format("{} peak {}", toText(c.precision), flopRate(c.peak_flops_per_s)),
                 "roof-label");
@@ -338,14 +260,14 @@ std::string rooflineSvg(const RooflineResult& roofline, std::string_view memory)
   if (roofline.bandwidth_bytes_per_s) {
     const double bw = *roofline.bandwidth_bytes_per_s;
     const double x = std::max(x_lo, y_lo / bw) * 1.6;
-    out += text(px(x) + 6, py(bw * x) - 8, "start",
-                fmt::format("{} {:.0f} GB/s", memory, bw / 1e9), "roof-label");
+    out += text(px(x) + 6, py(bw * x) - 8, "start", fmt::format("{} {:.0f} GB/s", memory, bw / 1e9),
+                "roof-label");
   }
   // Largest first, so small circles stay on top of large ones.
   for (size_t i = 0; i < points.size(); ++i) {
     const RooflinePoint& p = *points[i];
-    const double r = 3 + 13 * std::sqrt(static_cast<double>(p.time_ns) /
-                                        static_cast<double>(max_time));
+    const double r =
+        3 + 13 * std::sqrt(static_cast<double>(p.time_ns) / static_cast<double>(max_time));
     out += fmt::format(
         "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\" fill=\"{}\" class=\"point\">"
         "<title>{}</title></circle>",
@@ -353,8 +275,8 @@ std::string rooflineSvg(const RooflineResult& roofline, std::string_view memory)
         htmlEscape(fmt::format("#{} {}: {:.1f} FLOP/byte, {}, {} of kernel time ({}), {}", i + 1,
                                clipText(p.name, 120), *p.intensity,
                                flopRate(p.achieved_flops_per_s),
-                               formatDuration(static_cast<double>(p.time_ns)),
-                               toText(p.category), metricSourceWords(p.source))));
+                               formatDuration(static_cast<double>(p.time_ns)), toText(p.category),
+                               metricSourceWords(p.source))));
     if (i < 10) {
       out += text(px(*p.intensity) + r + 2, py(p.achieved_flops_per_s) + 4, "start",
                   fmt::format("{}", i + 1), "point-label");

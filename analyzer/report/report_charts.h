@@ -1,23 +1,18 @@
 // The HTML report's charts as inline SVG: plain vector drawings that need no
 // script or font from the network and scale with the page. Each is a
 // function of the result model (and, for the strip, of step_strip.h); every
-// name from the trace is escaped (markup.h). Colours are one palette per
-// kind — D·A·M axes, gap causes (the same hue as the axis the cause feeds),
-// kernel classes — so a colour means the same thing in every chart.
+// name from the trace is escaped (markup.h). Colours and labels are the
+// vocabulary's (vocabulary.h), which the GUI wears too.
 #pragma once
 
 #include <string>
 #include <string_view>
 
 #include "analyzer/report/step_strip.h"
+#include "analyzer/report/vocabulary.h"
 #include "analyzer/result/analysis_result.h"
 
 namespace damscope {
-
-std::string_view axisColour(Axis axis);
-std::string_view causeColour(GapCause cause);
-std::string_view causeLabel(GapCause cause);  // "data loading"
-std::string_view categoryColour(KernelCategory category);
 
 // The run's scorecard as one stacked bar, 100 % wide.
 std::string scorecardBarSvg(const Scorecard& card);
