@@ -87,6 +87,22 @@ TEST(WindowAnalysis, TheWholeSpanAsARangeAgreesWithTheAllWindow) {
   EXPECT_EQ(window->window.step_count, 3);
 }
 
+TEST(WindowAnalysis, UtilizationIsMeasuredOverTheWindow) {
+  const TraceTables t = threeSteps();
+  const RankResult whole = wholeRun(t);
+  ASSERT_TRUE(whole.utilization.primaryDevice());
+  // The first step's kernels run from 230 to 620 µs: 4 x 90 µs busy in the
+  // 500 µs from 200 to 700 µs.
+  auto window = analyseRange(t, "rank0.json", us(200), us(700), {});
+  ASSERT_TRUE(window.ok());
+  const DeviceUtilization* u = window->utilization.primaryDevice();
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->start, us(200));
+  EXPECT_EQ(u->end, us(700));
+  EXPECT_NEAR(u->gpu_util_pct, 72.0, 1e-9);
+  EXPECT_LT(whole.utilization.primaryDevice()->gpu_util_pct, 30.0);
+}
+
 TEST(WindowAnalysis, ACancelledAnalysisSaysSo) {
   const TraceTables t = threeSteps();
   CancelToken cancel;
