@@ -41,16 +41,21 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
   auto* fit = new QPushButton("Fit", this);
   fit->setToolTip("Show the whole run (F)");
   auto* hint = new QLabel(
-      "wheel or W/S: zoom · drag or A/D: pan · Shift+drag: analyse a window · "
-      "right- or Ctrl+drag: zoom to a range · click: details",
+      "wheel or W/S: zoom · drag or A/D: pan · Shift+drag: analyse a window · right-drag: zoom",
       this);
+  hint->setToolTip(
+      "Wheel or W/S: zoom · drag or A/D: pan · F: fit · Shift+drag: analyse a window (Esc "
+      "clears it) · right- or Ctrl+drag: zoom to a range · click: an event's details");
   hint->setForegroundRole(QPalette::PlaceholderText);
+  // A reminder, not a control: it gives way (clipped) rather than narrow the
+  // diagnosis dock beside the timeline.
+  hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  hint->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
   bar->addWidget(search_);
   bar->addWidget(previous);
   bar->addWidget(next);
   bar->addWidget(status_);
-  bar->addStretch(1);
-  bar->addWidget(hint);
+  bar->addWidget(hint, 1);
   bar->addWidget(fit);
   layout->addLayout(bar);
 
