@@ -35,6 +35,9 @@ resnet=$traces/resnet50_workers0.pt.trace.json.gz
 run_gui "$resnet" --screenshot "$out/gui-timeline.png" --view timeline
 run_gui "$resnet" --screenshot "$out/gui-diagnosis.png" --view diagnosis
 run_gui "$resnet" --screenshot "$out/gui-charts.png" --view charts
+# One step (the third analysed, 0.363-0.543 s from the trace's start)
+# selected as a window: the diagnosis re-scoped to it, the chip in the tool bar.
+run_gui "$resnet" --screenshot "$out/gui-window.png" --view timeline --window 0.36..0.55
 run_gui "$traces/nccl_2rank_a100.json.gz" --screenshot "$out/gui-statistics.png" --view statistics
 
 tmp=$(mktemp -d)

@@ -1,5 +1,5 @@
 // The analysis window: HTA's cut at the last step, its fallback without
-// correlation ids, and --window all.
+// correlation ids, --window all, and a range a person chose.
 #include "analyzer/analyses/analysis_window.h"
 
 #include <gtest/gtest.h>
@@ -21,6 +21,9 @@ struct Fixture {
     steps = computeSteps(*input, {});
   }
   WindowReport window(WindowMode mode) { return computeWindow(*input, steps, {mode}); }
+  WindowReport range(int64_t t0, int64_t t1) {
+    return computeWindow(*input, steps, {WindowMode::kRange, t0, t1});
+  }
 };
 
 TraceTables threeSteps(bool with_correlation) {
@@ -81,6 +84,46 @@ TEST(AnalysisWindow, NoGpuWorkIsReported) {
   EXPECT_FALSE(w.hasGpuWork());
   ASSERT_FALSE(w.notes.empty());
   EXPECT_NE(w.notes.back().find("no GPU operations"), std::string::npos);
+}
+
+TEST(AnalysisWindow, ARangeKeepsTheWorkStartingInsideItAndItsWholeSteps) {
+  Fixture f(threeSteps(true));
+  ASSERT_EQ(f.steps.steps.size(), 3u);
+  // From the second step's start to 30 µs into the third: the second step
+  // lies inside, the third straddles the end.
+  const int64_t t0 = f.steps.steps[1].start;
+  const int64_t t1 = f.steps.steps[2].start + us(30);
+  const WindowReport w = f.range(t0, t1);
+  EXPECT_EQ(w.mode, WindowMode::kRange);
+  EXPECT_FALSE(w.cut) << "no HTA cut in a chosen range";
+  EXPECT_EQ(w.first_step, 1u);
+  EXPECT_EQ(w.step_count, 1u);
+  EXPECT_TRUE(w.stepInWindow(1));
+  EXPECT_FALSE(w.stepInWindow(2));
+  // The kernels starting at 205 and 220 µs are inside; the one at 20 µs is not.
+  EXPECT_EQ(w.gpu_ops, 2);
+  EXPECT_EQ(w.gpu_start, us(205));
+  EXPECT_EQ(w.gpu_end, us(240)) << "an operation starting inside is kept whole";
+  EXPECT_EQ(w.start, t0) << "the analysed range is the range itself";
+  EXPECT_EQ(w.end, t1);
+  ASSERT_EQ(w.notes.size(), 1u);
+  EXPECT_NE(w.notes[0].find("step 3 straddles"), std::string::npos) << w.notes[0];
+  EXPECT_EQ(toText(WindowMode::kRange), "range");
+}
+
+TEST(AnalysisWindow, ARangeInsideOneStepAnalysesNoStepAndAnInvertedOneNothing) {
+  Fixture f(threeSteps(true));
+  const WindowReport inside = f.range(us(5), us(35));
+  EXPECT_EQ(inside.step_count, 0u);
+  EXPECT_EQ(inside.gpu_ops, 1) << "the first kernel, at 20 µs";
+  EXPECT_EQ(inside.start, us(5));
+  EXPECT_EQ(inside.end, us(35));
+
+  const WindowReport inverted = f.range(us(200), us(100));
+  EXPECT_EQ(inverted.gpu_ops, 0);
+  EXPECT_EQ(inverted.step_count, 0u);
+  EXPECT_TRUE(isNull(inverted.start));
+  EXPECT_FALSE(inverted.notes.empty());
 }
 
 }  // namespace

@@ -11,6 +11,22 @@
 // whichever steps were found. With fewer than two steps nothing is cut.
 // WindowMode::kAll keeps everything (`damscope analyze --window all`).
 //
+// WindowMode::kRange is a time range a person chose (the GUI's Shift-drag on
+// the timeline, as Perfetto's area selection and Nsight Systems' "analyze
+// range" do), [range_start, range_end) in ns on the trace's clock:
+//   - GPU operations (kernels, copies, memsets, syncs) are in the window
+//     when they start inside the range; one that starts inside and ends after
+//     it is kept whole (as HTA keeps work launched before its cut), one that
+//     started before the range is not.
+//   - Steps are in the window when they lie wholly inside the range. A step
+//     that straddles an edge is not analysed as a step: its time, MFU and
+//     scorecard would be those of part of a step. Its GPU work that starts
+//     inside the range still counts, and a note names it.
+//   - The analysed time range (start, end) is the range itself, so with no
+//     whole step inside it the run-level scorecard is that of the range.
+//   - No HTA cut: the person chose the range, the last step included.
+// An empty or inverted range holds nothing.
+//
 // If the GPU operations carry no correlation ids the window cannot be drawn
 // by launch; it then keeps the GPU operations that start before the last
 // step's start, and says so.
@@ -26,12 +42,14 @@
 
 namespace damscope {
 
-enum class WindowMode : uint8_t { kHta, kAll };
-constexpr size_t kWindowModeCount = 2;
+enum class WindowMode : uint8_t { kHta, kAll, kRange };
+constexpr size_t kWindowModeCount = 3;
 std::string_view toText(WindowMode mode);
 
 struct WindowOptions {
   WindowMode mode = WindowMode::kHta;
+  int64_t range_start = 0;  // ns, kRange only: [range_start, range_end)
+  int64_t range_end = 0;
 };
 
 struct WindowReport {

@@ -71,7 +71,7 @@ class CappedCoverage {
 }  // namespace
 
 GpuUtilizationReport computeGpuUtilization(const AnalysisInput& input, const StepReport& steps,
-                                           const GpuUtilizationOptions&) {
+                                           const GpuUtilizationOptions& options) {
   GpuUtilizationReport report;
   const KernelTable& k = input.tables().kernels;
   Interval range{0, 0};
@@ -79,7 +79,13 @@ GpuUtilizationReport computeGpuUtilization(const AnalysisInput& input, const Ste
   for (const Step& s : steps.steps) {
     if (s.complete) used.push_back(&s);
   }
-  if (!used.empty()) {
+  if (!isNull(options.range_start)) {
+    range = {options.range_start, options.range_end};
+    report.steps_used =
+        static_cast<size_t>(std::count_if(used.begin(), used.end(), [&](const Step* s) {
+          return s->start >= range.start && s->end <= range.end;
+        }));
+  } else if (!used.empty()) {
     range = {used.front()->start, used.back()->end};
     report.steps_used = used.size();
   } else {

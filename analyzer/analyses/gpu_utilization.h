@@ -7,7 +7,9 @@
 //   range          [start of the first step, end of the last step], with the
 //                  plugin's steps (steps.h: aligned to their GPU work, tail
 //                  steps the profiler cut off left out); the whole span of
-//                  all events when the trace has no steps
+//                  all events when the trace has no steps; a time range a
+//                  person chose (GpuUtilizationOptions::range_start/end, set
+//                  for analysis_window.h's kRange) when there is one
 //   GPU util       = |union of the device's kernels ∩ range| / |range|
 //   est. SM eff.   = Σ over kernels of min(blocks / SMs, 1) x its time in
 //                    the range, / |range|; blocks = grid x*y*z; overlapping
@@ -50,7 +52,12 @@ struct DeviceUtilization {
   bool operator==(const DeviceUtilization&) const = default;
 };
 
-struct GpuUtilizationOptions {};
+struct GpuUtilizationOptions {
+  // A chosen range [range_start, range_end) in ns to measure over instead of
+  // the steps; kNullInt: the steps' range.
+  int64_t range_start = kNullInt;
+  int64_t range_end = kNullInt;
+};
 
 struct GpuUtilizationReport {
   std::vector<DeviceUtilization> devices;  // devices that ran kernels, ascending

@@ -59,7 +59,13 @@ Result<RankAnalysis> analyzeRank(const TraceTables& tables, const AnalysisOption
   addNotes(a, "steps", a.steps.notes);
   a.window = computeWindow(in, a.steps, options.window);
   addNotes(a, "window", a.window.notes);
-  a.utilization = computeGpuUtilization(in, a.steps, options.utilization);
+  GpuUtilizationOptions utilization = options.utilization;
+  if (options.window.mode == WindowMode::kRange) {
+    // A chosen window: utilization over it, not over the run's steps.
+    utilization.range_start = options.window.range_start;
+    utilization.range_end = options.window.range_end;
+  }
+  a.utilization = computeGpuUtilization(in, a.steps, utilization);
   addNotes(a, "utilization", a.utilization.notes);
   DAMSCOPE_RETURN_IF_ERROR(next());
   a.work = computeKernelWork(in);

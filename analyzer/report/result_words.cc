@@ -108,6 +108,9 @@ std::string stepsLine(const RankResult& a) {
     line +=
         fmt::format(", {} analysed (the last one is cut off, as HTA does)", a.window.step_count);
   }
+  if (a.window.mode == WindowMode::kRange) {
+    line += fmt::format(", {} wholly inside the window", a.window.step_count);
+  }
   if (const std::optional<double> avg = a.window.avg_step_ns) {
     line += fmt::format("; avg step {}", formatDuration(*avg));
     if (a.tokens_per_step && *avg > 0) {

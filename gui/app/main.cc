@@ -5,6 +5,11 @@
 //   damscope-gui [FILE...]                     run.db, Kineto .json(.gz), nsys .sqlite
 //   damscope-gui FILE... --screenshot OUT.png [--view timeline|diagnosis|charts|roofline|
 //                                                    statistics|ranks]
+//                                             [--window START..END]
+//
+// --window selects a time window as a Shift+drag would (seconds from the
+// trace's start, as the ruler shows them) and waits for its analysis before
+// the screenshot.
 //
 // Exit codes follow the CLI's: 0 done, 2 bad input (a file that cannot be
 // opened, an unknown view), 1 anything else.
@@ -12,6 +17,8 @@
 #include <QCommandLineParser>
 #include <QTimer>
 #include <cstdio>
+#include <optional>
+#include <utility>
 
 #include "gui/app/main_window.h"
 #include "gui/app/report_export.h"
@@ -20,6 +27,18 @@ namespace {
 
 constexpr int kExitFailure = 1;
 constexpr int kExitBadInput = 2;
+
+// "1.20..1.45" -> {1.20, 1.45}: seconds from the trace's start.
+std::optional<std::pair<double, double>> parseWindow(const QString& text) {
+  const QStringList parts = text.split("..");
+  if (parts.size() != 2) return std::nullopt;
+  bool ok_start = false;
+  bool ok_end = false;
+  const double start = parts[0].toDouble(&ok_start);
+  const double end = parts[1].toDouble(&ok_end);
+  if (!ok_start || !ok_end || !(end > start) || start < 0) return std::nullopt;
+  return std::pair{start, end};
+}
 
 void printError(const QString& message) {
   std::fprintf(stderr, "damscope-gui: %s\n", message.toLocal8Bit().constData());
@@ -62,19 +81,26 @@ int main(int argc, char** argv) {
   parser.addHelpOption();
   parser.addVersionOption();
   parser.addPositionalArgument(
-      "files", "run.db, PyTorch profiler trace (.json, .json.gz) or nsys export (.sqlite); "
-               "several files open as the ranks of one job.",
+      "files",
+      "run.db, PyTorch profiler trace (.json, .json.gz) or nsys export (.sqlite); "
+      "several files open as the ranks of one job.",
       "[FILE...]");
   const QCommandLineOption screenshot(
       "screenshot", "Save an image of the window once the run is analysed, then exit.", "FILE.png");
   const QCommandLineOption view(
       "view", "The view to show: timeline, diagnosis, charts, roofline, statistics or ranks.",
       "VIEW", "timeline");
-  const QCommandLineOption size("size", "Window size for --screenshot (default 1600x1000).",
-                                "WxH", "1600x1000");
+  const QCommandLineOption size("size", "Window size for --screenshot (default 1600x1000).", "WxH",
+                                "1600x1000");
+  const QCommandLineOption window_option(
+      "window",
+      "Analyse a time window, seconds from the trace's start (as the ruler shows them), "
+      "as a Shift+drag on the timeline does.",
+      "START..END");
   parser.addOption(screenshot);
   parser.addOption(view);
   parser.addOption(size);
+  parser.addOption(window_option);
   parser.process(app);
 
   const auto chosen = damscope::MainWindow::viewNamed(parser.value(view));
@@ -97,6 +123,15 @@ int main(int argc, char** argv) {
     printError("--size " + parser.value(size) + ": expected WIDTHxHEIGHT, at least 200x200");
     return kExitBadInput;
   }
+  std::optional<std::pair<double, double>> window_s;
+  if (parser.isSet(window_option)) {
+    window_s = parseWindow(parser.value(window_option));
+    if (!window_s) {
+      printError("--window " + parser.value(window_option) +
+                 ": expected START..END, seconds from the trace's start, END after START");
+      return kExitBadInput;
+    }
+  }
 
   damscope::MainWindow window(/*remember=*/!shooting);
   if (shooting) {
@@ -106,7 +141,7 @@ int main(int argc, char** argv) {
       printError(message);
       QApplication::exit(kExitBadInput);
     });
-    QObject::connect(&window, &damscope::MainWindow::runShown, &app, [&window, out, chosen] {
+    auto shoot = [&window, out, chosen] {
       window.showView(*chosen);
       // Let the views lay themselves out and paint once before the grab.
       QTimer::singleShot(200, &window, [&window, out, chosen] {
@@ -118,6 +153,16 @@ int main(int argc, char** argv) {
         }
         QApplication::exit(0);
       });
+    };
+    QObject::connect(&window, &damscope::MainWindow::windowAnalysed, &app, shoot);
+    QObject::connect(&window, &damscope::MainWindow::runShown, &app, [&window, window_s, shoot] {
+      const std::optional<int64_t> origin = window.traceStart();
+      if (!window_s || !origin) {
+        shoot();
+        return;
+      }
+      window.analyseWindow({*origin + static_cast<int64_t>(window_s->first * 1e9),
+                            *origin + static_cast<int64_t>(window_s->second * 1e9)});
     });
   }
   window.show();

@@ -24,13 +24,16 @@
 
 #include "gui/app/report_export.h"
 #include "gui/app/run_loader.h"
+#include "gui/app/window_analyser.h"
 #include "gui/charts/charts_view.h"
 #include "gui/charts/roofline_chart.h"
 #include "gui/panels/diagnosis_panel.h"
 #include "gui/panels/event_details_panel.h"
 #include "gui/panels/ranks_panel.h"
 #include "gui/panels/statistics_panel.h"
+#include "gui/panels/window_chip.h"
 #include "gui/timeline/timeline_view.h"
+#include "gui/timeline/timeline_widget.h"
 
 namespace damscope {
 namespace {
@@ -66,6 +69,12 @@ MainWindow::MainWindow(bool remember, QWidget* parent) : QMainWindow(parent), re
   connect(loader_, &RunLoader::loaded, this, &MainWindow::onLoaded);
   connect(loader_, &RunLoader::failed, this, &MainWindow::onFailed);
   connect(loader_, &RunLoader::progressed, this, &MainWindow::onProgress);
+  window_analyser_ = new WindowAnalyser(this);
+  connect(window_analyser_, &WindowAnalyser::analysed, this, &MainWindow::onWindowAnalysed);
+  connect(window_analyser_, &WindowAnalyser::failed, this, [this](const QString& message) {
+    if (chip_) chip_->setAnalysing(false);
+    statusBar()->showMessage(message, 8000);
+  });
   buildParts();
   buildMenus();
 
@@ -130,6 +139,9 @@ void MainWindow::buildParts() {
   connect(charts_, &ChartsView::eventsRequested, this, &MainWindow::showEvents);
   connect(roofline_, &RooflineChart::eventsRequested, this, &MainWindow::showEvents);
   connect(timeline_, &TimelineView::eventSelected, details_, &EventDetailsPanel::showEvent);
+  TimelineWidget* timeline = timeline_->timeline();
+  connect(timeline, &TimelineWidget::windowSelected, this, &MainWindow::analyseWindow);
+  connect(timeline, &TimelineWidget::windowCleared, this, &MainWindow::clearWindow);
   connect(ranks_, &RanksPanel::rankRequested, this, [this](int rank) {
     showRank(rank);
     showView(View::kTimeline);
@@ -172,6 +184,15 @@ void MainWindow::buildMenus() {
     QAction* a = view->addAction(label, this, [this, which = which] { showView(which); });
     a->setShortcut(QKeySequence(QString("Ctrl+%1").arg(key++)));
   }
+  view->addSeparator();
+  QAction* analyse =
+      view->addAction("Analyse &Visible Range", this, &MainWindow::analyseVisibleRange);
+  analyse->setShortcut(QKeySequence("Ctrl+R"));
+  analyse->setToolTip(
+      "Re-scope the diagnosis and statistics to the time the timeline shows "
+      "(Shift+drag on the timeline selects any window)");
+  QAction* whole = view->addAction("&Whole Run", this, &MainWindow::clearWindow);
+  whole->setShortcut(QKeySequence("Ctrl+Shift+R"));
 
   QToolBar* bar = addToolBar("Run");
   bar->setObjectName("run");
@@ -185,6 +206,13 @@ void MainWindow::buildMenus() {
   rank_box_->setEnabled(false);
   connect(rank_box_, &QComboBox::activated, this, &MainWindow::showRank);
   bar->addWidget(rank_box_);
+  auto* gap = new QWidget(bar);
+  gap->setFixedWidth(12);
+  bar->addWidget(gap);
+  chip_ = new WindowChip(bar);
+  connect(chip_, &WindowChip::clearRequested, this, &MainWindow::clearWindow);
+  chip_action_ = bar->addWidget(chip_);
+  chip_action_->setVisible(false);
 }
 
 void MainWindow::open(const QStringList& inputs) {
@@ -230,13 +258,13 @@ void MainWindow::onLoaded(std::shared_ptr<const AnalysedRun> run, const QStringL
   if (timeline_->isReady()) {
     emit runShown();
   } else {
-    connect(timeline_, &TimelineView::ready, this, &MainWindow::runShown,
-            Qt::SingleShotConnection);
+    connect(timeline_, &TimelineView::ready, this, &MainWindow::runShown, Qt::SingleShotConnection);
   }
 }
 
 void MainWindow::showRank(int rank) {
   if (!run_ || rank < 0 || static_cast<size_t>(rank) >= run_->run.ranks.size()) return;
+  clearWindow();  // a window is of one rank's trace
   rank_ = rank;
   rank_box_->setCurrentIndex(rank);
   timeline_->setRun(run_, rank);
@@ -245,6 +273,53 @@ void MainWindow::showRank(int rank) {
   roofline_->setRun(run_, rank);
   statistics_->setRun(run_, rank);
   details_->setRun(run_, rank);
+}
+
+void MainWindow::analyseWindow(const TimeWindow& window) {
+  if (!run_ || window.end <= window.start) return;
+  window_ = window;
+  timeline_->timeline()->setWindow(window);
+  chip_->setWindow(window, traceStart().value_or(window.start));
+  chip_->setAnalysing(true);
+  chip_action_->setVisible(true);
+  statistics_->setWindow(window);
+  window_analyser_->analyse(run_, rank_, window, RunLoader::pipelineOptions().analysis);
+}
+
+void MainWindow::onWindowAnalysed(int rank, const TimeWindow& window,
+                                  std::shared_ptr<const RankResult> result) {
+  if (rank != rank_ || window != window_) return;
+  chip_->setAnalysing(false);
+  diagnosis_->setWindowResult(std::move(result), windowText(window, traceStart().value_or(0)));
+  emit windowAnalysed();
+}
+
+void MainWindow::clearWindow() {
+  window_analyser_->clear();
+  if (!window_) return;
+  window_.reset();
+  timeline_->timeline()->setWindow(std::nullopt);
+  chip_->setWindow(std::nullopt, 0);
+  chip_->setAnalysing(false);
+  chip_action_->setVisible(false);
+  diagnosis_->setWindowResult(nullptr);
+  statistics_->setWindow(std::nullopt);
+}
+
+std::optional<int64_t> MainWindow::traceStart() const {
+  const TimelineData* data = timeline_->timeline()->data();
+  return data ? std::optional<int64_t>(data->rows.start) : std::nullopt;
+}
+
+void MainWindow::analyseVisibleRange() {
+  const TimelineWidget* timeline = timeline_->timeline();
+  const TimelineData* data = timeline->data();
+  if (!data) return;
+  // The view, less the margin beyond the trace's ends that fitting leaves.
+  const TimeScale& scale = timeline->scale();
+  const TimeWindow window{std::max(scale.start(), data->rows.start),
+                          std::min(scale.end(), data->rows.end)};
+  timeline_->timeline()->selectWindow(window);
 }
 
 void MainWindow::onFailed(const QString& message, bool cancelled) {
@@ -295,9 +370,9 @@ QImage MainWindow::grabView(View view) {
 
 void MainWindow::chooseFiles() {
   QSettings settings;
-  const QStringList files = QFileDialog::getOpenFileNames(
-      this, "Open a run (several files: the ranks of one job)",
-      settings.value("open/directory").toString(), kOpenFilter);
+  const QStringList files =
+      QFileDialog::getOpenFileNames(this, "Open a run (several files: the ranks of one job)",
+                                    settings.value("open/directory").toString(), kOpenFilter);
   if (files.isEmpty()) return;
   settings.setValue("open/directory", QFileInfo(files.front()).absolutePath());
   open(files);
@@ -345,8 +420,7 @@ void MainWindow::rememberRecent(const QStringList& inputs) {
 
 void MainWindow::fillRecentMenu() {
   recent_menu_->clear();
-  const QStringList recent =
-      remember_ ? QSettings().value("recent").toStringList() : QStringList();
+  const QStringList recent = remember_ ? QSettings().value("recent").toStringList() : QStringList();
   for (const QString& entry : recent) {
     const QStringList files = entry.split('\n');
     recent_menu_->addAction(fileNames(files), this, [this, files] { open(files); });

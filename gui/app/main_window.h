@@ -8,6 +8,14 @@
 // middle, the diagnosis docked on the right, an event's details docked
 // below. Any part that points at events (a finding, a table row, a chart
 // point) sends them to the timeline, which shows and highlights them.
+//
+// A time window selected on the timeline (Shift+drag, or View ▸ Analyse
+// Visible Range) re-scopes the diagnosis, its scorecard and the statistics
+// to that window: a WindowAnalyser re-analyses the rank off the UI thread,
+// and a chip in the tool bar ("window: 1.20–1.45 s [clear]") says so until
+// it is cleared (its clear, Esc on the timeline, View ▸ Whole Run), another
+// rank is shown or another run opened. The charts and the ranks stay the
+// whole run's.
 #pragma once
 
 #include <QMainWindow>
@@ -15,7 +23,9 @@
 #include <memory>
 
 #include "gui/models/event_ref.h"
+#include "gui/models/time_window.h"
 
+class QAction;
 class QComboBox;
 class QLabel;
 class QProgressBar;
@@ -34,6 +44,8 @@ class RooflineChart;
 class RunLoader;
 class StatisticsPanel;
 class TimelineView;
+class WindowAnalyser;
+class WindowChip;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -58,10 +70,22 @@ class MainWindow : public QMainWindow {
   int currentRank() const { return rank_; }
   void showRank(int rank);
 
+  // Re-scopes the diagnosis and statistics to `window` of the rank shown;
+  // clearWindow() shows the whole run again.
+  void analyseWindow(const TimeWindow& window);
+  void clearWindow();
+  std::optional<TimeWindow> window() const { return window_; }
+  // Where the rank shown starts (its timeline's origin, as the ruler counts
+  // time); empty while none is shown.
+  std::optional<int64_t> traceStart() const;
+  WindowChip* windowChip() const { return chip_; }
+
  signals:
   // After open(): the run is shown, or opening it failed.
   void runShown();
   void openFailed(const QString& message);
+  // The diagnosis shows the window's re-analysis.
+  void windowAnalysed();
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -81,12 +105,17 @@ class MainWindow : public QMainWindow {
   void rememberRecent(const QStringList& inputs);
   void fillRecentMenu();
   void showEvents(const EventRefs& events);
+  void onWindowAnalysed(int rank, const TimeWindow& window,
+                        std::shared_ptr<const RankResult> result);
+  void analyseVisibleRange();
 
   bool remember_ = true;
   RunLoader* loader_ = nullptr;
+  WindowAnalyser* window_analyser_ = nullptr;
   std::shared_ptr<const AnalysedRun> run_;
   QStringList inputs_;
   int rank_ = 0;
+  std::optional<TimeWindow> window_;
 
   QStackedWidget* stack_ = nullptr;  // the welcome text, then the tabs
   QLabel* welcome_ = nullptr;
@@ -99,6 +128,8 @@ class MainWindow : public QMainWindow {
   DiagnosisPanel* diagnosis_ = nullptr;
   EventDetailsPanel* details_ = nullptr;
   QComboBox* rank_box_ = nullptr;
+  WindowChip* chip_ = nullptr;
+  QAction* chip_action_ = nullptr;  // shows and hides the chip in the tool bar
   QProgressBar* progress_ = nullptr;
   QLabel* progress_label_ = nullptr;
   QPushButton* cancel_ = nullptr;

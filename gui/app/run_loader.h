@@ -4,8 +4,9 @@
 // signals (Hotspot's habit: heavy work in a pool, results delivered by
 // queued calls, stale results dropped).
 //
-// One load at a time: load() while another runs cancels it, and whatever the
-// cancelled one still delivers is dropped by its generation number. cancel()
+// One load at a time: load() while another runs cancels it, waits for it to
+// stop, and whatever the cancelled one still delivers is dropped (a
+// JobTracker, job_tracker.h, keeps the jobs). cancel()
 // is cooperative (base/progress.h): the pipeline stops at its next check and
 // leaves no partial file. The destructor cancels and waits, so no worker
 // outlives the loader.
@@ -16,7 +17,6 @@
 // opening a file never leaves files in the current directory.
 #pragma once
 
-#include <QFuture>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -24,6 +24,7 @@
 
 #include "analyzer/pipeline/pipeline.h"
 #include "base/progress.h"
+#include "gui/app/job_tracker.h"
 
 namespace damscope {
 
@@ -37,7 +38,7 @@ class RunLoader : public QObject {
   // Starts opening `inputs` as the ranks of one run, in order.
   void load(const QStringList& inputs);
   void cancel();
-  bool busy() const { return running_ != nullptr; }
+  bool busy() const { return jobs_.busy(); }
 
   // The options the pipeline gets: results stored only into run.db files.
   static PipelineOptions pipelineOptions();
@@ -51,10 +52,7 @@ class RunLoader : public QObject {
   void failed(const QString& message, bool cancelled);
 
  private:
-  struct Job;
-  std::shared_ptr<Job> running_;
-  QFuture<void> future_;
-  uint64_t generation_ = 0;
+  JobTracker jobs_{this};
 };
 
 }  // namespace damscope

@@ -107,6 +107,21 @@ std::optional<EventSpan> spanOf(const EventRefs& refs, const AnalysedRun& run) {
   return out;
 }
 
+std::optional<EventRef> launchOf(const EventRef& ref, const AnalysedRun& run) {
+  if (!spanOf(ref, run)) return std::nullopt;
+  const TraceTables& t = run.tables[static_cast<size_t>(ref.rank)];
+  const auto i = static_cast<size_t>(ref.id);
+  int64_t correlation = kNullInt;
+  if (ref.kind == EventKind::kKernel) correlation = t.kernels.correlation_id[i];
+  if (ref.kind == EventKind::kMemcpy) correlation = t.memcpys.correlation_id[i];
+  if (ref.kind == EventKind::kMemset) correlation = t.memsets.correlation_id[i];
+  if (isNull(correlation)) return std::nullopt;
+  const auto& ids = t.api_calls.correlation_id;
+  const auto it = std::find(ids.begin(), ids.end(), correlation);
+  if (it == ids.end()) return std::nullopt;
+  return EventRef{ref.rank, EventKind::kApiCall, static_cast<int64_t>(it - ids.begin())};
+}
+
 std::string nameOf(const EventRef& ref, const AnalysedRun& run) {
   if (!spanOf(ref, run)) return {};
   const TraceTables& t = run.tables[static_cast<size_t>(ref.rank)];

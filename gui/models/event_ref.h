@@ -52,6 +52,12 @@ std::optional<EventSpan> spanOf(const EventRef& ref, const AnalysedRun& run);
 // The smallest span holding every event of `refs` that names a row.
 std::optional<EventSpan> spanOf(const EventRefs& refs, const AnalysedRun& run);
 
+// The runtime call that launched `ref` (a kernel, memcpy or memset): the API
+// call of the same rank with the same correlation_id. Empty for other kinds,
+// for work without a correlation id, and when no call has it. One scan of the
+// rank's calls: asked once per click, cheaper than an index kept for the run.
+std::optional<EventRef> launchOf(const EventRef& ref, const AnalysedRun& run);
+
 // What a person calls the event: a kernel's or range's name (an annotated
 // op's or collective's as the analyzer names it: "matmul_fwd(qkv)"), "cudaLaunchKernel",
 // "memcpy HtoD", "memset", "sync (device)", "gap: data loading".

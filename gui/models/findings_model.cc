@@ -8,13 +8,20 @@ namespace damscope {
 FindingsModel::FindingsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void FindingsModel::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
-  beginResetModel();
-  run_ = std::move(run);
-  rank_ = rank;
-  findings_ = nullptr;
-  if (run_ && rank >= 0 && static_cast<size_t>(rank) < run_->run.ranks.size()) {
-    findings_ = &run_->run.ranks[static_cast<size_t>(rank)].findings.findings;
+  if (!run || rank < 0 || static_cast<size_t>(rank) >= run->run.ranks.size()) {
+    setResult(nullptr, rank);
+    return;
   }
+  // Shares ownership of the run, pointing at its rank's result.
+  const RankResult* result = &run->run.ranks[static_cast<size_t>(rank)];
+  setResult(std::shared_ptr<const RankResult>(std::move(run), result), rank);
+}
+
+void FindingsModel::setResult(std::shared_ptr<const RankResult> result, int rank) {
+  beginResetModel();
+  result_ = std::move(result);
+  rank_ = rank;
+  findings_ = result_ ? &result_->findings.findings : nullptr;
   endResetModel();
 }
 

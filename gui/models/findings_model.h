@@ -33,6 +33,9 @@ class FindingsModel : public QAbstractTableModel {
 
   // A null run, or a rank the run lacks, empties the model.
   void setRun(std::shared_ptr<const AnalysedRun> run, int rank);
+  // The findings of `result`, rank `rank`'s (a window's re-analysis,
+  // window_analysis.h); null empties the model.
+  void setResult(std::shared_ptr<const RankResult> result, int rank);
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -41,9 +44,9 @@ class FindingsModel : public QAbstractTableModel {
                       int role = Qt::DisplayRole) const override;
 
  private:
-  std::shared_ptr<const AnalysedRun> run_;
+  std::shared_ptr<const RankResult> result_;
   int rank_ = 0;
-  const std::vector<Finding>* findings_ = nullptr;  // inside *run_
+  const std::vector<Finding>* findings_ = nullptr;  // inside *result_
 };
 
 }  // namespace damscope

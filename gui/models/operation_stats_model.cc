@@ -35,15 +35,25 @@ OperationRow finish(Group& g, double total_ns) {
   row.max_ns = g.durs.back();
   row.average_ns = static_cast<double>(row.total_ns) / static_cast<double>(row.count);
   const size_t n = g.durs.size();
-  row.median_ns = n % 2 ? static_cast<double>(g.durs[n / 2])
-                        : (static_cast<double>(g.durs[n / 2 - 1]) + static_cast<double>(g.durs[n / 2])) / 2;
+  row.median_ns =
+      n % 2 ? static_cast<double>(g.durs[n / 2])
+            : (static_cast<double>(g.durs[n / 2 - 1]) + static_cast<double>(g.durs[n / 2])) / 2;
   row.pct = total_ns > 0 ? 100.0 * static_cast<double>(row.total_ns) / total_ns : 0;
   return row;
 }
 
-int64_t sumDur(const std::vector<int64_t>& dur) {
+// Whether an operation starting at `ts` counts: all do without a window;
+// with one, those that start inside it (as the analysis counts GPU work).
+bool counts(const std::optional<TimeWindow>& window, int64_t ts) {
+  return !window || window->contains(ts);
+}
+
+template <typename Table>
+int64_t sumDur(const Table& table, const std::optional<TimeWindow>& window) {
   int64_t total = 0;
-  for (int64_t d : dur) total += std::max<int64_t>(0, d);
+  for (size_t i = 0; i < table.size(); ++i) {
+    if (counts(window, table.ts[i])) total += std::max<int64_t>(0, table.dur[i]);
+  }
   return total;
 }
 
@@ -57,11 +67,12 @@ void sortEvents(EventRefs& events, const Table& table) {
 
 // Groups rows of `table` by the key `keyOf(i)` (a StringId's value or an enum).
 template <typename Table, typename KeyOf, typename NameOf>
-std::vector<Group> groupBy(const Table& table, int rank, EventKind kind, KeyOf keyOf,
-                           NameOf nameOf) {
+std::vector<Group> groupBy(const Table& table, int rank, EventKind kind,
+                           const std::optional<TimeWindow>& window, KeyOf keyOf, NameOf nameOf) {
   std::unordered_map<int64_t, size_t> index;
   std::vector<Group> groups;
   for (size_t i = 0; i < table.size(); ++i) {
+    if (!counts(window, table.ts[i])) continue;
     const int64_t key = keyOf(i);
     auto [it, fresh] = index.try_emplace(key, groups.size());
     if (fresh) {
@@ -78,18 +89,19 @@ std::vector<Group> groupBy(const Table& table, int rank, EventKind kind, KeyOf k
 
 }  // namespace
 
-std::vector<OperationRow> operationRows(const AnalysedRun& run, int rank, OperationKind kind) {
+std::vector<OperationRow> operationRows(const AnalysedRun& run, int rank, OperationKind kind,
+                                        const std::optional<TimeWindow>& window) {
   std::vector<OperationRow> out;
   if (rank < 0 || static_cast<size_t>(rank) >= run.tables.size()) return out;
   const TraceTables& t = run.tables[static_cast<size_t>(rank)];
-  const double device_ns = static_cast<double>(sumDur(t.kernels.dur) + sumDur(t.memcpys.dur) +
-                                               sumDur(t.memsets.dur));
+  const double device_ns = static_cast<double>(
+      sumDur(t.kernels, window) + sumDur(t.memcpys, window) + sumDur(t.memsets, window));
   std::vector<Group> groups;
   double total_ns = device_ns;
   switch (kind) {
     case OperationKind::kKernels: {
       groups = groupBy(
-          t.kernels, rank, EventKind::kKernel,
+          t.kernels, rank, EventKind::kKernel, window,
           [&](size_t i) { return static_cast<int64_t>(t.kernels.name[i].value); },
           [&](size_t i) { return std::string(t.strings.get(t.kernels.name[i])); });
       const KernelClassifier classifier(t.strings, t.kernels.name);
@@ -101,7 +113,7 @@ std::vector<OperationRow> operationRows(const AnalysedRun& run, int rank, Operat
     }
     case OperationKind::kCopies: {
       groups = groupBy(
-          t.memcpys, rank, EventKind::kMemcpy,
+          t.memcpys, rank, EventKind::kMemcpy, window,
           [&](size_t i) { return static_cast<int64_t>(t.memcpys.copy_kind[i]); },
           [&](size_t i) { return std::string(toText(t.memcpys.copy_kind[i])); });
       for (Group& g : groups) {
@@ -110,7 +122,7 @@ std::vector<OperationRow> operationRows(const AnalysedRun& run, int rank, Operat
         }
       }
       std::vector<Group> memsets = groupBy(
-          t.memsets, rank, EventKind::kMemset, [](size_t) { return int64_t{0}; },
+          t.memsets, rank, EventKind::kMemset, window, [](size_t) { return int64_t{0}; },
           [](size_t) { return std::string("memset"); });
       for (Group& g : memsets) {
         for (const EventRef& e : g.events) {
@@ -122,10 +134,10 @@ std::vector<OperationRow> operationRows(const AnalysedRun& run, int rank, Operat
     }
     case OperationKind::kApiCalls:
       groups = groupBy(
-          t.api_calls, rank, EventKind::kApiCall,
+          t.api_calls, rank, EventKind::kApiCall, window,
           [&](size_t i) { return static_cast<int64_t>(t.api_calls.name[i].value); },
           [&](size_t i) { return std::string(t.strings.get(t.api_calls.name[i])); });
-      total_ns = static_cast<double>(sumDur(t.api_calls.dur));
+      total_ns = static_cast<double>(sumDur(t.api_calls, window));
       break;
   }
   out.reserve(groups.size());
@@ -159,26 +171,27 @@ OperationStatsModel::OperationStatsModel(OperationKind kind, QObject* parent)
   using C = Column;
   switch (kind) {
     case OperationKind::kKernels:
-      columns_ = {C::kName, C::kCategory, C::kCount, C::kTotal, C::kAverage,
-                  C::kMedian, C::kMin, C::kMax, C::kPct};
+      columns_ = {C::kName,   C::kCategory, C::kCount, C::kTotal, C::kAverage,
+                  C::kMedian, C::kMin,      C::kMax,   C::kPct};
       break;
     case OperationKind::kCopies:
-      columns_ = {C::kName, C::kCount, C::kTotal, C::kAverage, C::kMedian, C::kMin,
-                  C::kMax, C::kBytes, C::kThroughput, C::kPct};
+      columns_ = {C::kName, C::kCount, C::kTotal, C::kAverage,    C::kMedian,
+                  C::kMin,  C::kMax,   C::kBytes, C::kThroughput, C::kPct};
       break;
     case OperationKind::kApiCalls:
-      columns_ = {C::kName, C::kCount, C::kTotal, C::kAverage, C::kMedian, C::kMin, C::kMax,
-                  C::kPct};
+      columns_ = {C::kName,   C::kCount, C::kTotal, C::kAverage,
+                  C::kMedian, C::kMin,   C::kMax,   C::kPct};
       break;
   }
 }
 
-void OperationStatsModel::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
+void OperationStatsModel::setRun(std::shared_ptr<const AnalysedRun> run, int rank,
+                                 const std::optional<TimeWindow>& window) {
   beginResetModel();
   rows_.clear();
   cpu_ = false;
   if (run) {
-    rows_ = operationRows(*run, rank, kind_);
+    rows_ = operationRows(*run, rank, kind_, window);
     if (rank >= 0 && static_cast<size_t>(rank) < run->run.ranks.size()) {
       cpu_ = run->run.ranks[static_cast<size_t>(rank)].device_kind == DeviceKind::kCpu;
     }
@@ -289,8 +302,7 @@ QVariant OperationStatsModel::data(const QModelIndex& index, int role) const {
   }
 }
 
-QVariant OperationStatsModel::headerData(int section, Qt::Orientation orientation,
-                                         int role) const {
+QVariant OperationStatsModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
       section >= static_cast<int>(columns_.size())) {
     return QAbstractTableModel::headerData(section, orientation, role);
@@ -330,6 +342,8 @@ OperationFilterProxy::OperationFilterProxy(QObject* parent) : QSortFilterProxyMo
   setFilterKeyColumn(0);
 }
 
-void OperationFilterProxy::setNameFilter(const QString& text) { setFilterFixedString(text); }
+void OperationFilterProxy::setNameFilter(const QString& text) {
+  setFilterFixedString(text);
+}
 
 }  // namespace damscope

@@ -12,11 +12,15 @@
 // Shares: a kernel or copy row's "% of GPU time" is its total over the total
 // of all device operations of the rank (kernels + copies + memsets), so the
 // kernel and copy tables add up to 100 % together; an API row's share is of
-// all API-call time (nsys cuda_api_sum's "Time (%)"). On a CPU run
+// all API-call time (nsys cuda_api_sum's "Time (%)"). With a time window
+// (time_window.h) the tables hold only the operations that start inside it,
+// as the window's analysis counts GPU work (analysis_window.h), and the
+// shares are of the window's totals. On a CPU run
 // (RankResult::device_kind kCpu) the device is the CPU and the header says so.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +28,7 @@
 #include <QSortFilterProxyModel>
 
 #include "gui/models/event_ref.h"
+#include "gui/models/time_window.h"
 
 namespace damscope {
 
@@ -40,13 +45,14 @@ struct OperationRow {
   int64_t min_ns = 0;
   int64_t max_ns = 0;
   int64_t bytes = 0;
-  double pct = 0;     // of the device's (or the API calls') total time, 0..100
-  EventRefs events;   // every instance, in time order
+  double pct = 0;    // of the device's (or the API calls') total time, 0..100
+  EventRefs events;  // every instance, in time order
 };
 
-// The rows of `kind` for `rank` of `run`, largest total first; empty for a
-// rank the run does not have.
-std::vector<OperationRow> operationRows(const AnalysedRun& run, int rank, OperationKind kind);
+// The rows of `kind` for `rank` of `run` (within `window` when there is one),
+// largest total first; empty for a rank the run does not have.
+std::vector<OperationRow> operationRows(const AnalysedRun& run, int rank, OperationKind kind,
+                                        const std::optional<TimeWindow>& window = std::nullopt);
 
 // "850 ns", "12.3 µs", "4.56 ms", "1.23 s".
 QString formatDuration(double ns);
@@ -64,14 +70,26 @@ class OperationStatsModel : public QAbstractTableModel {
     // QVariant of EventRefs: every instance the row stands for.
     EventsRole,
   };
-  enum class Column { kName, kCategory, kCount, kTotal, kAverage, kMedian, kMin, kMax, kBytes,
-                      kThroughput, kPct };
+  enum class Column {
+    kName,
+    kCategory,
+    kCount,
+    kTotal,
+    kAverage,
+    kMedian,
+    kMin,
+    kMax,
+    kBytes,
+    kThroughput,
+    kPct
+  };
 
   explicit OperationStatsModel(OperationKind kind, QObject* parent = nullptr);
 
   OperationKind kind() const { return kind_; }
-  // A null run empties the model.
-  void setRun(std::shared_ptr<const AnalysedRun> run, int rank);
+  // A null run empties the model; a window keeps what starts inside it.
+  void setRun(std::shared_ptr<const AnalysedRun> run, int rank,
+              const std::optional<TimeWindow>& window = std::nullopt);
 
   // The columns this kind shows, left to right.
   const std::vector<Column>& columns() const { return columns_; }

@@ -19,13 +19,54 @@ double linear(double channel) {
 
 }  // namespace
 
-QColor axisColor(Axis axis) { return fromHex(axisColour(axis)); }
-QColor causeColor(GapCause cause) { return fromHex(causeColour(cause)); }
-QColor categoryColor(KernelCategory category) { return fromHex(categoryColour(category)); }
+QColor axisColor(Axis axis) {
+  return fromHex(axisColour(axis));
+}
+QColor causeColor(GapCause cause) {
+  return fromHex(causeColour(cause));
+}
+QColor categoryColor(KernelCategory category) {
+  return fromHex(categoryColour(category));
+}
+
+QColor eventKindColor(EventKind kind) {
+  switch (kind) {
+    case EventKind::kMemcpy:
+      return {0x8d, 0x99, 0xa6};
+    case EventKind::kMemset:
+      return {0xa9, 0xb2, 0xbc};
+    case EventKind::kApiCall:
+      return {0xb8, 0xa9, 0x8f};
+    case EventKind::kSync:
+      return {0xd9, 0x88, 0x80};
+    case EventKind::kKernel:
+    case EventKind::kRange:
+    case EventKind::kGap:
+      break;
+  }
+  return QColor(Qt::gray);
+}
+
+QColor rangeColor(int32_t name_id) {
+  const uint32_t hue = (static_cast<uint32_t>(name_id) * 2654435761u) % 360;
+  return QColor::fromHsl(static_cast<int>(hue), 110, 165);
+}
+
+QColor stepBandColor(size_t index) {
+  return index % 2 ? QColor(0x9a, 0xa5, 0xb1) : QColor(0xc3, 0xcb, 0xd3);
+}
+
+QColor counterColor() {
+  return {0x4c, 0x8b, 0xb8};
+}
+
+QColor highlightColor() {
+  return {0xff, 0xa5, 0x00};
+}
 
 QColor textOn(const QColor& fill) {
-  const double luminance = 0.2126 * linear(fill.redF()) + 0.7152 * linear(fill.greenF()) +
-                           0.0722 * linear(fill.blueF());
+  const double luminance =
+      0.2126 * linear(fill.redF()) + 0.7152 * linear(fill.greenF()) + 0.0722 * linear(fill.blueF());
   return luminance > 0.179 ? QColor(Qt::black) : QColor(Qt::white);
 }
 

@@ -3,19 +3,44 @@
 // report_charts.h), so a colour means the same thing in the GUI, the HTML
 // report and every legend. The hues are mid-tones chosen to read on both light
 // and dark window palettes; text drawn on them uses textOn().
+//
+// The timeline's other colours live here too, so no widget picks a colour:
+// what a copy, memset, API call or sync is drawn in, a range's hue, the step
+// band's stripes, the counter plots' fill and the highlight of evidence.
 #pragma once
+
+#include <cstddef>
+#include <cstdint>
 
 #include <QColor>
 
+#include "analyzer/analyses/idle_gaps.h"
 #include "analyzer/analyses/kernel_categories.h"
 #include "analyzer/analyses/scorecard.h"
-#include "analyzer/analyses/idle_gaps.h"
+#include "gui/models/event_ref.h"
 
 namespace damscope {
 
 QColor axisColor(Axis axis);
 QColor causeColor(GapCause cause);
 QColor categoryColor(KernelCategory category);
+
+// The fill of an event that has no colour of its own: copies and memsets in
+// blue-greys (data moved, not computed), runtime API calls in sand, syncs in
+// a muted red (a thread or stream waiting). Kernels (categoryColor), ranges
+// (rangeColor) and gaps (causeColor) are coloured by what they are; for
+// those kinds this answers a neutral grey.
+QColor eventKindColor(EventKind kind);
+// A stable mid-tone hue per range name (its string id), so that the repeats of
+// one op read alike and neighbouring ops differ (Knuth's multiplicative hash
+// spreads consecutive ids over the hue circle).
+QColor rangeColor(int32_t name_id);
+// The step band's fill for the step at `index`: two greys in turn.
+QColor stepBandColor(size_t index);
+// A counter plot's area (drawn translucent, outlined darker).
+QColor counterColor();
+// The outline of highlighted events (a finding's evidence, a table row's runs).
+QColor highlightColor();
 
 // Black or white, whichever reads better on `fill` (WCAG relative luminance,
 // https://www.w3.org/TR/WCAG21/#dfn-relative-luminance, threshold 0.179 where

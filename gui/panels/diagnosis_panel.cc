@@ -14,12 +14,11 @@
 #include "analyzer/report/result_words.h"
 #include "gui/models/findings_model.h"
 #include "gui/models/palette.h"
-#include "gui/panels/scorecard_bar.h"
 #include "gui/models/qt_text.h"
+#include "gui/panels/scorecard_bar.h"
 
 namespace damscope {
 namespace {
-
 
 // Severity colours: the conventional red / amber / blue-grey of issue
 // trackers, mid-tones that read on light and dark windows.
@@ -106,12 +105,12 @@ class FindingDelegate : public QStyledItemDelegate {
   QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override {
     const int width = std::max(240, view_->viewport()->width()) - 2;
     const Layout l = layout(option, index, width);
-    return {width, l.title_height + l.recommendation_height + l.footer_height + 8 + 2 * kInner +
-                       kOuter};
+    return {width,
+            l.title_height + l.recommendation_height + l.footer_height + 8 + 2 * kInner + kOuter};
   }
 
  private:
-  static constexpr int kOuter = 8;  // around a card
+  static constexpr int kOuter = 8;   // around a card
   static constexpr int kInner = 10;  // inside a card
 
   struct Layout {
@@ -142,21 +141,22 @@ class FindingDelegate : public QStyledItemDelegate {
     l.footer = index.data(FindingsModel::GainRole).toString();
     if (!l.footer.isEmpty()) l.footer[0] = l.footer[0].toUpper();
     l.footer += events == 1 ? QObject::tr("  ·  1 evidence event — click to show it")
-                : events > 1  ? QObject::tr("  ·  %1 evidence events — click to show them").arg(events)
-                              : QObject::tr("  ·  no evidence on the timeline");
+                : events > 1
+                    ? QObject::tr("  ·  %1 evidence events — click to show them").arg(events)
+                    : QObject::tr("  ·  no evidence on the timeline");
     const QFontMetrics title_fm(l.title_font);
     l.title_line = title_fm.height();
     const int title_width = l.text_width - l.badge.width() - 8;
-    l.title_height = title_fm.boundingRect(QRect(0, 0, title_width, 10000),
-                                           Qt::TextWordWrap, l.title).height();
-    l.recommendation_height = QFontMetrics(option.font)
-                                  .boundingRect(QRect(0, 0, l.text_width, 10000),
-                                                Qt::TextWordWrap, l.recommendation)
-                                  .height();
-    l.footer_height = QFontMetrics(l.small)
-                          .boundingRect(QRect(0, 0, l.text_width, 10000), Qt::TextWordWrap,
-                                        l.footer)
-                          .height();
+    l.title_height =
+        title_fm.boundingRect(QRect(0, 0, title_width, 10000), Qt::TextWordWrap, l.title).height();
+    l.recommendation_height =
+        QFontMetrics(option.font)
+            .boundingRect(QRect(0, 0, l.text_width, 10000), Qt::TextWordWrap, l.recommendation)
+            .height();
+    l.footer_height =
+        QFontMetrics(l.small)
+            .boundingRect(QRect(0, 0, l.text_width, 10000), Qt::TextWordWrap, l.footer)
+            .height();
     return l;
   }
 
@@ -181,6 +181,10 @@ DiagnosisPanel::DiagnosisPanel(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(16, 14, 16, 12);
   layout->setSpacing(8);
 
+  scope_ = makeLabel(this, 0.95, true);
+  scope_->setForegroundRole(QPalette::Highlight);
+  scope_->hide();
+  layout->addWidget(scope_);
   verdict_ = makeLabel(this, 1.7, true, false);
   sentence_ = makeLabel(this, 1.1, false);
   context_ = makeLabel(this, 0.95, false);
@@ -239,11 +243,36 @@ void DiagnosisPanel::clearFigures() {
 
 void DiagnosisPanel::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
   run_ = std::move(run);
-  clearFigures();
+  rank_ = rank;
+  window_result_.reset();
+  scope_->hide();
   findings_->setRun(run_, rank);
-  const RankResult* r = run_ && rank >= 0 && static_cast<size_t>(rank) < run_->run.ranks.size()
-                            ? &run_->run.ranks[static_cast<size_t>(rank)]
-                            : nullptr;
+  showResult(shown());
+}
+
+void DiagnosisPanel::setWindowResult(std::shared_ptr<const RankResult> result,
+                                     const QString& window) {
+  window_result_ = std::move(result);
+  scope_->setText(tr("Only the window %1 of this rank (clear it in the tool bar)").arg(window));
+  scope_->setVisible(window_result_ != nullptr);
+  if (window_result_) {
+    findings_->setResult(window_result_, rank_);
+  } else {
+    findings_->setRun(run_, rank_);
+  }
+  showResult(shown());
+}
+
+const RankResult* DiagnosisPanel::shown() const {
+  if (window_result_) return window_result_.get();
+  if (run_ && rank_ >= 0 && static_cast<size_t>(rank_) < run_->run.ranks.size()) {
+    return &run_->run.ranks[static_cast<size_t>(rank_)];
+  }
+  return nullptr;
+}
+
+void DiagnosisPanel::showResult(const RankResult* r) {
+  clearFigures();
   if (!r) {
     verdict_->setText(tr("No run open"));
     verdict_->setStyleSheet({});
@@ -257,11 +286,12 @@ void DiagnosisPanel::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
   if (verdict == Verdict::kNone) {
     verdict_->setText(tr("No verdict"));
     verdict_->setStyleSheet({});
-    sentence_->setText(tr("There was no %1 work in the analysed window to judge.")
-                           .arg(qtString(deviceWord(*r))));
+    sentence_->setText(
+        tr("There was no %1 work in the analysed window to judge.").arg(qtString(deviceWord(*r))));
   } else {
     const QColor colour = axisColor(r->scorecard->run.deciding_axis);
-    verdict_->setText(qtString(toText(verdict)).replace(0, 1, qtString(toText(verdict)).left(1).toUpper()));
+    verdict_->setText(
+        qtString(toText(verdict)).replace(0, 1, qtString(toText(verdict)).left(1).toUpper()));
     // A pill in the deciding axis's colour, text in black or white to match.
     verdict_->setStyleSheet(QStringLiteral("QLabel { background: %1; color: %2; border-radius: 6px;"
                                            " padding: 3px 12px; }")
@@ -269,16 +299,16 @@ void DiagnosisPanel::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
     verdict_->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Preferred);
     QString sentence = qtString(verdictLabel(verdict, r->device_kind));
     if (!sentence.isEmpty()) sentence[0] = sentence[0].toUpper();
-    sentence_->setText(sentence +
-                       (r->verdict_may_be_off
-                            ? tr(" (so much of the trace was lost that this may be off)")
-                            : QString()));
+    sentence_->setText(sentence + (r->verdict_may_be_off
+                                       ? tr(" (so much of the trace was lost that this may be off)")
+                                       : QString()));
   }
   QStringList context;
   if (const std::string device = deviceLabel(*r); !device.empty()) {
     context << QString::fromStdString(device);
   }
-  if (const std::string steps = stepsLine(*r); !steps.empty()) context << QString::fromStdString(steps);
+  if (const std::string steps = stepsLine(*r); !steps.empty())
+    context << QString::fromStdString(steps);
   context_->setText(context.join(QStringLiteral("  ·  ")));
 
   const std::vector<KeyFigure> figures = keyFigures(*r, {});

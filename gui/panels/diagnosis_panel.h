@@ -4,7 +4,8 @@
 // and idle, as result_words.h phrases them for every output), the scorecard
 // as one stacked bar, and the findings in the analyzer's order as cards with
 // their recommendation and max gain. Clicking a finding asks the timeline to
-// show its evidence.
+// show its evidence. With a time window selected it shows the window's
+// re-analysis instead (setWindowResult), in the same form.
 #pragma once
 
 #include <memory>
@@ -31,8 +32,17 @@ class DiagnosisPanel : public QWidget {
 
   // A null run clears the panel.
   void setRun(std::shared_ptr<const AnalysedRun> run, int rank);
+  // Shows `result` (the rank's re-analysis over a time window) in place of
+  // the run's result for the rank, under a line naming `window` ("360–550
+  // ms", as the chip says it); null shows the run's again.
+  void setWindowResult(std::shared_ptr<const RankResult> result, const QString& window = {});
+  // The line that says what the panel describes; hidden for the whole run.
+  QLabel* scopeLabel() const { return scope_; }
+  // What the panel shows: the window's result, else the run's for the rank.
+  const RankResult* shown() const;
 
   FindingsModel* findingsModel() const { return findings_; }
+  ScorecardBar* scorecardBar() const { return bar_; }
   QListView* findingsView() const { return view_; }
 
  signals:
@@ -41,8 +51,12 @@ class DiagnosisPanel : public QWidget {
 
  private:
   void clearFigures();
+  void showResult(const RankResult* r);
 
   std::shared_ptr<const AnalysedRun> run_;
+  int rank_ = 0;
+  std::shared_ptr<const RankResult> window_result_;
+  QLabel* scope_ = nullptr;
   QLabel* verdict_ = nullptr;
   QLabel* sentence_ = nullptr;
   QLabel* context_ = nullptr;

@@ -21,6 +21,7 @@ class ScorecardBar : public QWidget {
 
   // Empty: the bar says there is no GPU work to judge.
   void setScorecard(std::optional<Scorecard> card);
+  const std::optional<Scorecard>& scorecard() const { return card_; }
 
   bool hasHeightForWidth() const override { return true; }
   int heightForWidth(int width) const override;

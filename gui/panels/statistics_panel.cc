@@ -60,8 +60,13 @@ QWidget* StatisticsPanel::makeTab(OperationKind kind) {
 
 void StatisticsPanel::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
   run_ = std::move(run);
+  rank_ = rank;
+  setWindow(std::nullopt);
+}
+
+void StatisticsPanel::setWindow(std::optional<TimeWindow> window) {
   for (Tab& t : tabs_of_) {
-    t.model->setRun(run_, rank);
+    t.model->setRun(run_, rank_, window);
     t.histogram->setDurations({}, {});
   }
 }

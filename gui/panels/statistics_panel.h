@@ -1,11 +1,13 @@
 // The statistics panel: tabs Kernels / Copies / API calls, each a sortable
 // table over OperationStatsModel behind its filter proxy, a filter box, and a
 // duration histogram of the selected row's runs. Selecting a row asks the
-// timeline to show every instance of it.
+// timeline to show every instance of it. With a time window selected, the
+// tables count only what starts inside it.
 #pragma once
 
 #include <array>
 #include <memory>
+#include <optional>
 
 #include <QWidget>
 
@@ -28,6 +30,8 @@ class StatisticsPanel : public QWidget {
 
   // A null run clears the tables.
   void setRun(std::shared_ptr<const AnalysedRun> run, int rank);
+  // The operations that start inside `window` only; none: the whole rank.
+  void setWindow(std::optional<TimeWindow> window);
 
   OperationStatsModel* model(OperationKind kind) const { return tab(kind).model; }
   OperationFilterProxy* proxy(OperationKind kind) const { return tab(kind).proxy; }
@@ -53,6 +57,7 @@ class StatisticsPanel : public QWidget {
   void rowSelected(OperationKind kind, const QModelIndex& proxy_index);
 
   std::shared_ptr<const AnalysedRun> run_;
+  int rank_ = 0;
   QTabWidget* tabs_ = nullptr;
   std::array<Tab, 3> tabs_of_;
 };

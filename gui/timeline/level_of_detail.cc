@@ -2,6 +2,7 @@
 #include "gui/timeline/level_of_detail.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace damscope {
 namespace {
@@ -20,6 +21,18 @@ std::vector<int64_t> prefixMaxEnd(size_t n, auto endAt) {
   return out;
 }
 
+// Folds `item` into `into`, which starts no later.
+void absorb(LodItem& into, const LodItem& item) {
+  into.end = std::max(into.end, item.end);
+  into.busy_ns += item.busy_ns;
+  into.count += item.count;
+  if (item.longest_ns > into.longest_ns) {
+    into.longest_ns = item.longest_ns;
+    into.id = item.id;
+    into.kind = item.kind;
+  }
+}
+
 // One level of width `width` from the items of the level below.
 std::vector<LodItem> fold(const std::vector<LodItem>& below, int64_t width) {
   std::vector<LodItem> out;
@@ -34,14 +47,7 @@ std::vector<LodItem> fold(const std::vector<LodItem>& below, int64_t width) {
       continue;
     }
     if (open && item.start < run.end + width) {
-      run.end = std::max(run.end, item.end);
-      run.busy_ns += item.busy_ns;
-      run.count += item.count;
-      if (item.longest_ns > run.longest_ns) {
-        run.longest_ns = item.longest_ns;
-        run.id = item.id;
-        run.kind = item.kind;
-      }
+      absorb(run, item);
       continue;
     }
     if (open) out.push_back(run);
@@ -52,6 +58,40 @@ std::vector<LodItem> fold(const std::vector<LodItem>& below, int64_t width) {
   out.shrink_to_fit();
   return out;
 }
+
+// Appends items to `out`, folding each into the previous one when it adds no
+// pixel column of its own (level_of_detail.h).
+class PixelFold {
+ public:
+  PixelFold(std::vector<LodItem>& out, int64_t t0, int64_t t1, double ns_per_px)
+      : out_(out), first_(out.size()), t0_(t0), ns_per_px_(ns_per_px), right_(x(t1)) {}
+
+  void add(const LodItem& item) {
+    const double x0 = std::max(-1.0, x(item.start));
+    const double x1 = std::min(right_ + 1, x(item.end));
+    const double cover = std::max(x1, x0 + 1);
+    if (out_.size() > first_) {
+      const double column = std::floor(covered_);
+      if (std::floor(x1) <= column || (std::floor(x0) == column && x1 - x0 < 1)) {
+        absorb(out_.back(), item);
+        covered_ = std::max(covered_, cover);
+        return;
+      }
+    }
+    out_.push_back(item);
+    covered_ = cover;
+  }
+
+ private:
+  double x(int64_t t) const { return static_cast<double>(t - t0_) / ns_per_px_; }
+
+  std::vector<LodItem>& out_;
+  const size_t first_;
+  const int64_t t0_;
+  const double ns_per_px_;
+  const double right_;  // x of t1
+  double covered_ = 0;  // where out_.back()'s cover ends
+};
 
 }  // namespace
 
@@ -94,16 +134,17 @@ void LevelOfDetail::query(int lane, int64_t t0, int64_t t1, double ns_per_px,
   // The first item whose running max end passes t0: every item before it ends by t0.
   const size_t first = static_cast<size_t>(
       std::upper_bound(level.max_end.begin(), level.max_end.end(), t0) - level.max_end.begin());
+  PixelFold fold(out, t0, t1, ns_per_px);
   if (k == 0) {
     const auto& events = rows_->lanes[static_cast<size_t>(lane)].events;
     for (size_t i = first; i < events.size() && events[i].start < t1; ++i) {
-      if (events[i].end > t0 || events[i].start >= t0) out.push_back(itemOf(events[i]));
+      if (events[i].end > t0 || events[i].start >= t0) fold.add(itemOf(events[i]));
     }
     return;
   }
   for (size_t i = first; i < level.items.size() && level.items[i].start < t1; ++i) {
     const LodItem& item = level.items[i];
-    if (item.end > t0 || item.start >= t0) out.push_back(item);
+    if (item.end > t0 || item.start >= t0) fold.add(item);
   }
 }
 

@@ -14,16 +14,32 @@
 // A query picks the coarsest level whose width is <= one pixel's time (so
 // nothing narrower than a pixel is drawn on its own, and nothing wider than a
 // pixel is folded) and finds the items in view by binary search. Since the
-// chosen w_k > ns_per_px / kGrowth, a query returns at most about kGrowth
+// chosen w_k > ns_per_px / kGrowth, that level holds at most about kGrowth
 // items per pixel of a non-overlapping lane. A level that folds too little
 // (it keeps more than kKeepFraction of the last stored level's items) is not
 // stored; queries then use the finer stored level, which holds at most
 // 1 / kKeepFraction times as many items. That bounds memory by a geometric
 // series: under 1 / (1 - kKeepFraction) times level 0.
 //
+// The query then folds those items per pixel column, as Orbit's discretised
+// timer query returns one timer per pixel (google/orbit,
+// src/ClientData/TimerDataInterface.cpp, GetNextPixelBoundaryTimeNs). Pixel
+// columns count from the query's t0 (the view's left edge); an item spans
+// x0 = (start - t0) / ns_per_px to x1 = (end - t0) / ns_per_px, clipped to a
+// pixel beyond each edge of the view, and is drawn at least one pixel wide,
+// so it covers up to column floor(max(x1, x0 + 1)). An item folds into the
+// one returned before it when it ends in (or before) the column where that
+// one's cover ends, or when it is narrower than a pixel and starts in that
+// column; folding merges the count, busy ns and longest event as the levels
+// do. So a non-overlapping lane's query returns at most one item per pixel
+// column of the view, plus the two beyond its edges, and what it returns is
+// what the painter draws: nothing downstream folds again.
+//
 // Invariants (tests/gui/timeline_lod_test.cc): at every level of a lane, the
 // counts sum to the lane's event count and the busy ns to the sum of its
-// events' durations; items are sorted by start.
+// events' durations; items are sorted by start. A query keeps the count and
+// busy ns of what it folds, and returns at most one item per pixel column of
+// a non-overlapping lane (plus the edges).
 #pragma once
 
 #include <cstdint>
@@ -39,7 +55,7 @@ struct LodItem {
   int64_t busy_ns = 0;  // the sum of its events' durations (overlaps counted twice)
   int64_t id = 0;       // its longest event (EventRef::id)
   int64_t longest_ns = 0;
-  uint32_t count = 1;   // events folded into it; 1: the event itself
+  uint32_t count = 1;                   // events folded into it; 1: the event itself
   EventKind kind = EventKind::kKernel;  // of its longest event
   bool summary() const { return count > 1; }
 };
@@ -56,7 +72,7 @@ class LevelOfDetail {
   explicit LevelOfDetail(const TimelineRows& rows);
 
   // Appends to `out` the items of `lane` that overlap [t0, t1) at the level
-  // for `ns_per_px`, in start order.
+  // for `ns_per_px`, folded per pixel column counted from t0, in start order.
   void query(int lane, int64_t t0, int64_t t1, double ns_per_px, std::vector<LodItem>& out) const;
 
   // The levels stored for `lane` (level 0 included), their widths and items:

@@ -7,7 +7,6 @@
 #include <QPushButton>
 #include <QShortcut>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "gui/timeline/timeline_widget.h"
 
@@ -42,15 +41,21 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
   auto* fit = new QPushButton("Fit", this);
   fit->setToolTip("Show the whole run (F)");
   auto* hint = new QLabel(
-      "wheel or W/S: zoom · drag or A/D: pan · Shift+drag: zoom to a range · click: details",
+      "wheel or W/S: zoom · drag or A/D: pan · Shift+drag: analyse a window · right-drag: zoom",
       this);
+  hint->setToolTip(
+      "Wheel or W/S: zoom · drag or A/D: pan · F: fit · Shift+drag: analyse a window (Esc "
+      "clears it) · right- or Ctrl+drag: zoom to a range · click: an event's details");
   hint->setForegroundRole(QPalette::PlaceholderText);
+  // A reminder, not a control: it gives way (clipped) rather than narrow the
+  // diagnosis dock beside the timeline.
+  hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  hint->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
   bar->addWidget(search_);
   bar->addWidget(previous);
   bar->addWidget(next);
   bar->addWidget(status_);
-  bar->addStretch(1);
-  bar->addWidget(hint);
+  bar->addWidget(hint, 1);
   bar->addWidget(fit);
   layout->addLayout(bar);
 
@@ -73,35 +78,30 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
   connect(previous_key, &QShortcut::activated, this, [this] { find(false); });
 }
 
-TimelineView::~TimelineView() { building_.waitForFinished(); }
+TimelineView::~TimelineView() = default;
 
 void TimelineView::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
-  const uint64_t generation = ++generation_;
   ready_ = false;
   pending_events_.clear();
   status_->clear();
   if (!run || rank < 0 || static_cast<size_t>(rank) >= run->tables.size() ||
       eventsIn(run->tables[static_cast<size_t>(rank)]) < kBuildOnWorkerEvents) {
+    builds_.abandon();  // a build still running is for another run or rank
     timeline_->setRun(run, rank);
     ready_ = true;
     emit ready();
     return;
   }
   status_->setText("Building the timeline…");
-  building_ = QtConcurrent::run([this, run, rank, generation] {
-    std::shared_ptr<const TimelineData> data = buildTimelineData(*run, rank);
-    QMetaObject::invokeMethod(
-        this,
-        [this, run, rank, generation, data] {
-          if (generation != generation_) return;  // another run or rank since
-          status_->clear();
-          timeline_->setData(run, rank, data);
-          ready_ = true;
-          if (!pending_events_.empty()) timeline_->showEvents(std::exchange(pending_events_, {}));
-          emit ready();
-        },
-        Qt::QueuedConnection);
-  });
+  builds_.run([run, rank](const JobTracker::Job&) { return buildTimelineData(*run, rank); },
+              [this, run, rank](const std::shared_ptr<const TimelineData>& data) {
+                status_->clear();
+                timeline_->setData(run, rank, data);
+                ready_ = true;
+                if (!pending_events_.empty())
+                  timeline_->showEvents(std::exchange(pending_events_, {}));
+                emit ready();
+              });
 }
 
 void TimelineView::showEvents(const EventRefs& events) {

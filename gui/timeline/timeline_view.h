@@ -3,13 +3,15 @@
 // Shift+F3 to the previous one), Fit, and a one-line reminder of the mouse
 // and keys. Large runs get their rows and level-of-detail aggregates built
 // off the UI thread (buildTimelineData), so opening a 10 M-event trace does
-// not freeze the window; ready() says when the timeline shows the run.
+// not freeze the window; ready() says when the timeline shows the run. The
+// build is a job of a JobTracker (gui/app/job_tracker.h): another run or
+// rank asked for meanwhile makes its result stale, and it is dropped.
 #pragma once
 
-#include <QFuture>
 #include <QWidget>
 #include <memory>
 
+#include "gui/app/job_tracker.h"
 #include "gui/models/event_ref.h"
 
 class QLabel;
@@ -48,8 +50,7 @@ class TimelineView : public QWidget {
   TimelineWidget* timeline_ = nullptr;
   QLineEdit* search_ = nullptr;
   QLabel* status_ = nullptr;
-  QFuture<void> building_;
-  uint64_t generation_ = 0;
+  JobTracker builds_{this};
   bool ready_ = false;
   EventRefs pending_events_;  // asked for while the rows were being built
 };

@@ -1,30 +1,31 @@
-// The timeline widget: paints one rank's rows (timeline_rows.h) through their
-// level-of-detail aggregates (level_of_detail.h) and turns mouse and keys into
-// TimeScale changes. It only draws; what it draws lives in TimelineData,
-// which buildTimelineData makes as a pure function of the run (so the app may
-// build it off the UI thread and hand it over with setData).
+// The timeline widget: one rank's rows, painted by a TimelinePainter
+// (timeline_painter.h says what is drawn where), and the interaction around
+// them: mouse, keys, wheel, tooltips, the selected and highlighted events and
+// the selected time window, drawn as an overlay. What it shows lives in
+// TimelineData, which buildTimelineData makes as a pure function of the run
+// (so the app may build it off the UI thread and hand it over with setData).
 //
-// Layout, top to bottom: a time ruler, the step band, then the rows (labels
-// in a left gutter, a vertical scroll bar on the right), and a legend of the
-// bubbles' causes along the bottom.
+// Two redraw levels: zoom, pan, scrolling, resizing and new data repaint the
+// view once into a cached image (the painter answers where it drew each lane
+// item, for hit testing); hover, selection, highlights, the window and a
+// range being dragged repaint only an overlay over that image.
 //
-// Two redraw levels: zoom, pan, scrolling, resizing and new data rebuild the
-// cached geometry (the visible items, found by binary search in the LOD) and
-// render it once into an image; hover, selection, highlights and the range
-// being dragged repaint only an overlay over that image.
-//
-// Interaction: wheel zooms at the cursor (Shift+wheel scrolls the rows), W/S
-// zoom at the centre, drag pans, A/D pan, Shift+drag or right-drag selects a
-// range and zooms to it, F fits the whole trace; a click selects an event
-// (emits eventSelected; a summary item selects its longest event) and, for a
-// kernel, memcpy or memset, draws an arrow from the runtime call that
-// launched it (same correlation_id, same rank).
+// Mouse and keys:
+//   - wheel: zoom at the cursor (Shift+wheel scrolls the rows); W/S zoom at
+//     the centre; drag or A/D pan; F fits the whole trace;
+//   - Shift+drag selects a time window and emits windowSelected (the app
+//     re-scopes the diagnosis to it, as Perfetto's area selection and Nsight
+//     Systems' "analyze range" do); Esc clears it (windowCleared);
+//   - right-drag or Ctrl+drag zooms to the range dragged over;
+//   - a click selects an event (emits eventSelected; a folded item selects its
+//     longest event) and, for a kernel, memcpy or memset, draws an arrow from
+//     the runtime call that launched it (launchOf, same correlation_id).
+// Find by name is a TimelineSearch (gui/models/timeline_search.h).
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
 #include <QImage>
@@ -32,34 +33,23 @@
 #include <QWidget>
 
 #include "gui/models/event_ref.h"
-#include "gui/timeline/level_of_detail.h"
-#include "gui/timeline/time_scale.h"
-#include "gui/timeline/timeline_rows.h"
+#include "gui/models/time_window.h"
+#include "gui/models/timeline_search.h"
+#include "gui/timeline/timeline_painter.h"
 
 class QScrollBar;
 
 namespace damscope {
 
-// A rank's rows and their aggregates; lod refers to rows, so the pair is
-// built in place and shared, never copied.
-struct TimelineData {
-  TimelineRows rows;
-  LevelOfDetail lod;
-};
-std::shared_ptr<const TimelineData> buildTimelineData(const AnalysedRun& run, int rank);
-
 class TimelineWidget : public QWidget {
   Q_OBJECT
 
  public:
-  static constexpr int kGutterPx = 200;
-  static constexpr int kRulerPx = 22;
-  static constexpr int kStepBandPx = 16;
-  static constexpr int kLanePx = 18;
-  static constexpr int kRowGapPx = 5;
-  static constexpr int kLegendPx = 20;
-  // Labels only in boxes wide enough for a few characters.
-  static constexpr int kMinLabelPx = 28;
+  static constexpr int kGutterPx = TimelinePainter::kGutterPx;
+  static constexpr int kRulerPx = TimelinePainter::kRulerPx;
+  static constexpr int kStepBandPx = TimelinePainter::kStepBandPx;
+  static constexpr int kLanePx = TimelinePainter::kLanePx;
+  static constexpr int kLegendPx = TimelinePainter::kLegendPx;
 
   explicit TimelineWidget(QWidget* parent = nullptr);
   ~TimelineWidget() override;
@@ -68,11 +58,14 @@ class TimelineWidget : public QWidget {
   const TimelineData* data() const { return data_.get(); }
   std::optional<EventRef> selected() const { return selected_; }
   const EventRefs& highlighted() const { return highlighted_; }
+  std::optional<TimeWindow> window() const { return window_; }
   // Where `ref` is drawn, in widget coordinates, clipped to the plot; empty
   // when it is not on a lane, scrolled away or out of the view.
   QRectF eventRect(const EventRef& ref) const;
-  // The event drawn at `pos` (a summary item answers with its longest event).
+  // The event drawn at `pos` (a folded item answers with its longest event).
   std::optional<EventRef> eventAt(const QPoint& pos) const;
+  // The widget x of `ts` (the plot starts at kGutterPx).
+  double xOf(int64_t ts) const { return kGutterPx + scale_.x(ts); }
 
  public slots:
   void setRun(std::shared_ptr<const damscope::AnalysedRun> run, int rank);
@@ -83,18 +76,26 @@ class TimelineWidget : public QWidget {
   void showEvents(const damscope::EventRefs& events);
   void zoomToSpan(int64_t ts, int64_t end);
   void fit();
+  // Selects `window` as a Shift+drag does: shows it and emits windowSelected.
+  void selectWindow(const damscope::TimeWindow& window);
+  // Shows `window` (or none) without a signal: the app's word on what the
+  // diagnosis is scoped to.
+  void setWindow(std::optional<damscope::TimeWindow> window);
   // Case-insensitive substring search over kernel, range and API call names,
-  // in time order from the selection, wrapping; selects and centres the
-  // match. False when nothing matches.
+  // in time order from the selection (or the view's start), wrapping;
+  // selects and centres the match. False when nothing matches.
   bool findNext(const QString& text);
   bool findPrevious(const QString& text);
 
  signals:
   void eventSelected(const damscope::EventRef& event);
+  void windowSelected(const damscope::TimeWindow& window);
+  void windowCleared();
 
  protected:
   void paintEvent(QPaintEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
+  void changeEvent(QEvent* event) override;
   void wheelEvent(QWheelEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
   void mouseMoveEvent(QMouseEvent* event) override;
@@ -103,63 +104,49 @@ class TimelineWidget : public QWidget {
   bool event(QEvent* event) override;
 
  private:
-  struct DrawItem {
-    QRectF rect;
-    int lane = 0;
-    LodItem item;
-  };
-
   int plotWidth() const;
-  int rowsTop() const { return kRulerPx + kStepBandPx; }
-  int rowsBottom() const { return height() - kLegendPx; }
-  double laneTop(int lane) const;  // widget y, after scrolling
+  int rowsTop() const { return TimelinePainter::rowsTop(); }
+  int rowsBottom() const { return TimelinePainter::rowsBottom(size()); }
+  TimelineFrame frame() const;
+  double laneTop(int lane) const { return TimelinePainter::laneTop(frame(), lane); }
   void layoutRows();
-  void viewChanged();  // zoom, pan, scroll, size or data: rebuild the geometry
+  void viewChanged();  // zoom, pan, scroll, size or data: repaint the cached view
   void rebuild();
-  void renderBase(QPainter& p);
-  void paintRuler(QPainter& p);
-  void paintSteps(QPainter& p);
-  void paintLane(QPainter& p, int lane, double top);
-  void paintCounter(QPainter& p, int lane, double top);
-  void paintLegend(QPainter& p);
   void paintOverlay(QPainter& p);
+  void paintWindow(QPainter& p, const TimeWindow& window, bool dragging);
   void select(const EventRef& ref, bool emit_signal);
   void centreOn(const EventRef& ref);
   void ensureVisible(int lane);
   bool find(const QString& text, bool forward);
-  const DrawItem* itemAt(const QPoint& pos) const;
-  QColor colorOf(EventKind kind, int64_t id) const;
-  QString nameOf(EventKind kind, int64_t id) const;
-  const QString& elided(EventKind kind, int64_t id, int width);
-  std::optional<EventRef> launchOf(const EventRef& ref) const;
+  const TimelineItem* itemAt(const QPoint& pos) const;
+  TimeWindow draggedWindow(const QPoint& to) const;
 
   std::shared_ptr<const AnalysedRun> run_;
   int rank_ = 0;
   std::shared_ptr<const TimelineData> data_;
   TimeScale scale_;
   QScrollBar* vbar_ = nullptr;
-  std::vector<int> lane_y_;  // content y of each lane's top (before scrolling)
-  int content_height_ = 0;
+  LaneLayout layout_;
 
+  TimelinePainter painter_;
   bool dirty_ = true;
   QImage base_;
-  std::vector<DrawItem> items_;
-  std::vector<LodItem> query_;  // reused query buffer
-  std::unordered_map<uint64_t, QString> elide_cache_;
+  std::vector<TimelineItem> items_;
 
   std::optional<EventRef> selected_;
   std::optional<EventRef> launch_;  // the API call that launched selected_
   EventRefs highlighted_;
-  const DrawItem* hover_ = nullptr;
+  const TimelineItem* hover_ = nullptr;
+  std::optional<TimeWindow> window_;
 
-  enum class Drag { kNone, kPan, kRange };
+  // kWindow: Shift+drag; kZoom: right-drag or Ctrl+drag.
+  enum class Drag { kNone, kPan, kWindow, kZoom };
   Drag drag_ = Drag::kNone;
   QPoint press_pos_;
   QPoint last_pos_;
   bool moved_ = false;
 
-  QString search_text_;
-  std::vector<std::pair<int64_t, EventRef>> matches_;  // (ts, event), time order
+  TimelineSearch search_;
 };
 
 }  // namespace damscope

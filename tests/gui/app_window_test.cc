@@ -1,14 +1,22 @@
 // The main window puts the parts together: a finding's click lands on the
-// timeline with its evidence highlighted, a table row selects its kernels,
-// and a file that cannot be opened leaves the window as it was.
+// timeline with its evidence highlighted, a table row selects its kernels, a
+// time window selected on the timeline re-scopes the diagnosis and the
+// statistics until cleared, and a file that cannot be opened leaves the
+// window as it was.
 #include <gtest/gtest.h>
 
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTest>
+#include <QToolButton>
+#include <cmath>
 
 #include "gui/app/main_window.h"
 #include "gui/panels/diagnosis_panel.h"
+#include "gui/panels/scorecard_bar.h"
 #include "gui/panels/statistics_panel.h"
+#include "gui/panels/window_chip.h"
 #include "gui/timeline/timeline_view.h"
 #include "gui/timeline/timeline_widget.h"
 #include "tests/test_support.h"
@@ -64,6 +72,98 @@ TEST(MainWindow, AStatisticsRowSelectsEveryRunOfItsKernel) {
   ASSERT_EQ(gemms.size(), 6u);
   emit statistics->eventsRequested(gemms);
   EXPECT_EQ(w.window.findChild<TimelineView*>()->timeline()->highlighted(), gemms);
+}
+
+// The window of step `i` of the rank shown.
+TimeWindow stepWindow(const MainWindow& window, size_t i) {
+  const StepResult& step = window.run()->run.ranks[0].steps[i];
+  return {step.ts, step.ts + step.dur};
+}
+
+TEST(MainWindow, AWindowOverOneStepShowsThatStepsDiagnosisUntilCleared) {
+  OpenWindow w;
+  auto* diagnosis = w.window.findChild<DiagnosisPanel*>();
+  auto* statistics = w.window.findChild<StatisticsPanel*>();
+  const RankResult& whole = w.window.run()->run.ranks[0];
+  ASSERT_TRUE(whole.scorecard);
+  ASSERT_GE(whole.steps.size(), 4u);
+  EXPECT_EQ(diagnosis->scorecardBar()->scorecard(), whole.scorecard->run);
+  const int64_t all_kernels = statistics->model(OperationKind::kKernels)->rows().front().count;
+  EXPECT_FALSE(w.window.windowChip()->isVisible());
+
+  QSignalSpy analysed(&w.window, &MainWindow::windowAnalysed);
+  w.window.analyseWindow(stepWindow(w.window, 2));
+  QApplication::processEvents();  // the tool bar lays the chip out
+  EXPECT_TRUE(w.window.windowChip()->isVisible()) << "at once, while it is analysed";
+  ASSERT_TRUE(analysed.count() == 1 || analysed.wait(30000));
+  // The scorecard is step 2's, the figures the window's, and the chip says
+  // which window, relative to the trace's start.
+  EXPECT_EQ(diagnosis->scorecardBar()->scorecard(), whole.scorecard->steps[2]);
+  ASSERT_NE(diagnosis->shown(), nullptr);
+  EXPECT_EQ(diagnosis->shown()->window.step_count, 1);
+  EXPECT_EQ(diagnosis->shown()->window.mode, WindowMode::kRange);
+  const QString chip = w.window.windowChip()->text();
+  EXPECT_TRUE(chip.startsWith("window: ")) << chip.toStdString();
+  EXPECT_FALSE(chip.contains("analysing")) << chip.toStdString();
+  EXPECT_TRUE(diagnosis->scopeLabel()->isVisibleTo(diagnosis));
+  EXPECT_TRUE(diagnosis->scopeLabel()->text().contains(chip.mid(QString("window: ").size())))
+      << diagnosis->scopeLabel()->text().toStdString();
+  const int64_t window_kernels = statistics->model(OperationKind::kKernels)->rows().front().count;
+  EXPECT_LT(window_kernels, all_kernels) << "the statistics count the window's kernels";
+  EXPECT_GT(window_kernels, 0);
+  EXPECT_EQ(w.window.findChild<TimelineView*>()->timeline()->window(), stepWindow(w.window, 2));
+
+  w.window.windowChip()->clearButton()->click();
+  QApplication::processEvents();
+  EXPECT_FALSE(w.window.windowChip()->isVisible());
+  EXPECT_EQ(diagnosis->scorecardBar()->scorecard(), whole.scorecard->run);
+  EXPECT_EQ(diagnosis->shown(), &whole);
+  EXPECT_FALSE(diagnosis->scopeLabel()->isVisibleTo(diagnosis));
+  EXPECT_EQ(statistics->model(OperationKind::kKernels)->rows().front().count, all_kernels);
+  EXPECT_FALSE(w.window.findChild<TimelineView*>()->timeline()->window());
+}
+
+TEST(MainWindow, AShiftDragOnTheTimelineAnalysesTheWindowDraggedOver) {
+  OpenWindow w;
+  auto* diagnosis = w.window.findChild<DiagnosisPanel*>();
+  TimelineWidget* timeline = w.window.findChild<TimelineView*>()->timeline();
+  const TimeWindow step = stepWindow(w.window, 3);
+  // From just before step 3 to just after it, by whole pixels.
+  const int x0 = static_cast<int>(std::floor(timeline->xOf(step.start))) - 1;
+  const int x1 = static_cast<int>(std::ceil(timeline->xOf(step.end))) + 1;
+  QSignalSpy analysed(&w.window, &MainWindow::windowAnalysed);
+  QTest::mousePress(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(x0, 120));
+  QMouseEvent move(QEvent::MouseMove, QPointF(x1, 120), timeline->mapToGlobal(QPointF(x1, 120)),
+                   Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
+  QApplication::sendEvent(timeline, &move);
+  QTest::mouseRelease(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(x1, 120));
+  ASSERT_TRUE(w.window.window());
+  EXPECT_LE(w.window.window()->start, step.start);
+  EXPECT_GE(w.window.window()->end, step.end);
+  ASSERT_TRUE(analysed.wait(30000));
+  EXPECT_EQ(diagnosis->scorecardBar()->scorecard(),
+            w.window.run()->run.ranks[0].scorecard->steps[3]);
+  QApplication::processEvents();
+  EXPECT_TRUE(w.window.windowChip()->isVisible());
+
+  // Esc on the timeline clears it too.
+  QTest::keyClick(timeline, Qt::Key_Escape);
+  EXPECT_FALSE(w.window.window());
+  EXPECT_EQ(diagnosis->scorecardBar()->scorecard(), w.window.run()->run.ranks[0].scorecard->run);
+}
+
+TEST(MainWindow, ASecondWindowBeforeTheFirstIsAnalysedDropsTheFirst) {
+  OpenWindow w;
+  auto* diagnosis = w.window.findChild<DiagnosisPanel*>();
+  QSignalSpy analysed(&w.window, &MainWindow::windowAnalysed);
+  w.window.analyseWindow(stepWindow(w.window, 1));
+  w.window.analyseWindow(stepWindow(w.window, 4));  // before the first can answer
+  ASSERT_TRUE(analysed.wait(30000));
+  QTest::qWait(300);  // time for the first one's result, were it delivered
+  EXPECT_EQ(analysed.count(), 1);
+  EXPECT_EQ(diagnosis->scorecardBar()->scorecard(),
+            w.window.run()->run.ranks[0].scorecard->steps[4]);
+  EXPECT_EQ(w.window.window(), stepWindow(w.window, 4));
 }
 
 TEST(MainWindow, AFileThatCannotBeOpenedLeavesTheRunShown) {

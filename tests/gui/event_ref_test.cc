@@ -56,8 +56,7 @@ TEST(EventRef, GapsAndKernelsAreNamedForPeople) {
 TEST(EventRef, AnnotatedRangesAreNamedAsTheirOpOrCollective) {
   testing::TraceBuilder b;
   b.range(0, 10, "{\"op\":\"matmul_fwd\",\"name\":\"qkv\",\"flops\":1e6}", "", 0, "damscope");
-  b.range(20, 10, "{\"collective\":\"all_reduce\",\"bucket\":0,\"bytes\":4096}", "", 1,
-          "damscope");
+  b.range(20, 10, "{\"collective\":\"all_reduce\",\"bucket\":0,\"bytes\":4096}", "", 1, "damscope");
   b.range(40, 10, "{\"something\":1}", "", 0, "damscope");
   const AnalysedRun run = analysedRunOf(b.build());
   EXPECT_EQ(nameOf({0, EventKind::kRange, 0}, run), "matmul_fwd(qkv)");
@@ -74,6 +73,38 @@ TEST(EventRef, KernelsNamedAreEveryRunInTimeOrder) {
   }
   EXPECT_TRUE(kernelsNamed(run, 0, "no such kernel").empty());
   EXPECT_TRUE(kernelsNamed(run, 5, "volta_sgemm_128x64_nn").empty());
+}
+
+TEST(EventRef, TheLaunchOfAKernelOrCopyIsTheCallWithItsCorrelationId) {
+  testing::TraceBuilder b;
+  b.device(0, 80);
+  const int64_t copy_call = b.call(0, 5, "cudaMemcpyAsync");
+  b.memcpy(10, 4, copy_call);
+  b.launchKernel(20, 30, 5, "k");
+  b.kernel(40, 5, "unlaunched", kNullInt);
+  const AnalysedRun run = analysedRunOf(b.build());
+  const TraceTables& t = run.tables[0];
+  const auto copy = launchOf({0, EventKind::kMemcpy, 0}, run);
+  ASSERT_TRUE(copy);
+  EXPECT_EQ(copy->kind, EventKind::kApiCall);
+  EXPECT_EQ(nameOf(*copy, run), "cudaMemcpyAsync");
+  EXPECT_EQ(t.api_calls.correlation_id[static_cast<size_t>(copy->id)], t.memcpys.correlation_id[0]);
+  size_t launched = 0;
+  for (size_t k = 0; k < t.kernels.size(); ++k) {
+    const auto call = launchOf({0, EventKind::kKernel, static_cast<int64_t>(k)}, run);
+    if (t.strings.get(t.kernels.name[k]) == "unlaunched") {
+      EXPECT_FALSE(call) << "no correlation id";
+      continue;
+    }
+    ASSERT_TRUE(call);
+    EXPECT_EQ(nameOf(*call, run), "cudaLaunchKernel");
+    EXPECT_LT(spanOf(*call, run)->ts,
+              spanOf({0, EventKind::kKernel, static_cast<int64_t>(k)}, run)->ts);
+    ++launched;
+  }
+  EXPECT_EQ(launched, 1u);
+  EXPECT_FALSE(launchOf(*copy, run)) << "a call launches, it is not launched";
+  EXPECT_FALSE(launchOf({0, EventKind::kKernel, 99}, run)) << "a stale id";
 }
 
 TEST(EventRef, StaleReferencesNameNothing) {

@@ -57,6 +57,32 @@ TEST(OperationStatsModel, EveryKindPassesTheModelTesterOnARunAndOnNone) {
   }
 }
 
+TEST(OperationStatsModel, AWindowKeepsTheOperationsStartingInsideIt) {
+  const auto run = smallRun();
+  const RankResult& r = run->run.ranks[0];
+  ASSERT_GE(r.steps.size(), 2u);
+  const TimeWindow second{r.steps[1].ts, r.steps[1].ts + r.steps[1].dur};
+  OperationStatsModel model(OperationKind::kKernels);
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setRun(run, 0);
+  int64_t whole = 0;
+  for (const OperationRow& row : model.rows()) whole += row.count;
+  model.setRun(run, 0, second);
+  int64_t inside = 0;
+  double pct = 0;
+  for (const OperationRow& row : model.rows()) {
+    inside += row.count;
+    pct += row.pct;
+    for (const EventRef& e : row.events) EXPECT_TRUE(second.contains(spanOf(e, *run)->ts));
+  }
+  EXPECT_EQ(whole, 18);
+  EXPECT_EQ(inside, 6) << "the six kernels of one step";
+  EXPECT_LE(pct, 100.0 + 1e-9) << "shares of the window's device time";
+  EXPECT_GT(pct, 80.0);
+  model.setRun(run, 0, TimeWindow{0, 1});
+  EXPECT_EQ(model.rowCount(), 0) << "a window with nothing in it";
+}
+
 TEST(OperationStatsModel, KernelFiguresEqualTheHandComputedOnes) {
   const auto run = smallRun();
   OperationStatsModel model(OperationKind::kKernels);
@@ -75,8 +101,7 @@ TEST(OperationStatsModel, KernelFiguresEqualTheHandComputedOnes) {
   EXPECT_NEAR(sgemm->pct, 100.0 * 9 * 140 / (18 * 140 + 3 * 40), 1e-9);
   EXPECT_EQ(sgemm->events, kernelsNamed(*run, 0, "volta_sgemm_128x64_nn"));
   const int row = static_cast<int>(sgemm - model.rows().data());
-  const auto events =
-      model.index(row, 0).data(OperationStatsModel::EventsRole).value<EventRefs>();
+  const auto events = model.index(row, 0).data(OperationStatsModel::EventsRole).value<EventRefs>();
   EXPECT_EQ(events, sgemm->events);
   EXPECT_EQ(model.index(row, model.columnOf(OperationStatsModel::Column::kTotal)).data(),
             QStringLiteral("1.26 ms"));
@@ -163,6 +188,25 @@ TEST(FindingsModel, RowsFollowTheAnalyzerOrderAndCarryTheirEvents) {
   EXPECT_EQ(model.rowCount(), 0);
 }
 
+TEST(FindingsModel, AWindowsResultReplacesTheRunsUnderTheModelTester) {
+  const auto run = smallRun();
+  FindingsModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setRun(run, 0);
+  const int whole = model.rowCount();
+  ASSERT_GT(whole, 0);
+  auto window = std::make_shared<RankResult>(run->run.ranks[0]);
+  window->findings.findings.resize(1);
+  model.setResult(window, 0);
+  EXPECT_EQ(model.rowCount(), 1);
+  EXPECT_EQ(model.index(0, FindingsModel::kTitle).data().toString().toStdString(),
+            window->findings.findings[0].title);
+  model.setResult(nullptr, 0);
+  EXPECT_EQ(model.rowCount(), 0);
+  model.setRun(run, 0);
+  EXPECT_EQ(model.rowCount(), whole);
+}
+
 TEST(RanksModel, TheSlowerOfTwoRanksIsMarkedAsTheStraggler) {
   testing::TempDir dir;
   const std::vector<std::string> inputs{dir.file("rank0.json"), dir.file("rank1.json")};
@@ -231,13 +275,15 @@ TEST(EventDetails, AKernelNamesItsLaunchCallAndEnclosingRanges) {
   ASSERT_NE(linear, std::string::npos) << ranges;
   EXPECT_LT(step, linear);
   const int64_t origin = firstEventTs(run->tables[0]);
-  EXPECT_EQ(lineOf(lines, "Start"),
-            "+" + formatDuration(static_cast<double>(run->tables[0].kernels.ts[static_cast<size_t>(
-                                                         sgemm.front().id)] -
-                                                     origin))
-                      .toStdString() +
-                " (" + std::to_string(run->tables[0].kernels.ts[static_cast<size_t>(sgemm.front().id)]) +
-                " ns)");
+  EXPECT_EQ(
+      lineOf(lines, "Start"),
+      "+" +
+          formatDuration(
+              static_cast<double>(run->tables[0].kernels.ts[static_cast<size_t>(sgemm.front().id)] -
+                                  origin))
+              .toStdString() +
+          " (" + std::to_string(run->tables[0].kernels.ts[static_cast<size_t>(sgemm.front().id)]) +
+          " ns)");
 }
 
 TEST(EventDetails, AGapSaysItsCauseAndAStaleReferenceSaysNothing) {

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "analyzer/report/report_charts.h"
 
 namespace damscope {
@@ -25,6 +27,20 @@ TEST(Palette, TextOnAFillIsBlackOrWhiteByLuminance) {
   EXPECT_EQ(textOn(QColor(Qt::black)), QColor(Qt::white));
   EXPECT_EQ(textOn(QColor("#2f6eb5")), QColor(Qt::white));  // GEMM blue
   EXPECT_EQ(textOn(QColor("#e6a100")), QColor(Qt::black));  // normalization amber
+}
+
+TEST(Palette, TheTimelinesOtherColoursAreDistinctAndStable) {
+  const QColor copy = eventKindColor(EventKind::kMemcpy);
+  EXPECT_NE(copy, eventKindColor(EventKind::kMemset));
+  EXPECT_NE(copy, eventKindColor(EventKind::kApiCall));
+  EXPECT_NE(eventKindColor(EventKind::kSync), eventKindColor(EventKind::kApiCall));
+  EXPECT_EQ(eventKindColor(EventKind::kKernel), QColor(Qt::gray)) << "kernels by category";
+  // One name, one hue, every time; neighbouring names apart.
+  EXPECT_EQ(rangeColor(7), rangeColor(7));
+  EXPECT_GT(std::abs(rangeColor(7).hslHue() - rangeColor(8).hslHue()), 20);
+  EXPECT_NE(stepBandColor(0), stepBandColor(1));
+  EXPECT_EQ(stepBandColor(0), stepBandColor(2));
+  EXPECT_NE(counterColor(), highlightColor());
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 // LevelOfDetail on random lanes: no event lost at any level, items sorted, and
-// a query returns a bounded number of items per pixel.
+// a query returns its items folded per pixel column: at most one per column,
+// none lost.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 
 #include "gui/timeline/level_of_detail.h"
@@ -38,7 +40,8 @@ TEST(LevelOfDetail, EveryLevelKeepsEveryEventAndItsBusyTime) {
   const LevelOfDetail lod(rows);
   for (int l = 0; l < 3; ++l) {
     int64_t raw_busy = 0;
-    for (const LaneEvent& e : rows.lanes[static_cast<size_t>(l)].events) raw_busy += e.end - e.start;
+    for (const LaneEvent& e : rows.lanes[static_cast<size_t>(l)].events)
+      raw_busy += e.end - e.start;
     ASSERT_GT(lod.levelCount(l), 3) << "lane " << l;
     for (int k = 0; k < lod.levelCount(l); ++k) {
       const auto items = lod.levelItems(l, k);
@@ -60,7 +63,7 @@ TEST(LevelOfDetail, EveryLevelKeepsEveryEventAndItsBusyTime) {
   }
 }
 
-TEST(LevelOfDetail, AQueryReturnsABoundedNumberOfItemsPerPixel) {
+TEST(LevelOfDetail, AQueryReturnsAtMostOneItemPerPixelColumn) {
   const TimelineRows rows = randomRows(2, 50'000, 11);
   const LevelOfDetail lod(rows);
   const int width_px = 1000;
@@ -73,16 +76,71 @@ TEST(LevelOfDetail, AQueryReturnsABoundedNumberOfItemsPerPixel) {
     for (int l = 0; l < 2; ++l) {
       std::vector<LodItem> items;
       lod.query(l, t0, t0 + view, ns_per_px, items);
-      // kGrowth items per pixel, / kKeepFraction for a skipped level, + the edges.
-      EXPECT_LE(items.size(), static_cast<size_t>(
-                                  width_px * LevelOfDetail::kGrowth / LevelOfDetail::kKeepFraction) + 2)
-          << "view " << view << " ns";
+      // One per column of the view, and one beyond each edge.
+      EXPECT_LE(items.size(), static_cast<size_t>(width_px) + 3) << "view " << view << " ns";
+      double covered = -2;
       for (const LodItem& item : items) {
         EXPECT_GT(item.end, t0 - 1);
         EXPECT_LT(item.start, t0 + view);
+        // Each item ends in a later pixel column than the one before it.
+        const double x0 = std::max(-1.0, static_cast<double>(item.start - t0) / ns_per_px);
+        const double x1 = std::min(width_px + 1.0, static_cast<double>(item.end - t0) / ns_per_px);
+        const double cover = std::max(x1, x0 + 1);
+        EXPECT_GT(std::floor(cover), std::floor(covered)) << "view " << view << " ns";
+        covered = cover;
       }
     }
   }
+}
+
+TEST(LevelOfDetail, AQueryKeepsEveryEventAndItsBusyTimeAtEveryZoom) {
+  const TimelineRows rows = randomRows(1, 20'000, 13);
+  const LevelOfDetail lod(rows);
+  int64_t raw_busy = 0;
+  for (const LaneEvent& e : rows.lanes[0].events) raw_busy += e.end - e.start;
+  const int64_t span = rows.end - rows.start;
+  for (int shift = 0; shift < 24; shift += 3) {
+    // The whole lane in view, drawn over fewer and fewer pixels.
+    const double width_px = std::max(1.0, static_cast<double>(span >> shift) / 1000.0);
+    std::vector<LodItem> items;
+    lod.query(0, rows.start, rows.end, static_cast<double>(span) / width_px, items);
+    int64_t count = 0;
+    int64_t busy = 0;
+    for (const LodItem& item : items) count += item.count, busy += item.busy_ns;
+    EXPECT_EQ(count, 20'000) << width_px << " px";
+    EXPECT_EQ(busy, raw_busy) << width_px << " px";
+    EXPECT_LE(items.size(), static_cast<size_t>(width_px) + 3);
+  }
+}
+
+TEST(LevelOfDetail, EventsSharingAPixelColumnFoldIntoOneItemNamingTheLongest) {
+  TimelineRows rows;
+  rows.rows.push_back({RowKind::kStream, "s", 0, 1});
+  Lane lane;
+  // Three 100 ns events and a 300 ns one, back to back, at 1000 ns per pixel:
+  // all in the first pixel column, so the query returns one item for them,
+  // even at level 0 (the events themselves).
+  const int64_t durs[] = {100, 100, 300, 100};
+  int64_t t = 0;
+  for (int i = 0; i < 4; ++i) {
+    lane.events.push_back({t, t + durs[i], i, EventKind::kKernel});
+    t += durs[i];
+  }
+  // Then one 5 µs event: several columns of its own.
+  lane.events.push_back({2000, 7000, 4, EventKind::kKernel});
+  rows.lanes.push_back(lane);
+  rows.end = 7000;
+  const LevelOfDetail lod(rows);
+  std::vector<LodItem> items;
+  lod.query(0, 0, 10'000, 1000.0, items);
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_EQ(items[0].count, 4u);
+  EXPECT_EQ(items[0].busy_ns, 600);
+  EXPECT_EQ(items[0].id, 2);
+  EXPECT_EQ(items[0].longest_ns, 300);
+  EXPECT_EQ(items[0].end, 600);
+  EXPECT_FALSE(items[1].summary());
+  EXPECT_EQ(items[1].id, 4);
 }
 
 TEST(LevelOfDetail, AQueryAtTheFinestZoomReturnsTheEventsThemselves) {

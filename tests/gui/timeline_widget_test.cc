@@ -186,18 +186,56 @@ TEST_F(TimelineWidgetTest, AClickOnAnEventSelectsIt) {
   EXPECT_EQ(widget_.selected(), kernel);
 }
 
-TEST_F(TimelineWidgetTest, ShiftDragZoomsToTheRange) {
+// A drag from x0 to x1 at y 100 with `button` and `modifiers` held.
+void drag(QWidget& widget, Qt::MouseButton button, Qt::KeyboardModifiers modifiers, int x0,
+          int x1) {
+  QTest::mousePress(&widget, button, modifiers, QPoint(x0, 100));
+  QMouseEvent move(QEvent::MouseMove, QPointF(x1, 100), widget.mapToGlobal(QPointF(x1, 100)),
+                   Qt::NoButton, button, modifiers);
+  QApplication::sendEvent(&widget, &move);
+  QTest::mouseRelease(&widget, button, modifiers, QPoint(x1, 100));
+}
+
+TEST_F(TimelineWidgetTest, RightOrCtrlDragZoomsToTheRange) {
+  for (const auto& [button, modifiers] :
+       {std::pair{Qt::RightButton, Qt::KeyboardModifiers(Qt::NoModifier)},
+        std::pair{Qt::LeftButton, Qt::KeyboardModifiers(Qt::ControlModifier)}}) {
+    widget_.fit();
+    const double before = widget_.scale().nsPerPx();
+    const int64_t t0 = widget_.scale().ts(100);
+    QSignalSpy selected(&widget_, &TimelineWidget::windowSelected);
+    drag(widget_, button, modifiers, TimelineWidget::kGutterPx + 100,
+         TimelineWidget::kGutterPx + 300);
+    EXPECT_LT(widget_.scale().nsPerPx(), before / 4);
+    EXPECT_NEAR(static_cast<double>(widget_.scale().start()), static_cast<double>(t0), before);
+    EXPECT_EQ(selected.count(), 0) << "a zoom selects no window";
+  }
+}
+
+TEST_F(TimelineWidgetTest, ShiftDragSelectsAWindowWithoutZooming) {
   const double before = widget_.scale().nsPerPx();
-  const int x0 = TimelineWidget::kGutterPx + 100;
-  const int x1 = TimelineWidget::kGutterPx + 300;
   const int64_t t0 = widget_.scale().ts(100);
-  QTest::mousePress(&widget_, Qt::LeftButton, Qt::ShiftModifier, QPoint(x0, 100));
-  QMouseEvent move(QEvent::MouseMove, QPointF(x1, 100), widget_.mapToGlobal(QPointF(x1, 100)),
-                   Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
-  QApplication::sendEvent(&widget_, &move);
-  QTest::mouseRelease(&widget_, Qt::LeftButton, Qt::ShiftModifier, QPoint(x1, 100));
-  EXPECT_LT(widget_.scale().nsPerPx(), before / 4);
-  EXPECT_NEAR(static_cast<double>(widget_.scale().start()), static_cast<double>(t0), before);
+  const int64_t t1 = widget_.scale().ts(300);
+  QSignalSpy selected(&widget_, &TimelineWidget::windowSelected);
+  drag(widget_, Qt::LeftButton, Qt::ShiftModifier, TimelineWidget::kGutterPx + 100,
+       TimelineWidget::kGutterPx + 300);
+  ASSERT_EQ(selected.count(), 1);
+  const auto window = selected.front().at(0).value<TimeWindow>();
+  EXPECT_NEAR(static_cast<double>(window.start), static_cast<double>(t0), before);
+  EXPECT_NEAR(static_cast<double>(window.end), static_cast<double>(t1), before);
+  EXPECT_EQ(widget_.window(), window);
+  EXPECT_DOUBLE_EQ(widget_.scale().nsPerPx(), before) << "the view stays";
+
+  // Outside the window the plot is dimmed; inside it is not.
+  const QImage image = widget_.grab().toImage();
+  const QColor inside(image.pixel(TimelineWidget::kGutterPx + 200, image.height() - 30));
+  const QColor outside(image.pixel(TimelineWidget::kGutterPx + 500, image.height() - 30));
+  EXPECT_LT(outside.lightness(), inside.lightness());
+
+  QSignalSpy cleared(&widget_, &TimelineWidget::windowCleared);
+  QTest::keyClick(&widget_, Qt::Key_Escape);
+  EXPECT_EQ(cleared.count(), 1);
+  EXPECT_FALSE(widget_.window());
 }
 
 TEST_F(TimelineWidgetTest, KeysZoomAndFit) {

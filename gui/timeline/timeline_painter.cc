@@ -1,0 +1,292 @@
+// Painting a view of the timeline: see timeline_painter.h.
+#include "gui/timeline/timeline_painter.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QFontMetrics>
+#include <QObject>
+#include <QPainter>
+#include <QPolygonF>
+
+#include "analyzer/report/report_charts.h"
+#include "gui/models/palette.h"
+#include "gui/models/qt_text.h"
+
+namespace damscope {
+namespace {
+
+QString durationText(int64_t ns) {
+  return qtString(TimeScale::formatDuration(ns));
+}
+
+}  // namespace
+
+std::shared_ptr<const TimelineData> buildTimelineData(const AnalysedRun& run, int rank) {
+  auto data = std::make_shared<TimelineData>();
+  data->rows = buildTimelineRows(run, rank);
+  data->lod = LevelOfDetail(data->rows);
+  return data;
+}
+
+LaneLayout layoutLanes(const TimelineRows& rows) {
+  LaneLayout out;
+  out.lane_y.resize(rows.lanes.size());
+  int y = 0;
+  for (const TimelineRow& row : rows.rows) {
+    for (int l = 0; l < row.lane_count; ++l) {
+      const int lane = row.first_lane + l;
+      out.lane_y[static_cast<size_t>(lane)] = y;
+      y += TimelinePainter::laneHeight(rows.lanes[static_cast<size_t>(lane)]);
+    }
+    y += TimelinePainter::kRowGapPx;
+  }
+  out.content_height = y;
+  return out;
+}
+
+TimelinePainter::TimelinePainter(const QPalette& palette, const QFont& font)
+    : palette_(palette), font_(font) {}
+
+void TimelinePainter::setStyle(const QPalette& palette, const QFont& font) {
+  palette_ = palette;
+  if (font != font_) elided_.clear();
+  font_ = font;
+}
+
+void TimelinePainter::paint(QPainter& p, const TimelineFrame& f, std::vector<TimelineItem>* items) {
+  std::vector<TimelineItem>& drawn = items ? *items : own_items_;
+  if (!items) own_items_.clear();
+  p.fillRect(QRect(QPoint(0, 0), f.size), palette_.color(QPalette::Base));
+  paintRuler(p, f);
+  if (!f.data) {
+    p.setPen(palette_.color(QPalette::PlaceholderText));
+    p.drawText(QRect(QPoint(0, 0), f.size), Qt::AlignCenter,
+               f.run ? QObject::tr("No events on this rank") : QObject::tr("No run open"));
+    return;
+  }
+  paintSteps(p, f);
+  const TimelineRows& rows = f.data->rows;
+  const int top = rowsTop();
+  const int bottom = rowsBottom(f.size);
+  const QFontMetrics metrics(font_);
+  p.save();
+  p.setClipRect(0, top, f.size.width(), bottom - top);
+  for (size_t r = 0; r < rows.rows.size(); ++r) {
+    const TimelineRow& row = rows.rows[r];
+    const int last_lane = row.first_lane + row.lane_count - 1;
+    const double y0 = laneTop(f, row.first_lane);
+    const double y1 =
+        laneTop(f, last_lane) + laneHeight(rows.lanes[static_cast<size_t>(last_lane)]);
+    if (y1 < top || y0 > bottom) continue;
+    if (r % 2) {
+      p.fillRect(QRectF(0, y0, f.size.width(), y1 - y0), palette_.color(QPalette::AlternateBase));
+    }
+    p.setPen(palette_.color(QPalette::Text));
+    p.drawText(QRectF(4, y0, kGutterPx - 8, std::min<double>(y1 - y0, kLanePx)),
+               Qt::AlignLeft | Qt::AlignVCenter,
+               metrics.elidedText(qtString(row.label), Qt::ElideMiddle, kGutterPx - 8));
+    for (int l = 0; l < row.lane_count; ++l) {
+      const int lane = row.first_lane + l;
+      const double y = laneTop(f, lane);
+      if (y > bottom || y + 2 * kLanePx < top) continue;
+      if (rows.lanes[static_cast<size_t>(lane)].kind == LaneKind::kCounter) {
+        paintCounter(p, f, lane, y);
+      } else {
+        paintLane(p, f, lane, y, drawn);
+      }
+    }
+  }
+  p.restore();
+  p.setPen(palette_.color(QPalette::Mid));
+  p.drawLine(kGutterPx, top, kGutterPx, bottom);
+  paintLegend(p, f);
+}
+
+void TimelinePainter::paintRuler(QPainter& p, const TimelineFrame& f) {
+  p.fillRect(QRect(0, 0, f.size.width(), kRulerPx), palette_.color(QPalette::Window));
+  if (!f.data) return;
+  p.setPen(palette_.color(QPalette::WindowText));
+  p.save();
+  p.setClipRect(kGutterPx, 0, f.scale.width(), f.size.height());
+  for (const TimeScale::Tick& tick : f.scale.ticks(f.data->rows.start)) {
+    const double x = kGutterPx + tick.x;
+    p.drawLine(QPointF(x, kRulerPx - 6), QPointF(x, kRulerPx));
+    p.drawText(QPointF(x + 3, kRulerPx - 8), qtString(tick.label));
+  }
+  p.restore();
+  // The rank the trace names, as the rank selector shows it; its position
+  // in the run when it names none.
+  const std::optional<int32_t> named =
+      f.run ? f.run->run.ranks[static_cast<size_t>(f.rank)].rank : std::nullopt;
+  p.drawText(QRect(4, 0, kGutterPx - 8, kRulerPx), Qt::AlignLeft | Qt::AlignVCenter,
+             QObject::tr("Rank %1 · %2 / div")
+                 .arg(named ? *named : f.rank)
+                 .arg(durationText(f.scale.tickStep())));
+}
+
+void TimelinePainter::paintSteps(QPainter& p, const TimelineFrame& f) {
+  const int y = kRulerPx;
+  const int width = f.scale.width();
+  p.setPen(palette_.color(QPalette::WindowText));
+  p.drawText(QRect(4, y, kGutterPx - 8, kStepBandPx), Qt::AlignLeft | Qt::AlignVCenter,
+             QObject::tr("steps"));
+  p.save();
+  p.setClipRect(kGutterPx, y, width, kStepBandPx);
+  const std::vector<StepBandItem>& steps = f.data->rows.steps;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const double x0 = kGutterPx + std::max(-1.0, f.scale.x(steps[i].ts));
+    const double x1 =
+        kGutterPx + std::min<double>(width + 1, f.scale.x(steps[i].ts + steps[i].dur));
+    if (x1 < kGutterPx || x0 > kGutterPx + width) continue;
+    const QColor fill = stepBandColor(i);
+    const QRectF box(x0, y + 1, std::max(1.0, x1 - x0), kStepBandPx - 2);
+    p.fillRect(box, fill);
+    if (box.width() > kMinLabelPx) {
+      p.setPen(textOn(fill));
+      p.drawText(box, Qt::AlignCenter, QObject::tr("step %1").arg(steps[i].number));
+    }
+  }
+  p.restore();
+}
+
+QColor TimelinePainter::colorOf(const TimelineFrame& f, EventKind kind, int64_t id) const {
+  const TraceTables& t = f.run->tables[static_cast<size_t>(f.rank)];
+  const size_t i = static_cast<size_t>(id);
+  switch (kind) {
+    case EventKind::kKernel: {
+      const StringId name = t.kernels.name[i];
+      return categoryColor(name.valid()
+                               ? f.data->rows.kernel_categories[static_cast<size_t>(name.value)]
+                               : KernelCategory::kOther);
+    }
+    case EventKind::kRange:
+      return rangeColor(t.ranges.name[i].value);
+    case EventKind::kGap:
+      return causeColor(f.run->run.ranks[static_cast<size_t>(f.rank)].gaps[i].cause);
+    case EventKind::kMemcpy:
+    case EventKind::kMemset:
+    case EventKind::kApiCall:
+    case EventKind::kSync:
+      break;
+  }
+  return eventKindColor(kind);
+}
+
+const QString& TimelinePainter::elided(const TimelineFrame& f, EventKind kind, int64_t id,
+                                       int width) {
+  // Events that share a name share a label: key by the name's string id where
+  // there is one, else by the event; widths in 8 px buckets.
+  const TraceTables& t = f.run->tables[static_cast<size_t>(f.rank)];
+  const size_t i = static_cast<size_t>(id);
+  int64_t name_key = id;
+  if (kind == EventKind::kKernel) name_key = t.kernels.name[i].value;
+  if (kind == EventKind::kRange) name_key = t.ranges.name[i].value;
+  if (kind == EventKind::kApiCall) name_key = t.api_calls.name[i].value;
+  const int bucket = std::min(width / 8, 4095);
+  const uint64_t key = (static_cast<uint64_t>(kind) << 56) ^
+                       (static_cast<uint64_t>(name_key) << 12) ^ static_cast<uint64_t>(bucket);
+  auto it = elided_.find(key);
+  if (it == elided_.end()) {
+    const QString name = qtString(nameOf(EventRef{f.rank, kind, id}, *f.run));
+    it = elided_.emplace(key, QFontMetrics(font_).elidedText(name, Qt::ElideRight, bucket * 8 - 4))
+             .first;
+  }
+  return it->second;
+}
+
+void TimelinePainter::paintLane(QPainter& p, const TimelineFrame& f, int lane, double top,
+                                std::vector<TimelineItem>& items) {
+  query_.clear();
+  f.data->lod.query(lane, f.scale.start(), f.scale.end(), f.scale.nsPerPx(), query_);
+  const double right = kGutterPx + f.scale.width();
+  const QRectF lane_rect(kGutterPx, top + 1, f.scale.width(), kLanePx - 2);
+  const size_t first = items.size();
+  // One box per item: the query folded what shares a pixel column.
+  for (const LodItem& item : query_) {
+    const double x0 = std::max<double>(kGutterPx - 1, kGutterPx + f.scale.x(item.start));
+    const double x1 = std::min(right + 1, kGutterPx + f.scale.x(item.end));
+    items.push_back(
+        {QRectF(x0, lane_rect.top(), std::max(1.0, x1 - x0), lane_rect.height()), lane, item});
+  }
+  for (size_t i = first; i < items.size(); ++i) {
+    const TimelineItem& d = items[i];
+    const QColor fill = colorOf(f, d.item.kind, d.item.id);
+    if (d.item.summary()) {
+      p.fillRect(d.rect, fill.lighter(125));
+      if (d.rect.width() >= 3) p.fillRect(d.rect, QBrush(fill.darker(160), Qt::BDiagPattern));
+      continue;
+    }
+    p.fillRect(d.rect, fill);
+    if (d.rect.width() >= kMinLabelPx) {
+      p.setPen(textOn(fill));
+      const QRectF visible = d.rect.intersected(lane_rect);
+      p.drawText(visible.adjusted(2, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                 elided(f, d.item.kind, d.item.id, static_cast<int>(visible.width())));
+    }
+  }
+}
+
+void TimelinePainter::paintCounter(QPainter& p, const TimelineFrame& f, int lane, double top) {
+  const Lane& l = f.data->rows.lanes[static_cast<size_t>(lane)];
+  if (l.events.empty() || !(l.max_value > 0)) return;
+  const int64_t t0 = f.scale.start();
+  const int64_t t1 = f.scale.end();
+  // From the last sample at or before t0 (its value holds into the view).
+  auto it = std::upper_bound(l.events.begin(), l.events.end(), t0,
+                             [](int64_t t, const LaneEvent& e) { return t < e.start; });
+  size_t i = it == l.events.begin() ? 0 : static_cast<size_t>(it - l.events.begin()) - 1;
+  const double height = 2 * kLanePx - 2;
+  const double base = top + 2 * kLanePx - 1;
+  // One point per pixel column, the column's largest value: the plot costs
+  // pixels, not samples.
+  QPolygonF area;
+  area.reserve(2 * f.scale.width() + 4);
+  double column = -1e9;
+  for (; i < l.events.size() && l.events[i].start < t1; ++i) {
+    const double x = kGutterPx + std::max(0.0, f.scale.x(l.events[i].start));
+    const double y = base - height * l.values[i] / l.max_value;
+    if (std::floor(x) == column && !area.isEmpty()) {
+      area.back().setY(std::min(area.back().y(), y));
+      continue;
+    }
+    if (area.isEmpty()) {
+      area << QPointF(x, base);
+    } else {
+      area << QPointF(x, area.back().y());  // a step: the value holds until the next sample
+    }
+    area << QPointF(x, y);
+    column = std::floor(x);
+  }
+  if (area.isEmpty()) return;
+  const double end_x =
+      std::min<double>(kGutterPx + f.scale.width(), kGutterPx + f.scale.x(l.events.back().end));
+  area << QPointF(std::max(end_x, area.back().x()), area.back().y())
+       << QPointF(std::max(end_x, area.back().x()), base);
+  const QColor colour = counterColor();
+  p.setPen(colour.darker(130));
+  p.setBrush(QColor(colour.red(), colour.green(), colour.blue(), 140));
+  p.drawPolygon(area);
+  p.setBrush(Qt::NoBrush);
+}
+
+void TimelinePainter::paintLegend(QPainter& p, const TimelineFrame& f) {
+  const int y = rowsBottom(f.size);
+  p.fillRect(QRect(0, y, f.size.width(), kLegendPx), palette_.color(QPalette::Window));
+  p.setPen(palette_.color(QPalette::WindowText));
+  const QFontMetrics metrics(font_);
+  int x = 4;
+  p.drawText(QRect(x, y, 70, kLegendPx), Qt::AlignLeft | Qt::AlignVCenter, QObject::tr("bubbles:"));
+  x += 70;
+  for (size_t c = 0; c < kGapCauseCount; ++c) {
+    const GapCause cause = static_cast<GapCause>(c);
+    p.fillRect(QRect(x, y + 5, 12, kLegendPx - 10), causeColor(cause));
+    const QString label = qtString(causeLabel(cause));
+    p.drawText(QRect(x + 16, y, 200, kLegendPx), Qt::AlignLeft | Qt::AlignVCenter, label);
+    x += 16 + metrics.horizontalAdvance(label) + 14;
+  }
+  p.drawText(QRect(x, y, 300, kLegendPx), Qt::AlignLeft | Qt::AlignVCenter,
+             QObject::tr("▨ folded: many short events"));
+}
+
+}  // namespace damscope

@@ -1,0 +1,129 @@
+// Paints a view of one rank's timeline onto any QPainter: the widget's cached
+// image, a QImage in a test that checks pixels, the benchmark. It keeps no
+// view of its own: what to paint comes in a TimelineFrame (the rows and their
+// level-of-detail aggregates, the time scale, where each lane lies and how
+// far the rows are scrolled), so the widget keeps only interaction.
+//
+// Layout, top to bottom: a time ruler (kRulerPx) with the rank and the tick
+// step in the left gutter, the step band (kStepBandPx), the rows (labels in
+// the kGutterPx gutter, lanes of kLanePx, counters twice as tall, kRowGapPx
+// between rows, every other row shaded), and the legend of the bubbles'
+// causes (kLegendPx) along the bottom. The plot is frame.scale.width() wide,
+// right of the gutter.
+//
+// Lanes draw what LevelOfDetail::query returns, already folded per pixel
+// column: an event as a box in its colour (palette.h) with its name where the
+// box is kMinLabelPx wide, a fold of several events hatched. Counters draw
+// as area plots with one point per pixel column (the column's largest
+// value). The painter answers where it drew each lane item, so the widget
+// can hit-test hover, clicks and tooltips against exactly what is shown.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include <QFont>
+#include <QPalette>
+#include <QRectF>
+#include <QSize>
+#include <QString>
+
+#include "gui/models/event_ref.h"
+#include "gui/timeline/level_of_detail.h"
+#include "gui/timeline/time_scale.h"
+#include "gui/timeline/timeline_rows.h"
+
+class QPainter;
+
+namespace damscope {
+
+// A rank's rows and their aggregates; lod refers to rows, so the pair is
+// built in place and shared, never copied.
+struct TimelineData {
+  TimelineRows rows;
+  LevelOfDetail lod;
+};
+// Pure: safe to call off the UI thread.
+std::shared_ptr<const TimelineData> buildTimelineData(const AnalysedRun& run, int rank);
+
+// Where each lane lies in the rows' content (y from the first row's top,
+// before scrolling), and the content's height.
+struct LaneLayout {
+  std::vector<int> lane_y;
+  int content_height = 0;
+};
+LaneLayout layoutLanes(const TimelineRows& rows);
+
+// What to paint. run null: "No run open"; data null: "No events on this rank".
+struct TimelineFrame {
+  const AnalysedRun* run = nullptr;
+  int rank = 0;
+  const TimelineData* data = nullptr;
+  TimeScale scale;              // the plot's view; its width is the plot's
+  QSize size;                   // the area painted, from (0, 0)
+  std::span<const int> lane_y;  // LaneLayout::lane_y of data->rows
+  int scroll_y = 0;             // content y shown at the rows' top
+};
+
+// A lane item as drawn: its box in the frame's coordinates.
+struct TimelineItem {
+  QRectF rect;
+  int lane = 0;
+  LodItem item;
+};
+
+class TimelinePainter {
+ public:
+  static constexpr int kGutterPx = 200;
+  static constexpr int kRulerPx = 22;
+  static constexpr int kStepBandPx = 16;
+  static constexpr int kLanePx = 18;
+  static constexpr int kRowGapPx = 5;
+  static constexpr int kLegendPx = 20;
+  // Labels only in boxes wide enough for a few characters.
+  static constexpr int kMinLabelPx = 28;
+  static constexpr int rowsTop() { return kRulerPx + kStepBandPx; }
+  static int rowsBottom(const QSize& size) { return size.height() - kLegendPx; }
+  static int laneHeight(const Lane& lane) {
+    return lane.kind == LaneKind::kCounter ? 2 * kLanePx : kLanePx;
+  }
+
+  // Colours of the window (backgrounds, text) come from `palette`; labels are
+  // measured in `font`, which the QPainter given to paint() must use.
+  explicit TimelinePainter(const QPalette& palette = QPalette(), const QFont& font = QFont());
+
+  // Another palette or font; forgets the labels measured in the old one.
+  void setStyle(const QPalette& palette, const QFont& font);
+  // Forgets the labels kept for the last run (call when the run changes).
+  void forgetLabels() { elided_.clear(); }
+
+  // Paints `frame` over QRect(QPoint(0, 0), frame.size), the background
+  // included; appends each lane item drawn to `items` when given.
+  void paint(QPainter& p, const TimelineFrame& frame, std::vector<TimelineItem>* items = nullptr);
+
+  // The widget y of `lane`'s top in `frame`.
+  static double laneTop(const TimelineFrame& frame, int lane) {
+    return rowsTop() + frame.lane_y[static_cast<size_t>(lane)] - frame.scroll_y;
+  }
+
+ private:
+  void paintRuler(QPainter& p, const TimelineFrame& f);
+  void paintSteps(QPainter& p, const TimelineFrame& f);
+  void paintLane(QPainter& p, const TimelineFrame& f, int lane, double top,
+                 std::vector<TimelineItem>& items);
+  void paintCounter(QPainter& p, const TimelineFrame& f, int lane, double top);
+  void paintLegend(QPainter& p, const TimelineFrame& f);
+  QColor colorOf(const TimelineFrame& f, EventKind kind, int64_t id) const;
+  const QString& elided(const TimelineFrame& f, EventKind kind, int64_t id, int width);
+
+  QPalette palette_;
+  QFont font_;
+  std::vector<LodItem> query_;                    // reused query buffer
+  std::vector<TimelineItem> own_items_;           // when paint() is given none
+  std::unordered_map<uint64_t, QString> elided_;  // (kind, name, width bucket) -> label
+};
+
+}  // namespace damscope
