@@ -150,8 +150,13 @@ TEST_P(Crashes, SaveEverythingBufferedThenDieOfTheSameSignal) {
   EXPECT_EQ(t.getStat("collector.ended_abruptly"), 0);
   // The crashing thread stopped before the save: every range it completed
   // is in the file. The other thread runs on while the writer commits, for a
-  // few milliseconds of ranges at most.
-  EXPECT_EQ(rangesInTrace(t, "tick") + t.getStat("collector.nvtx_ring_overflow"), counts[0]);
+  // few milliseconds of ranges at most. A range the ring had no room for is
+  // counted in nvtx_ring_overflow, which counts both threads' (it overflows
+  // only when the writer falls behind, on a loaded machine): the crashing
+  // thread's ranges are those in the file plus at most all of those.
+  const int64_t ticks = rangesInTrace(t, "tick");
+  EXPECT_LE(ticks, counts[0]);
+  EXPECT_GE(ticks + t.getStat("collector.nvtx_ring_overflow"), counts[0]);
   const int64_t missing = uncounted(t, counts);
   EXPECT_GE(missing, 0);
   EXPECT_LE(static_cast<double>(missing), 0.1 * kRatePerThread);
