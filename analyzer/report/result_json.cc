@@ -49,7 +49,7 @@ json optional(const std::optional<double>& v) {
   return v ? number(*v) : json(nullptr);
 }
 
-json mfuJson(const MfuResult& m) {
+json mfuJson(const MfuReport& m) {
   json model = nullptr;
   if (m.model) {
     model = {{"name", m.model->name},
@@ -80,7 +80,7 @@ json mfuJson(const MfuResult& m) {
 json pointJson(const RooflinePoint& p) {
   return {{"name", p.name},
           {"category", std::string(toText(p.category))},
-          {"precision", p.precision ? json(std::string(toText(*p.precision))) : json(nullptr)},
+          {"precision", std::string(toText(p.precision))},
           {"source", std::string(toText(p.source))},
           {"kernels", p.kernels},
           {"time_ns", p.time_ns},
@@ -93,7 +93,7 @@ json pointJson(const RooflinePoint& p) {
           {"memory_bound", p.memory_bound ? json(*p.memory_bound) : json(nullptr)}};
 }
 
-json rooflineJson(const RooflineResult& r) {
+json rooflineJson(const RooflineReport& r) {
   json ceilings = json::array(), kernels = json::array(), classes = json::array();
   json collectives = json::array();
   for (const RooflineCeiling& c : r.ceilings) {

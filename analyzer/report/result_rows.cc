@@ -170,7 +170,7 @@ void writeSummary(const RankResult& r, AnalysisTables& t) {
   s.lost_events = r.data_loss.lost;
   s.repaired_events = r.data_loss.repaired;
   s.clipped_events = r.data_loss.clipped;
-  const MfuResult& m = r.mfu;
+  const MfuReport& m = r.mfu;
   s.mfu_flops_source = std::string(toText(m.flops_source));
   if (m.model) {
     s.model = m.model->name;
@@ -186,7 +186,7 @@ void writeSummary(const RankResult& r, AnalysisTables& t) {
   s.peak_source = std::string(toText(m.peak_source));
   s.peak_device = m.peak_device;
   s.peak_flops_per_s = orNull(m.peak_flops_per_s);
-  s.bandwidth_bytes_per_s = orNull(m.bandwidth_bytes_per_s);
+  s.bandwidth_bytes_per_s = orNull(r.roofline.bandwidth_bytes_per_s);
   s.model_flops_per_step = orNull(m.model_flops_per_step);
   s.achieved_flops_per_s = orNull(m.achieved_flops_per_s);
   s.mfu_pct = orNull(m.mfu_pct);
@@ -221,7 +221,7 @@ RooflineTable::Row rooflineRow(const char* kind, const RooflinePoint& p) {
   row.kind = kind;
   row.name = p.name;
   row.category = std::string(toText(p.category));
-  row.precision = std::string(toText(p.precision.value_or(Precision::kFp32)));
+  row.precision = std::string(toText(p.precision));
   row.source = std::string(toText(p.source));
   row.kernels = p.kernels;
   row.time_ns = p.time_ns;
@@ -345,7 +345,7 @@ void readSummary(const AnalysisTables& t, RowReader& in, RankResult& r) {
   r.data_loss.lost = s.lost_events;
   r.data_loss.repaired = s.repaired_events;
   r.data_loss.clipped = s.clipped_events;
-  MfuResult& m = r.mfu;
+  MfuReport& m = r.mfu;
   m.flops_source = in.word<FlopsSource>(table, 0, "mfu_flops_source", s.mfu_flops_source);
   if (!std::isnan(s.model_params)) {
     m.model = ModelShape{s.model,
@@ -363,7 +363,6 @@ void readSummary(const AnalysisTables& t, RowReader& in, RankResult& r) {
   m.peak_source = in.word<PeakSource>(table, 0, "peak_source", s.peak_source);
   m.peak_device = s.peak_device;
   m.peak_flops_per_s = known(s.peak_flops_per_s);
-  m.bandwidth_bytes_per_s = known(s.bandwidth_bytes_per_s);
   m.model_flops_per_step = known(s.model_flops_per_step);
   m.achieved_flops_per_s = known(s.achieved_flops_per_s);
   m.mfu_pct = known(s.mfu_pct);
@@ -374,7 +373,7 @@ void readSummary(const AnalysisTables& t, RowReader& in, RankResult& r) {
   r.roofline.kernels_with_work = s.roofline_kernels;
   r.roofline.time_with_work_pct = s.roofline_time_pct;
   r.roofline.kernels_by_source = {s.measured_kernels, s.annotated_kernels, s.estimated_kernels};
-  r.roofline.bandwidth_bytes_per_s = m.bandwidth_bytes_per_s;
+  r.roofline.bandwidth_bytes_per_s = known(s.bandwidth_bytes_per_s);
   if (s.memory_estimated != 0) {
     MemoryEstimate e;
     e.state_bytes = s.memory_state_bytes;
