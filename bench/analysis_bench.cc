@@ -29,8 +29,8 @@
 #include <string>
 
 #include "analyzer/analyses/rank_analysis.h"
-#include "analyzer/report/result_rows.h"
 #include "analyzer/result/analysis_result.h"
+#include "analyzer/result/result_rows.h"
 #include "bench/synthetic_trace.h"
 
 namespace damscope {

@@ -1,6 +1,6 @@
 // The result model: everything damscope concludes about a run, as plain
 // values. It is what the analyses' reports become once the event tables are
-// no longer needed, what run.db stores (analyzer/report/result_rows.h) and
+// no longer needed, what run.db stores (result_rows.h, analysis_tables.h) and
 // reads back whole, and the one thing every output renders: the text summary,
 // the JSON document, the reports and the GUI. A figure is computed once, by
 // an analysis or by buildRankResult, and lives here.
