@@ -29,8 +29,8 @@
 #include <string>
 
 #include "analyzer/analyses/rank_analysis.h"
-#include "analyzer/report/result_rows.h"
 #include "analyzer/result/analysis_result.h"
+#include "analyzer/result/result_rows.h"
 #include "bench/synthetic_trace.h"
 
 namespace damscope {
@@ -186,10 +186,10 @@ void BM_AnalysisStages(benchmark::State& state) {
     const RunPrecision precision = runPrecision(in, window, std::nullopt);
     const DevicePeaks peaks = resolveDevicePeaks(in, 0, {});
     const RooflineReport roofline = time("roofline", [&] {
-      return computeRoofline(in, window, work, peaks, precision.precision, {});
+      return computeRoofline(in, window, work, peaks, precision.precision, {}).report;
     });
-    const MfuReport mfu =
-        time("mfu", [&] { return computeMfu(in, steps, window, work, peaks, precision, {}); });
+    const MfuReport mfu = time(
+        "mfu", [&] { return computeMfu(in, steps, window, work, peaks, precision, {}).report; });
     const std::optional<MemoryEstimate> memory;
     time("findings", [&] {
       const FindingInputs inputs{in,          steps,     window, gaps, kernels, launches,

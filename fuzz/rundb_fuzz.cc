@@ -1,15 +1,16 @@
 // libFuzzer target: reading a damscope run.db (trace/trace_reader.cc,
-// trace/analysis_store.cc, trace/trace_summary.cc) as `analyze`, `info`,
-// `diff` and `export` do. The input is written to a file, as SQLite reads
-// one. Whatever the reader accepts must keep the store's time contract and
+// analyzer/result/analysis_store.cc and result_rows.cc, trace/trace_summary.cc)
+// as `analyze`, `info`, `diff` and `export` do. The input is written to a
+// file, as SQLite reads one. Whatever the reader accepts must keep the store's time contract and
 // analyse without a crash.
 #include <cstddef>
 #include <cstdint>
 
 #include "analyzer/analyses/cpu_device_work.h"
 #include "analyzer/analyses/rank_analysis.h"
+#include "analyzer/result/analysis_store.h"
+#include "analyzer/result/result_rows.h"
 #include "fuzz/fuzz_checks.h"
-#include "trace/analysis_store.h"
 #include "trace/sqlite_db.h"
 #include "trace/trace_reader.h"
 #include "trace/trace_summary.h"
@@ -20,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto db = Database::open(path, Database::Mode::kReadOnly);
   if (!db.ok()) return 0;
   (void)summarizeTrace(db.value());
-  (void)readAnalysis(db.value());
+  if (auto stored = readAnalysis(db.value()); stored.ok()) (void)toRankResult(*stored, path);
   auto tables = readTrace(db.value());
   if (!tables.ok()) return 0;
   fuzz::checkEventTimesHold(tables.value());

@@ -10,7 +10,7 @@
 
 #include "analyzer/analyses/rank_analysis.h"
 #include "analyzer/report/result_json.h"
-#include "analyzer/report/result_rows.h"
+#include "analyzer/result/result_rows.h"
 #include "analyzer/report/result_text.h"
 #include "tests/trace_builder.h"
 

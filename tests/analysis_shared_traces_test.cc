@@ -12,7 +12,7 @@
 #include "analyzer/analyses/rank_analysis.h"
 #include "analyzer/importers/trace_import.h"
 #include "analyzer/report/result_json.h"
-#include "analyzer/report/result_rows.h"
+#include "analyzer/result/result_rows.h"
 #include "analyzer/report/result_text.h"
 #include "tests/test_support.h"
 

@@ -1,12 +1,13 @@
 // The analysis store: its tables do not collide with the event tables, results
 // survive a write/read round trip, storing again replaces earlier results, and
 // a failed store leaves the earlier results and the events untouched, and
-// results written as pages into a fresh file equal stored ones.
-// (schema_agreement_test checks analysis_schema.sql against analysis_tables.h.)
+// results written as pages into a fresh file equal stored ones, and the layout
+// SQLite reports for a stored file is the declared one (analysis_tables.h).
 #include <gtest/gtest.h>
 
+#include "analyzer/result/analysis_store.h"
 #include "tests/test_support.h"
-#include "trace/analysis_store.h"
+#include "trace/table_schema.h"
 #include "trace/trace_reader.h"
 #include "trace/trace_writer.h"
 
@@ -140,6 +141,55 @@ TEST(AnalysisStore, ResultsWrittenAsPagesIntoANewFileEqualStoredOnes) {
   EXPECT_EQ(rows(*b, "PRAGMA integrity_check"), "ok\n");
   EXPECT_EQ(rows(*b, "SELECT ts FROM gaps INDEXED BY gaps_by_ts WHERE ts > 0"), "100\n200\n300\n");
   EXPECT_EQ(rows(*b, "PRAGMA journal_mode"), "wal\n");
+}
+
+// The declared layout of one table, written as SQLite's pragmas report it:
+// each column (name, type, NOT NULL, primary key) and each index (name,
+// unique, partial, its column).
+template <typename Table>
+std::string declaredLayout() {
+  std::string out = "id|INTEGER|0|1\n";
+  for (const ColumnDeclaration& c : Table::kColumns) {
+    out += std::string(c.name) + "|" + c.sql_type + "|" + (c.null == kNotNull ? "1" : "0") + "|0\n";
+  }
+  for (const IndexDeclaration& i : Table::indexes()) {
+    out += std::string("index ") + i.name + "|0|0|" + i.column + "\n";
+  }
+  return out;
+}
+
+std::string storedLayout(Database& db, const std::string& table) {
+  std::string out = rows(db, "SELECT name, type, \"notnull\", pk FROM pragma_table_info('" + table +
+                                 "') ORDER BY cid");
+  auto indexes = db.prepare("SELECT name, \"unique\", partial FROM pragma_index_list('" + table +
+                            "') ORDER BY name");
+  while (indexes.ok()) {
+    auto row = indexes->step();
+    if (!row.ok() || !row.value()) break;
+    const std::string name(indexes->columnText(0));
+    out += "index " + name + "|" + std::string(indexes->columnText(1)) + "|" +
+           std::string(indexes->columnText(2)) + "|" +
+           rows(db, "SELECT name FROM pragma_index_info('" + name + "')");
+  }
+  return out;
+}
+
+TEST(AnalysisStore, SqliteReportsTheDeclaredLayoutForStoredFiles) {
+  TempDir dir;
+  const std::string stored = dir.file("stored.db"), pages = dir.file("pages.db");
+  ASSERT_TRUE(saveTrace(oneKernelTrace(), stored, false).ok());
+  ASSERT_TRUE(saveTrace(oneKernelTrace(), pages, false).ok());
+  ASSERT_TRUE(storeAnalysis(stored, someResults("data-bound")).ok());
+  ASSERT_TRUE(storeAnalysisInNewFile(pages, someResults("data-bound")).ok());
+  for (const std::string& path : {stored, pages}) {
+    auto db = Database::open(path, Database::Mode::kReadOnly);
+    ASSERT_TRUE(db.ok());
+    AnalysisTables{}.forEachTable([&](const auto& table) {
+      using Table = std::decay_t<decltype(table)>;
+      EXPECT_EQ(storedLayout(*db, Table::kSqlName), declaredLayout<Table>())
+          << path << ": " << Table::kSqlName;
+    });
+  }
 }
 
 TEST(AnalysisStore, StoringAgainReplacesEarlierResults) {

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/test_support.h"
-#include "trace/analysis_store.h"
+#include "analyzer/result/analysis_store.h"
 
 namespace damscope {
 namespace {

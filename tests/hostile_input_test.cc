@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/test_support.h"
-#include "trace/analysis_store.h"
+#include "analyzer/result/analysis_store.h"
 #include "trace/sqlite_db.h"
 #include "trace/trace_reader.h"
 

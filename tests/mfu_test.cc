@@ -44,7 +44,7 @@ RankResult analyse(const TraceTables& t, const AnalysisOptions& o) {
 TEST(Mfu, SevenBillionParametersOnAnA100) {
   const TraceTables t = oneStep(1.2e6, "NVIDIA A100-SXM4-80GB").build();
   const RankResult r = analyse(t, withModel(7e9, 1024));
-  const MfuResult& m = r.mfu;
+  const MfuReport& m = r.mfu;
   EXPECT_EQ(m.flops_source, FlopsSource::kUserModel);
   EXPECT_EQ(m.precision.precision, Precision::kBf16);
   EXPECT_EQ(m.precision.source, PrecisionSource::kKernelNames);

@@ -16,7 +16,7 @@
 #include "analyzer/report/result_json.h"
 #include "tests/stored_run.h"
 #include "tests/test_support.h"
-#include "trace/analysis_store.h"
+#include "analyzer/result/analysis_store.h"
 #include "trace/sqlite_db.h"
 #include "trace/trace_reader.h"
 #include "trace/trace_writer.h"

@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 
 #include "analyzer/report/result_json.h"
-#include "analyzer/report/result_rows.h"
 #include "analyzer/report/result_text.h"
+#include "analyzer/result/analysis_store.h"
+#include "analyzer/result/result_rows.h"
+#include "tests/test_support.h"
 #include "tests/trace_builder.h"
+#include "trace/trace_writer.h"
 
 namespace damscope {
 namespace {
@@ -70,6 +73,76 @@ TEST(ResultSerializers, MoreFindingsThanShownAreCountedInTheFrontEndsWords) {
   EXPECT_NE(out.find("(" + std::to_string(r.findings.findings.size() - 2) + " more in the report)"),
             std::string::npos)
       << out;
+}
+
+// A result in which every stored figure is known: the golden trace analysed
+// with a model (so MFU and the memory estimate are there), and by hand what
+// that small trace cannot give.
+RankResult everyFigureKnown() {
+  AnalysisOptions options;
+  ModelShape model{"test-model", 7e9, 32, 4096, 32, 2048, 50257};
+  options.mfu.model = model;
+  options.steps.tokens_per_step = 4096;
+  options.steps.samples_per_step = 2;
+  options.device.peak_flops_per_s = 312e12;
+  options.device.bandwidth_bytes_per_s = 2e12;
+  TraceTables trace = testing::goldenStepTrace();
+  trace.addStat("collector.dropped_records", 3, "lost while recording");
+  RankResult r = buildRankResult(analyzeRank(trace, options).value(), "golden", options);
+  r.rank = 3, r.world_size = 8;
+  r.window.cutoff_ns = 12345;
+  r.mfu.precision.share_pct = 97.5;
+  r.mfu.impossible_pct = 140.0;
+  r.mfu.likely_wrong = "the tokens per step";
+  r.mfu.mfu_pct = 45.0, r.mfu.hardware_flops_per_step = 1e12, r.mfu.hfu_pct = 12.5;
+  for (StepMfu& m : r.mfu.steps) m.mfu_pct = 40.0, m.hardware_flops = 2e12, m.hfu_pct = 25.0;
+  if (r.memory) r.memory->device_bytes = 80e9, r.memory->pct_of_device = 50.0;
+  for (DeviceUtilization& u : r.utilization.devices) u.sm_efficiency_pct = 80, u.occupancy_pct = 40;
+  RooflinePoint point;
+  point.name = "volta_sgemm", point.category = KernelCategory::kGemm, point.kernels = 2;
+  point.time_ns = 100, point.flops = 1e9, point.bytes = 1e6, point.intensity = 1e3;
+  point.achieved_flops_per_s = 1e13, point.ceiling_flops_per_s = 3e13, point.pct_of_ceiling = 33;
+  point.memory_bound = false, point.example_kernel_id = 4;
+  r.roofline.kernels.push_back(point);
+  point.name = "gemm";
+  r.roofline.classes.push_back(point);
+  r.roofline.ceilings.push_back({Precision::kFp32, 15.7e12, 17.5});
+  r.roofline.collectives.push_back({"allreduce", 4, 1000, 1e9, 1e12, 1.5e11, 66.6});
+  r.collective_names = {"ncclKernel_AllReduce"};
+  r.collective_starts = {{0, 100}, {0, 200}};
+  r.notes.push_back({"mfu", "a note", Remedy::kTokens});
+  r.comparison = RankComparison{3, "golden", 4, 1000, 2.5, true, 6, 30, 90, 50};
+  return r;
+}
+
+// Every declared column is written (it holds a value in some row) and read
+// back (the result read from a stored file equals the one written), through
+// SQLite: a figure that one direction forgets shows here.
+TEST(ResultSerializers, EveryDeclaredColumnIsWrittenAndReadBack) {
+  const RankResult r = everyFigureKnown();
+  const std::vector<RankComparison> job = {
+      RankComparison{0, "rank0", 4, 900, 0, false, 6, 30, 90, 0}, *r.comparison};
+  const AnalysisTables rows = toAnalysisTables(r, job, 1);
+  rows.forEachTable([&](const auto& table) {
+    ASSERT_FALSE(table.empty()) << table.kSqlName;
+    table.forEachColumn([&](const char* name, const auto& column) {
+      bool known = false;
+      for (const auto& v : column) known = known || !isNull(v);
+      EXPECT_TRUE(known) << table.kSqlName << "." << name << " is NULL in every row";
+    });
+  });
+
+  testing::TempDir dir;
+  const std::string path = dir.file("run.db");
+  ASSERT_TRUE(saveTrace(testing::goldenStepTrace(), path, false).ok());
+  ASSERT_TRUE(storeAnalysis(path, rows).ok());
+  auto stored = readAnalysis(path);
+  ASSERT_TRUE(stored.ok()) << stored.error().message();
+  auto back = toRankResult(*stored, "");
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_TRUE(back->rank == r) << "a figure does not read back as written";
+  EXPECT_EQ(back->job, job);
+  EXPECT_EQ(rankJson(back->rank), rankJson(r));
 }
 
 // Damage that a hand-edited or corrupted run.db can hold: each is refused,

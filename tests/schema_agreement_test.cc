@@ -1,17 +1,24 @@
-// The table declarations (trace/tables.h, trace/analysis_tables.h) are the one
-// source of truth; this suite checks that everything else saying the same
-// thing agrees with them in full, types included: the SQL of both stores
-// (trace/schema.sql, trace/analysis_schema.sql) and the column references
-// (docs/trace-format.md, docs/analysis.md). It also checks that the checker's
-// C++-type-to-SQL-type trait says what trace/column_io.h really stores.
+// The table declarations (trace/tables.h, analyzer/result/analysis_tables.h)
+// are the one source of truth; this suite checks that everything else saying
+// the same thing agrees with them in full, types included: the SQL of the
+// trace store (trace/schema.sql, hand-kept) and of the analysis tables
+// (generated), and the column references (docs/trace-format.md, hand-kept;
+// docs/analysis.md, generated from the declarations: the test that holds it
+// equal also rewrites it when asked, see kRegenerate). It also checks that
+// the checker's C++-type-to-SQL-type trait says what trace/column_io.h really
+// stores.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
+
+#include "analyzer/result/analysis_store.h"
+#include "analyzer/result/analysis_tables.h"
 #include "tests/schema_check.h"
 #include "tests/test_support.h"
-#include "trace/analysis_schema_sql.h"
-#include "trace/analysis_tables.h"
 #include "trace/column_io.h"
 #include "trace/schema_sql.h"
+#include "trace/table_schema.h"
 
 namespace damscope {
 namespace {
@@ -41,8 +48,8 @@ TEST(SchemaAgreement, SchemaSqlMatchesTablesHColumnByColumnWithTypes) {
   expectAgreement(schema_check::checkSql("trace/schema.sql", kSchemaSql, traceDeclarations()));
 }
 
-TEST(SchemaAgreement, AnalysisSchemaSqlMatchesAnalysisTablesHColumnByColumnWithTypes) {
-  expectAgreement(schema_check::checkSql("trace/analysis_schema.sql", kAnalysisSchemaSql,
+TEST(SchemaAgreement, GeneratedAnalysisSqlMatchesAnalysisTablesHColumnByColumnWithTypes) {
+  expectAgreement(schema_check::checkSql("analysisSchemaSql()", analysisSchemaSql(),
                                          schema_check::declaredTables(AnalysisTables{})));
 }
 
@@ -51,8 +58,33 @@ TEST(SchemaAgreement, TraceFormatDocListsEveryColumnWithItsType) {
       schema_check::checkDocs("docs/trace-format.md", doc("trace-format.md"), traceDeclarations()));
 }
 
-TEST(SchemaAgreement, AnalysisDocListsEveryColumnWithItsType) {
-  expectAgreement(schema_check::checkDocs("docs/analysis.md", doc("analysis.md"),
+// docs/analysis.md's column tables are generated from the declarations,
+// between these two lines. To change them, change the declarations, then run
+//   DAMSCOPE_WRITE_DOCS=1 build/tests/schema_agreement_test --gtest_filter='*AnalysisDoc*'
+// which rewrites them, and read the diff.
+constexpr std::string_view kGeneratedBegin =
+    "<!-- generated from analyzer/result/analysis_tables.h by tests/schema_agreement_test.cc -->\n";
+constexpr std::string_view kGeneratedEnd = "<!-- end of the generated tables -->\n";
+constexpr const char* kRegenerate = "DAMSCOPE_WRITE_DOCS";
+
+TEST(SchemaAgreement, AnalysisDocColumnTablesAreTheDeclarations) {
+  const std::string path = std::string(DAMSCOPE_SOURCE_DIR) + "/docs/analysis.md";
+  const std::string text = testing::readFile(path);
+  const size_t begin = text.find(kGeneratedBegin);
+  const size_t end = text.find(kGeneratedEnd);
+  ASSERT_TRUE(begin != std::string::npos && end != std::string::npos && begin < end)
+      << "docs/analysis.md: the markers of the generated tables are missing";
+  const size_t from = begin + kGeneratedBegin.size();
+  const std::string generated = "\n" + columnReferenceMarkdown(AnalysisTables{}) + "\n";
+  if (std::getenv(kRegenerate)) {
+    std::ofstream(path, std::ios::binary) << text.substr(0, from) << generated << text.substr(end);
+    GTEST_SKIP() << "rewrote " << path << ": read the diff";
+  }
+  EXPECT_EQ(text.substr(from, end - from), generated)
+      << "docs/analysis.md differs from the declarations; regenerate it with " << kRegenerate
+      << "=1 (see this test)";
+  // And what the generator writes reads as a column reference of every table.
+  expectAgreement(schema_check::checkDocs("docs/analysis.md", text,
                                           schema_check::declaredTables(AnalysisTables{})));
 }
 

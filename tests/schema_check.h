@@ -1,12 +1,12 @@
 // The schema agreement checker: does a schema file (trace/schema.sql,
-// trace/analysis_schema.sql) or a column reference (docs/trace-format.md,
+// the analysis tables' generated SQL) or a column reference (docs/trace-format.md,
 // docs/analysis.md) say what the X-macro table declarations say? The same
 // tables, `id INTEGER PRIMARY KEY` then the declared columns in their order,
 // each with the SQL type trace/column_io.h stores its C++ type as.
 //
 // The declarations are read through the tables' own visitors (forEachTable,
 // forEachColumn), so a table or column added to trace/tables.h or
-// trace/analysis_tables.h is checked without editing any test. The checks
+// analyzer/result/analysis_tables.h is checked without editing any test. The checks
 // return every disagreement as one message naming the file, table and column,
 // rather than stopping at the first, so that the agreement test lists them all
 // and the checker's own tests can feed it deliberately wrong inputs.

@@ -1,5 +1,5 @@
 // Writing and reading whole tables declared with DAMSCOPE_DEFINE_TABLE
-// (trace/tables.h, trace/analysis_tables.h) to and from their SQLite tables:
+// (trace/tables.h, analyzer/result/analysis_tables.h) to and from their SQLite tables:
 // the one implementation the trace writer, the trace reader and the analysis
 // store share. Values go through trace/column_io.h.
 #pragma once

@@ -4,7 +4,10 @@
 // Every table is declared once, below, as an X-macro list of (type, column).
 // From that list follow the column vectors, a Row struct for appending, and a
 // visitor that the SQLite writer and reader use to bind and read each column,
-// so a column added here is stored and loaded without further code. The SQL
+// so a column added here is stored and loaded without further code. The same
+// machinery declares the analysis tables (analyzer/result/analysis_tables.h),
+// whose entries also carry NOT NULL and a doc line, so that their SQL and
+// column reference are generated (trace/table_schema.h). The SQL
 // definitions live in trace/schema.sql and the column reference in
 // docs/trace-format.md; tests/schema_agreement_test.cc checks both against
 // these lists, types included.
@@ -19,6 +22,7 @@
 // - Unknown values are "null": the minimum integer, NaN, kNoString, or "".
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -230,51 +234,108 @@ constexpr int32_t kNullInt32 = std::numeric_limits<int32_t>::min();
 
 // --- Table machinery ---------------------------------------------------------
 
-#define DAMSCOPE_COLUMN_VECTOR(type, column) std::vector<type> column;
-#define DAMSCOPE_ROW_FIELD(type, column) type column = nullValue<type>();
-#define DAMSCOPE_APPEND_FIELD(type, column) column.push_back(row.column);
-#define DAMSCOPE_GATHER_FIELD(type, column) row.column = column[i];
-#define DAMSCOPE_VISIT_COLUMN(type, column) visit(#column, column);
+// A column entry is X(type, column) or, for a table whose SQL is generated
+// from its declaration, X(type, column, null, doc, ...): `null` is kNotNull
+// or kNullable, `doc` one line for the column reference. Whatever follows is
+// for the code that fills the table (the analysis tables name the result
+// model's figure there, analyzer/result/analysis_tables.h); the machinery
+// here ignores it.
+enum ColumnNull : uint8_t { kNullable, kNotNull };
 
-#define DAMSCOPE_DEFINE_TABLE(Struct, sql_name, COLUMNS)                                           \
-  struct Struct {                                                                                  \
-    static constexpr const char* kSqlName = sql_name;                                              \
-    struct Row {                                                                                   \
-      COLUMNS(DAMSCOPE_ROW_FIELD)                                                                  \
-    };                                                                                             \
-    COLUMNS(DAMSCOPE_COLUMN_VECTOR)                                                                \
-    /* Appends a row and returns its id (row index). */                                            \
-    int64_t append(const Row& row) {                                                               \
-      COLUMNS(DAMSCOPE_APPEND_FIELD)                                                               \
-      return static_cast<int64_t>(size()) - 1;                                                     \
-    }                                                                                              \
-    Row row(size_t i) const {                                                                      \
-      Row row;                                                                                     \
-      COLUMNS(DAMSCOPE_GATHER_FIELD)                                                               \
-      return row;                                                                                  \
-    }                                                                                              \
-    /* Calls visit(name, column_vector) for every column, in order. */                             \
-    template <typename Visit>                                                                      \
-    void forEachColumn(Visit&& visit) {                                                            \
-      COLUMNS(DAMSCOPE_VISIT_COLUMN)                                                               \
-    }                                                                                              \
-    template <typename Visit>                                                                      \
-    void forEachColumn(Visit&& visit) const {COLUMNS(DAMSCOPE_VISIT_COLUMN)} size_t size() const { \
-      size_t n = 0;                                                                                \
-      bool first = true;                                                                           \
-      forEachColumn([&](const char*, const auto& c) {                                              \
-        if (first) n = c.size();                                                                   \
-        first = false;                                                                             \
-      });                                                                                          \
-      return n;                                                                                    \
-    }                                                                                              \
-    bool empty() const { return size() == 0; }                                                     \
-    void reserve(size_t n) {                                                                       \
-      forEachColumn([n](const char*, auto& c) { c.reserve(n); });                                  \
-    }                                                                                              \
-    void clear() {                                                                                 \
-      forEachColumn([](const char*, auto& c) { c.clear(); });                                      \
-    }                                                                                              \
+// The SQL type a column of type T is stored as (trace/column_io.h binds it
+// so): integers and string ids INTEGER, doubles REAL, text and enums (by
+// name) TEXT.
+template <typename T>
+constexpr const char* sqlType() {
+  if constexpr (std::is_same_v<T, double>) {
+    return "REAL";
+  } else if constexpr (std::is_same_v<T, std::string> || std::is_enum_v<T>) {
+    return "TEXT";
+  } else {
+    static_assert(
+        std::is_same_v<T, int64_t> || std::is_same_v<T, int32_t> || std::is_same_v<T, StringId>,
+        "sqlType: say how trace/column_io.h stores this type");
+    return "INTEGER";
+  }
+}
+
+struct ColumnDeclaration {
+  const char* name;
+  const char* sql_type;
+  ColumnNull null;
+  const char* doc;
+};
+
+// An index on one column, declared with its table.
+struct IndexDeclaration {
+  const char* name;
+  const char* column;
+};
+
+#define DAMSCOPE_COLUMN_VECTOR(type, column, ...) std::vector<type> column;
+#define DAMSCOPE_ROW_FIELD(type, column, ...) type column = nullValue<type>();
+#define DAMSCOPE_APPEND_FIELD(type, column, ...) column.push_back(row.column);
+#define DAMSCOPE_GATHER_FIELD(type, column, ...) row.column = column[i];
+#define DAMSCOPE_VISIT_COLUMN(type, column, ...) visit(#column, column);
+#define DAMSCOPE_COLUMN_DECLARATION(type, column, null, doc, ...) \
+  ColumnDeclaration{#column, sqlType<type>(), null, doc},
+
+#define DAMSCOPE_TABLE_MEMBERS(sql_name, COLUMNS)                                                \
+  static constexpr const char* kSqlName = sql_name;                                              \
+  struct Row {                                                                                   \
+    COLUMNS(DAMSCOPE_ROW_FIELD)                                                                  \
+  };                                                                                             \
+  COLUMNS(DAMSCOPE_COLUMN_VECTOR)                                                                \
+  /* Appends a row and returns its id (row index). */                                            \
+  int64_t append(const Row& row) {                                                               \
+    COLUMNS(DAMSCOPE_APPEND_FIELD)                                                               \
+    return static_cast<int64_t>(size()) - 1;                                                     \
+  }                                                                                              \
+  Row row(size_t i) const {                                                                      \
+    Row row;                                                                                     \
+    COLUMNS(DAMSCOPE_GATHER_FIELD)                                                               \
+    return row;                                                                                  \
+  }                                                                                              \
+  /* Calls visit(name, column_vector) for every column, in order. */                             \
+  template <typename Visit>                                                                      \
+  void forEachColumn(Visit&& visit) {                                                            \
+    COLUMNS(DAMSCOPE_VISIT_COLUMN)                                                               \
+  }                                                                                              \
+  template <typename Visit>                                                                      \
+  void forEachColumn(Visit&& visit) const {COLUMNS(DAMSCOPE_VISIT_COLUMN)} size_t size() const { \
+    size_t n = 0;                                                                                \
+    bool first = true;                                                                           \
+    forEachColumn([&](const char*, const auto& c) {                                              \
+      if (first) n = c.size();                                                                   \
+      first = false;                                                                             \
+    });                                                                                          \
+    return n;                                                                                    \
+  }                                                                                              \
+  bool empty() const {                                                                           \
+    return size() == 0;                                                                          \
+  }                                                                                              \
+  void reserve(size_t n) {                                                                       \
+    forEachColumn([n](const char*, auto& c) { c.reserve(n); });                                  \
+  }                                                                                              \
+  void clear() {                                                                                 \
+    forEachColumn([](const char*, auto& c) { c.clear(); });                                      \
+  }
+
+#define DAMSCOPE_DEFINE_TABLE(Struct, sql_name, COLUMNS) \
+  struct Struct {                                        \
+    DAMSCOPE_TABLE_MEMBERS(sql_name, COLUMNS)            \
+  };
+
+// A table whose CREATE statement and column reference are generated from its
+// declaration (trace/table_schema.h): COLUMNS entries carry null and doc;
+// `table_doc` says what a row is; the optional trailing arguments are its
+// indexes, {"name", "column"}.
+#define DAMSCOPE_DEFINE_DECLARED_TABLE(Struct, sql_name, table_doc, COLUMNS, ...) \
+  struct Struct {                                                                 \
+    DAMSCOPE_TABLE_MEMBERS(sql_name, COLUMNS)                                     \
+    static constexpr const char* kDoc = table_doc;                                \
+    static constexpr std::array kColumns{COLUMNS(DAMSCOPE_COLUMN_DECLARATION)};   \
+    static std::vector<IndexDeclaration> indexes() { return {__VA_ARGS__}; }      \
   };
 
 DAMSCOPE_DEFINE_TABLE(ProcessTable, "processes", DAMSCOPE_PROCESS_COLUMNS)

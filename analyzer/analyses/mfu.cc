@@ -117,20 +117,24 @@ std::string_view mfuBandLabel(MfuBand band) {
   return "";
 }
 
-MfuReport computeMfu(const AnalysisInput& in, const StepReport& steps, const WindowReport& window,
-                     const KernelWorkReport& work, const DevicePeaks& peaks,
-                     const RunPrecision& precision, const MfuOptions& options) {
-  MfuReport r;
+MfuAnalysis computeMfu(const AnalysisInput& in, const StepReport& steps, const WindowReport& window,
+                       const KernelWorkReport& work, const DevicePeaks& peaks,
+                       const RunPrecision& precision, const MfuOptions& options) {
+  MfuAnalysis out;
+  MfuReport& r = out.report;
+  std::vector<AnalysisNote>& notes = out.notes;
   r.steps.resize(steps.steps.size());
   const ModelAnnotation& annotation = in.model();
 
   r.precision = precision;
+  r.peak_source = peaks.source;
+  r.peak_device = peaks.description;
   r.peak_flops_per_s = peaks.peakFlopsPerS(precision.precision);
   if (peaks.source != PeakSource::kNone && !r.peak_flops_per_s) {
-    r.notes.push_back({"mfu",
-                       peaks.device + " has no " + std::string(toText(precision.precision)) +
-                           " peak in the device table: no MFU",
-                       Remedy::kDevice});
+    notes.push_back({"mfu",
+                     peaks.device + " has no " + std::string(toText(precision.precision)) +
+                         " peak in the device table: no MFU",
+                     Remedy::kDevice});
   }
 
   // Model FLOPs per step.
@@ -148,16 +152,16 @@ MfuReport computeMfu(const AnalysisInput& in, const StepReport& steps, const Win
   if (r.model) {
     r.flops_per_token = trainingFlopsPerToken(*r.model);
     if (std::isnan(steps.tokens_per_step)) {
-      r.notes.push_back(
+      notes.push_back(
           {"mfu", "the model is known but not the tokens per step: no MFU", Remedy::kTokens});
     } else {
       for (auto& f : model_flops) f = *r.flops_per_token * steps.tokens_per_step;
     }
     if (!hasAttentionTerm(*r.model)) {
-      r.notes.push_back({"mfu",
-                         "model FLOPs count 6 x parameters per token only: without layers, width "
-                         "and sequence length the attention term is left out",
-                         Remedy::kModel});
+      notes.push_back({"mfu",
+                       "model FLOPs count 6 x parameters per token only: without layers, width "
+                       "and sequence length the attention term is left out",
+                       Remedy::kModel});
     }
   } else {
     model_flops = profilerOpFlops(in.tables(), steps);
@@ -166,10 +170,10 @@ MfuReport computeMfu(const AnalysisInput& in, const StepReport& steps, const Win
     if (any) {
       r.flops_source = FlopsSource::kProfilerOps;
     } else {
-      r.notes.push_back({"mfu",
-                         "the trace does not say what model it trains (no model annotation, no "
-                         "per-op FLOPs): no MFU",
-                         Remedy::kModel});
+      notes.push_back({"mfu",
+                       "the trace does not say what model it trains (no model annotation, no "
+                       "per-op FLOPs): no MFU",
+                       Remedy::kModel});
     }
   }
   const std::vector<std::optional<double>> hardware = measuredFlops(in, steps, work);
@@ -195,7 +199,7 @@ MfuReport computeMfu(const AnalysisInput& in, const StepReport& steps, const Win
     if (hardware[s]) hardware_sum += *hardware[s], ++hardware_steps;
   }
   if (window.step_count == 0 && r.flops_source != FlopsSource::kNone) {
-    r.notes.push_back({"mfu", "no steps were found: MFU is a figure per step", Remedy::kNone});
+    notes.push_back({"mfu", "no steps were found: MFU is a figure per step", Remedy::kNone});
   }
   if (model_steps > 0) r.model_flops_per_step = model_sum / static_cast<double>(model_steps);
   if (hardware_steps > 0) {
@@ -218,7 +222,7 @@ MfuReport computeMfu(const AnalysisInput& in, const StepReport& steps, const Win
     const double pct = 100.0 * hardware_sum / seconds_sum / *r.peak_flops_per_s;
     if (pct <= 100) r.hfu_pct = pct;
   }
-  return r;
+  return out;
 }
 
 }  // namespace damscope

@@ -58,11 +58,16 @@ struct StepMfu {
   bool operator==(const StepMfu&) const = default;
 };
 
+// The figures, with what they rest on: the model, the precision, the peak and
+// where each came from. The result model holds this as it is
+// (analysis_result.h, RankResult::mfu).
 struct MfuReport {
   FlopsSource flops_source = FlopsSource::kNone;
   std::optional<ModelShape> model;        // sources 1 and 2
   std::optional<double> flops_per_token;  // sources 1 and 2
   RunPrecision precision;
+  PeakSource peak_source = PeakSource::kNone;
+  std::string peak_device;  // "A100 SXM4 40GB (matched by board name PG509-200)"
   std::optional<double> peak_flops_per_s;
   std::optional<double> model_flops_per_step;  // mean over the analysed steps
   std::optional<double> achieved_flops_per_s;  // model FLOPs / analysed time
@@ -71,8 +76,14 @@ struct MfuReport {
   std::string likely_wrong;                    // with impossible_pct: which input
   std::optional<double> hardware_flops_per_step;
   std::optional<double> hfu_pct;
-  std::vector<StepMfu> steps;       // one per StepReport step
-  std::vector<AnalysisNote> notes;  // what MFU lacks, and the remedy
+  std::vector<StepMfu> steps;  // one per StepReport step
+  bool operator==(const MfuReport&) const = default;
+};
+
+// What computeMfu finds: the figures, and what MFU lacks with the remedy.
+struct MfuAnalysis {
+  MfuReport report;
+  std::vector<AnalysisNote> notes;
 };
 
 // What an MFU figure means, in the bands the low-MFU finding explains
@@ -84,9 +95,9 @@ enum class MfuBand : uint8_t { kAddressable, kRoomToGrow, kWellTuned, kNearCeili
 MfuBand mfuBand(double mfu_pct);
 std::string_view mfuBandLabel(MfuBand band);  // "an addressable bottleneck (under 30 %)"
 
-MfuReport computeMfu(const AnalysisInput& input, const StepReport& steps,
-                     const WindowReport& window, const KernelWorkReport& work,
-                     const DevicePeaks& peaks, const RunPrecision& precision,
-                     const MfuOptions& options);
+MfuAnalysis computeMfu(const AnalysisInput& input, const StepReport& steps,
+                       const WindowReport& window, const KernelWorkReport& work,
+                       const DevicePeaks& peaks, const RunPrecision& precision,
+                       const MfuOptions& options);
 
 }  // namespace damscope

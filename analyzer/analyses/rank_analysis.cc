@@ -73,14 +73,16 @@ Result<RankAnalysis> analyzeRank(const TraceTables& tables, const AnalysisOption
   const DeviceUtilization* primary = a.utilization.primaryDevice();
   a.peaks = resolveDevicePeaks(in, primary ? primary->device : 0, options.device);
   for (const AnalysisNote& n : a.peaks.notes) a.notes.push_back(n);
-  a.roofline =
+  RooflineAnalysis roofline =
       computeRoofline(in, a.window, a.work, a.peaks, a.precision.precision, options.roofline);
+  a.roofline = std::move(roofline.report);
   // Kernels with a roofline point are compute- or memory-bound by it, from
   // here on (the scorecard and the findings read GpuOp::work).
-  a.input->applyBoundOverrides(a.roofline.bound_overrides);
+  a.input->applyBoundOverrides(roofline.bound_overrides);
   DAMSCOPE_RETURN_IF_ERROR(next());
-  a.mfu = computeMfu(in, a.steps, a.window, a.work, a.peaks, a.precision, options.mfu);
-  for (const AnalysisNote& n : a.mfu.notes) a.notes.push_back(n);
+  MfuAnalysis mfu = computeMfu(in, a.steps, a.window, a.work, a.peaks, a.precision, options.mfu);
+  a.mfu = std::move(mfu.report);
+  for (const AnalysisNote& n : mfu.notes) a.notes.push_back(n);
   a.memory = estimateTrainingMemory(in, a.mfu.model, a.precision.precision, a.steps.tokens_per_step,
                                     deviceMemory(a));
   DAMSCOPE_RETURN_IF_ERROR(next());

@@ -54,7 +54,7 @@ RooflinePoint pointOf(const Sum& s, const DevicePeaks& peaks, Precision run_prec
   if (s.any_bytes && s.bytes > 0 && s.flops_with_bytes > 0)
     p.intensity = s.flops_with_bytes / s.bytes;
   if (s.time_ns > 0) p.achieved_flops_per_s = s.flops / (static_cast<double>(s.time_ns) * 1e-9);
-  const std::optional<double> peak = peaks.peakFlopsPerS(*p.precision);
+  const std::optional<double> peak = peaks.peakFlopsPerS(p.precision);
   if (peak && p.intensity && peaks.bandwidth_bytes_per_s) {
     p.ceiling_flops_per_s = std::min(*peak, *peaks.bandwidth_bytes_per_s * *p.intensity);
     p.memory_bound = *p.intensity < *peak / *peaks.bandwidth_bytes_per_s;
@@ -124,10 +124,11 @@ std::optional<BusBytes> busBytes(std::string_view args_json) {
 
 }  // namespace
 
-RooflineReport computeRoofline(const AnalysisInput& in, const WindowReport& window,
-                               const KernelWorkReport& work, const DevicePeaks& peaks,
-                               Precision run_precision, const RooflineOptions& options) {
-  RooflineReport r;
+RooflineAnalysis computeRoofline(const AnalysisInput& in, const WindowReport& window,
+                                 const KernelWorkReport& work, const DevicePeaks& peaks,
+                                 Precision run_precision, const RooflineOptions& options) {
+  RooflineAnalysis out;
+  RooflineReport& r = out.report;
   r.bandwidth_bytes_per_s = peaks.bandwidth_bytes_per_s;
   const TraceTables& t = in.tables();
   std::vector<const KernelWork*> by_kernel(t.kernels.size(), nullptr);
@@ -164,7 +165,7 @@ RooflineReport computeRoofline(const AnalysisInput& in, const WindowReport& wind
       if (peak) {
         const bool memory = w->flops / *w->bytes < *peak / *peaks.bandwidth_bytes_per_s;
         const GpuWork side = memory ? GpuWork::kMemoryBound : GpuWork::kComputeBound;
-        if (side != op.work) r.bound_overrides.emplace_back(op.row, side);
+        if (side != op.work) out.bound_overrides.emplace_back(op.row, side);
       }
     }
     if (!window.in_window[g]) continue;
@@ -216,8 +217,8 @@ RooflineReport computeRoofline(const AnalysisInput& in, const WindowReport& wind
 
   // A ceiling for each precision a point uses.
   std::array<bool, kPrecisionCount> used{};
-  for (const RooflinePoint& p : r.kernels) used[static_cast<size_t>(*p.precision)] = true;
-  for (const RooflinePoint& p : r.classes) used[static_cast<size_t>(*p.precision)] = true;
+  for (const RooflinePoint& p : r.kernels) used[static_cast<size_t>(p.precision)] = true;
+  for (const RooflinePoint& p : r.classes) used[static_cast<size_t>(p.precision)] = true;
   used[static_cast<size_t>(run_precision)] = true;
   for (size_t i = 0; i < kPrecisionCount; ++i) {
     const auto peak = peaks.peakFlopsPerS(static_cast<Precision>(i));
@@ -236,7 +237,7 @@ RooflineReport computeRoofline(const AnalysisInput& in, const WindowReport& wind
     }
     r.collectives.push_back(c);
   }
-  return r;
+  return out;
 }
 
 }  // namespace damscope

@@ -25,7 +25,7 @@
 //
 // Where a kernel has a roofline point, its memory- or compute-bound class is
 // the point's side of the ridge, not its name's category (kernel_categories.h
-// keeps the name's reading for kernels without one): boundOverrides() says
+// keeps the name's reading for kernels without one): bound_overrides says
 // which kernels move, and AnalysisInput::applyBoundOverrides() applies it
 // before the scorecard.
 #pragma once
@@ -46,7 +46,7 @@ namespace damscope {
 struct RooflinePoint {
   std::string name;  // the kernel's name; for a class point, the category's
   KernelCategory category = KernelCategory::kOther;
-  std::optional<Precision> precision;              // of the kernel (by name), else the run's
+  Precision precision = Precision::kFp32;          // of the kernel (by name), else the run's
   MetricSource source = MetricSource::kEstimated;  // the least trusted of its runs
   int64_t kernels = 0;
   int64_t time_ns = 0;
@@ -83,6 +83,8 @@ struct RooflineOptions {
   size_t kernel_points = 200;  // the kernel names with the most time
 };
 
+// The points and roofs; the result model holds this as it is
+// (analysis_result.h, RankResult::roofline).
 struct RooflineReport {
   std::optional<double> bandwidth_bytes_per_s;
   std::vector<RooflineCeiling> ceilings;  // for each precision the points use
@@ -92,12 +94,18 @@ struct RooflineReport {
   int64_t kernels_with_work = 0;               // window kernels with FLOPs or bytes
   std::array<int64_t, 3> kernels_by_source{};  // of those, per MetricSource
   double time_with_work_pct = 0;               // their share of window kernel time
-  // Kernels whose roofline side differs from their category's reading.
+  bool operator==(const RooflineReport&) const = default;
+};
+
+// What computeRoofline finds: the report, and the kernels whose roofline side
+// differs from their category's reading (AnalysisInput::applyBoundOverrides).
+struct RooflineAnalysis {
+  RooflineReport report;
   std::vector<std::pair<int64_t, GpuWork>> bound_overrides;  // (kernels row, work)
 };
 
-RooflineReport computeRoofline(const AnalysisInput& input, const WindowReport& window,
-                               const KernelWorkReport& work, const DevicePeaks& peaks,
-                               Precision run_precision, const RooflineOptions& options);
+RooflineAnalysis computeRoofline(const AnalysisInput& input, const WindowReport& window,
+                                 const KernelWorkReport& work, const DevicePeaks& peaks,
+                                 Precision run_precision, const RooflineOptions& options);
 
 }  // namespace damscope

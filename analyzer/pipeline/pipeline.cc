@@ -9,9 +9,9 @@
 #include "analyzer/analyses/cpu_device_work.h"
 #include "analyzer/pipeline/job_consistency.h"
 #include "analyzer/pipeline/parallel_ranks.h"
-#include "analyzer/report/result_rows.h"
+#include "analyzer/result/analysis_store.h"
+#include "analyzer/result/result_rows.h"
 #include "base/pending_file.h"
-#include "trace/analysis_store.h"
 #include "trace/trace_reader.h"
 #include "trace/trace_writer.h"
 

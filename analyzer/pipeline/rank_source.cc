@@ -3,7 +3,7 @@
 
 #include <filesystem>
 
-#include "trace/analysis_store.h"
+#include "analyzer/result/analysis_store.h"
 #include "trace/trace_reader.h"
 
 namespace damscope {

@@ -183,7 +183,7 @@ std::string stepStripSvg(const StepStrip& strip) {
   return out + "</svg>";
 }
 
-std::string rooflineSvg(const RooflineResult& roofline, std::string_view memory) {
+std::string rooflineSvg(const RooflineReport& roofline, std::string_view memory) {
   std::vector<const RooflinePoint*> points;
   for (const RooflinePoint& p : roofline.kernels) {
     if (p.intensity && *p.intensity > 0 && p.achieved_flops_per_s > 0 &&

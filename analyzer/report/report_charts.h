@@ -27,6 +27,6 @@ std::string stepStripSvg(const StepStrip& strip);
 // per precision with its ridge point, kernels as circles sized by time and
 // coloured by class. Empty when no kernel has both FLOPs and bytes.
 // `memory` names the bandwidth ceiling: "HBM" on a GPU, "DRAM" on a CPU.
-std::string rooflineSvg(const RooflineResult& roofline, std::string_view memory = "HBM");
+std::string rooflineSvg(const RooflineReport& roofline, std::string_view memory = "HBM");
 
 }  // namespace damscope

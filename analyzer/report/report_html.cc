@@ -257,7 +257,7 @@ std::string stepsSection(const RankResult& a) {
 }
 
 std::string rooflineSection(const RankResult& a, const ReportOptions& o) {
-  const RooflineResult& r = a.roofline;
+  const RooflineReport& r = a.roofline;
   std::string out = "<h2>Roofline</h2>";
   const std::string svg = rooflineSvg(r, a.device_kind == DeviceKind::kCpu ? "DRAM" : "HBM");
   if (svg.empty()) {

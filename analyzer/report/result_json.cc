@@ -1,7 +1,13 @@
-// The JSON document: see result_json.h.
+// The JSON document: see result_json.h. Every stored figure the document
+// shows is placed by its declaration (analyzer/result/analysis_tables.h: the
+// entry's JSON place and form); what the document derives from several
+// figures or rows (the verdict's label, the primary device's utilization, the
+// window's breakdown, the per-axis scorecard, ...) is code below.
 #include "analyzer/report/result_json.h"
 
 #include <cmath>
+
+#include "analyzer/result/analysis_tables.h"
 
 namespace damscope {
 namespace {
@@ -24,163 +30,142 @@ json microseconds(double ns) {
   return ns / 1e3;
 }
 
+// --- Declared figures ------------------------------------------------------------
+
+// A model value in the form its declaration names.
+template <typename V>
+json render(const V& v, JsonForm form) {
+  if constexpr (figure::kIsOptional<V>) {
+    return v ? render(*v, form) : json(nullptr);
+  } else if constexpr (std::is_same_v<V, std::string>) {
+    return form == JsonForm::kTextOrNull && v.empty() ? json(nullptr) : json(v);
+  } else if constexpr (std::is_enum_v<V>) {
+    return std::string(toText(v));
+  } else if constexpr (std::is_same_v<V, bool>) {
+    return v;
+  } else if constexpr (std::is_floating_point_v<V>) {
+    if (form == JsonForm::kPct) return pct(v);
+    if (form == JsonForm::kMicroseconds) return microseconds(v);
+    return number(v);
+  } else {
+    static_assert(std::is_integral_v<V>, "render: a figure of a type the JSON cannot show");
+    if (form == JsonForm::kMicroseconds) return microseconds(static_cast<double>(v));
+    if (form == JsonForm::kPositive && v <= 0) return nullptr;
+    return v;
+  }
+}
+
+// The value at the place's first `depth` keys, created as objects on the way.
+json& at(json& out, const JsonPlace& place, size_t depth) {
+  json* j = &out;
+  for (size_t k = 0; k < depth; ++k) j = &(*j)[std::string(place.keys[k])];
+  return *j;
+}
+
+void put(json& out, const JsonPlace& place, json value) {
+  json& slot = at(out, place, place.depth);
+  if (place.index >= 0) {
+    slot[static_cast<size_t>(place.index)] = std::move(value);
+  } else {
+    slot = std::move(value);
+  }
+}
+
+template <typename F>
+void putFigure(json&, NoJson, const F&) {}
+
+// A member of an absent part makes the part's object null (the document's
+// "memory": null, "model": null).
+template <typename F>
+void putFigure(json& out, const JsonPlace& place, const F& figure) {
+  if constexpr (figure::kIsDerived<F>) {
+    put(out, place, render(figure.value, place.form));
+  } else if constexpr (figure::kIsFigureIn<F>) {
+    if (figure.part) {
+      put(out, place, render(figure.member(*figure.part), place.form));
+    } else {
+      at(out, place, place.depth - 1) = nullptr;
+    }
+  } else {
+    static_assert(!figure::kIsPresence<F> && !std::is_same_v<F, ByCode>,
+                  "a presence flag or a column mapped by code has no JSON place");
+    put(out, place, render(figure, place.form));
+  }
+}
+
+// figuresJson(out, x): every declared figure of x that has a JSON place.
+#define DAMSCOPE_FIGURE_JSON(type, column, null, doc, figure, place) putFigure(out, place, figure);
+#define DAMSCOPE_FIGURES_JSON(Element, COLUMNS)                    \
+  [[maybe_unused]] void figuresJson(json& out, const Element& x) { \
+    COLUMNS(DAMSCOPE_FIGURE_JSON)                                  \
+  }
+DAMSCOPE_FIGURES_JSON(RankResult, DAMSCOPE_SUMMARY_COLUMNS)
+DAMSCOPE_FIGURES_JSON(StepResult, DAMSCOPE_STEP_COLUMNS)
+DAMSCOPE_FIGURES_JSON(Finding, DAMSCOPE_FINDING_COLUMNS)
+DAMSCOPE_FIGURES_JSON(LossCount, DAMSCOPE_DATA_LOSS_COLUMNS)
+DAMSCOPE_FIGURES_JSON(AnalysisNote, DAMSCOPE_NOTE_COLUMNS)
+DAMSCOPE_FIGURES_JSON(RankComparison, DAMSCOPE_RANK_COMPARISON_COLUMNS)
+DAMSCOPE_FIGURES_JSON(RooflinePoint, DAMSCOPE_ROOFLINE_COLUMNS)
+DAMSCOPE_FIGURES_JSON(RooflineCeiling, DAMSCOPE_ROOFLINE_CEILING_COLUMNS)
+DAMSCOPE_FIGURES_JSON(CollectivePoint, DAMSCOPE_COLLECTIVE_COLUMNS)
+
+template <typename Element>
+json objectOf(const Element& x) {
+  json out = json::object();
+  figuresJson(out, x);
+  return out;
+}
+
+template <typename Element>
+json arrayOf(const std::vector<Element>& rows) {
+  json out = json::array();
+  for (const Element& x : rows) out.push_back(objectOf(x));
+  return out;
+}
+
+// --- Derived ----------------------------------------------------------------------
+
 json evidenceJson(const std::vector<EvidenceItem>& items) {
   json out = json::object();
   for (const EvidenceItem& e : items) out[std::string(toText(e.source))].push_back(e.id);
   return out;
 }
 
-json dataLossJson(const DataLossReport& loss) {
-  json counts = json::array();
-  for (const LossCount& c : loss.counts) {
-    counts.push_back(
-        {{"stat", c.stat}, {"kind", std::string(toText(c.kind))}, {"events", c.events}});
+// HTA's temporal breakdown over the window, as top-level figures.
+void windowBreakdownJson(json& r, const std::optional<BreakdownResult>& breakdown) {
+  if (!breakdown) {
+    for (const char* k : {"window_us", "idle_pct", "compute_pct", "non_compute_pct", "overlap_pct",
+                          "exposed_communication_us"}) {
+      r[k] = nullptr;
+    }
+    return;
   }
-  return {{"events", loss.events},
-          {"lost", loss.lost},
-          {"repaired", loss.repaired},
-          {"clipped", loss.clipped},
-          {"lost_pct", pct(loss.lostPct())},
-          {"repaired_pct", pct(loss.repairedPct())},
-          {"counts", counts}};
-}
-
-json optional(const std::optional<double>& v) {
-  return v ? number(*v) : json(nullptr);
-}
-
-json mfuJson(const MfuResult& m) {
-  json model = nullptr;
-  if (m.model) {
-    model = {{"name", m.model->name},
-             {"params", m.model->params},
-             {"layers", m.model->layers ? json(*m.model->layers) : json(nullptr)},
-             {"d_model", m.model->d_model ? json(*m.model->d_model) : json(nullptr)},
-             {"heads", m.model->heads ? json(*m.model->heads) : json(nullptr)},
-             {"seq_len", m.model->seq_len ? json(*m.model->seq_len) : json(nullptr)},
-             {"vocab", m.model->vocab ? json(*m.model->vocab) : json(nullptr)}};
-  }
-  return {{"mfu_pct", pct(m.mfu_pct)},
-          {"hfu_pct", pct(m.hfu_pct)},
-          {"impossible_pct", pct(m.impossible_pct)},
-          {"likely_wrong", m.likely_wrong.empty() ? json(nullptr) : json(m.likely_wrong)},
-          {"flops_source", std::string(toText(m.flops_source))},
-          {"model", model},
-          {"flops_per_token", optional(m.flops_per_token)},
-          {"model_flops_per_step", optional(m.model_flops_per_step)},
-          {"hardware_flops_per_step", optional(m.hardware_flops_per_step)},
-          {"achieved_flops_per_s", optional(m.achieved_flops_per_s)},
-          {"precision", std::string(toText(m.precision.precision))},
-          {"precision_source", std::string(toText(m.precision.source))},
-          {"peak_flops_per_s", optional(m.peak_flops_per_s)},
-          {"peak_source", std::string(toText(m.peak_source))},
-          {"peak_device", m.peak_device.empty() ? json(nullptr) : json(m.peak_device)}};
-}
-
-json pointJson(const RooflinePoint& p) {
-  return {{"name", p.name},
-          {"category", std::string(toText(p.category))},
-          {"precision", p.precision ? json(std::string(toText(*p.precision))) : json(nullptr)},
-          {"source", std::string(toText(p.source))},
-          {"kernels", p.kernels},
-          {"time_ns", p.time_ns},
-          {"flops", number(p.flops)},
-          {"bytes", optional(p.bytes)},
-          {"intensity", optional(p.intensity)},
-          {"achieved_flops_per_s", number(p.achieved_flops_per_s)},
-          {"ceiling_flops_per_s", optional(p.ceiling_flops_per_s)},
-          {"pct_of_ceiling", pct(p.pct_of_ceiling)},
-          {"memory_bound", p.memory_bound ? json(*p.memory_bound) : json(nullptr)}};
-}
-
-json rooflineJson(const RooflineResult& r) {
-  json ceilings = json::array(), kernels = json::array(), classes = json::array();
-  json collectives = json::array();
-  for (const RooflineCeiling& c : r.ceilings) {
-    ceilings.push_back({{"precision", std::string(toText(c.precision))},
-                        {"peak_flops_per_s", number(c.peak_flops_per_s)},
-                        {"ridge_flops_per_byte", optional(c.ridge_flops_per_byte)}});
-  }
-  for (const RooflinePoint& p : r.kernels) kernels.push_back(pointJson(p));
-  for (const RooflinePoint& p : r.classes) classes.push_back(pointJson(p));
-  for (const CollectivePoint& c : r.collectives) {
-    collectives.push_back({{"name", c.name},
-                           {"kernels", c.kernels},
-                           {"time_ns", c.time_ns},
-                           {"bus_bytes", number(c.bus_bytes)},
-                           {"achieved_bytes_per_s", number(c.achieved_bytes_per_s)},
-                           {"link_bytes_per_s", optional(c.link_bytes_per_s)},
-                           {"pct_of_link", pct(c.pct_of_link)}});
-  }
-  return {{"bandwidth_bytes_per_s", optional(r.bandwidth_bytes_per_s)},
-          {"kernels_with_work", r.kernels_with_work},
-          {"time_with_work_pct", pct(r.time_with_work_pct)},
-          {"ceilings", ceilings},
-          {"classes", classes},
-          {"kernels", kernels},
-          {"collectives", collectives}};
-}
-
-json memoryJson(const std::optional<MemoryEstimate>& m) {
-  if (!m) return nullptr;
-  return {{"state_bytes", number(m->state_bytes)},
-          {"activation_bytes", optional(m->activation_bytes)},
-          {"total_bytes", number(m->total_bytes)},
-          {"device_bytes", optional(m->device_bytes)},
-          {"pct_of_device", pct(m->pct_of_device)},
-          {"micro_batch", m->micro_batch > 0 ? json(m->micro_batch) : json(nullptr)},
-          {"micro_batch_from_tokens", m->micro_batch_from_tokens},
-          {"ranks", m->ranks},
-          {"zero_state_bytes",
-           {number(m->zero_state_bytes[0]), number(m->zero_state_bytes[1]),
-            number(m->zero_state_bytes[2])}}};
+  const BreakdownFigures& w = breakdown->window;
+  r["window_us"] = microseconds(static_cast<double>(w.span()));
+  r["idle_pct"] = pct(w.idlePct());
+  r["compute_pct"] = pct(w.computePct());
+  r["non_compute_pct"] = pct(w.nonComputePct());
+  r["overlap_pct"] = w.hasCommunication() ? pct(w.overlapPct()) : json(nullptr);
+  r["exposed_communication_us"] = microseconds(static_cast<double>(w.exposed_communication_ns));
 }
 
 }  // namespace
 
 json rankJson(const RankResult& a) {
-  json r;
-  r["rank"] = a.rank ? json(*a.rank) : json(nullptr);
-  r["source"] = a.source;
+  json r = objectOf(a);
   r["stored_in"] = a.store.empty() ? json(nullptr) : json(a.store);
-  r["device"] = a.device ? json(*a.device) : json(nullptr);
-  r["device_name"] = a.device_name.empty() ? json(nullptr) : json(a.device_name);
-  r["device_kind"] = toText(a.device_kind);
-
-  // HTA temporal breakdown over the window.
-  if (a.breakdown) {
-    const BreakdownFigures& w = a.breakdown->window;
-    r["window_us"] = microseconds(static_cast<double>(w.span()));
-    r["idle_pct"] = pct(w.idlePct());
-    r["compute_pct"] = pct(w.computePct());
-    r["non_compute_pct"] = pct(w.nonComputePct());
-    r["overlap_pct"] = w.hasCommunication() ? pct(w.overlapPct()) : json(nullptr);
-    r["exposed_communication_us"] = microseconds(static_cast<double>(w.exposed_communication_ns));
-  } else {
-    for (const char* k : {"window_us", "idle_pct", "compute_pct", "non_compute_pct", "overlap_pct",
-                          "exposed_communication_us"}) {
-      r[k] = nullptr;
-    }
-  }
-  r["window"] = std::string(toText(a.window.mode));
-  // TensorBoard plugin figures.
+  windowBreakdownJson(r, a.breakdown);
+  // TensorBoard plugin figures, of the primary device.
   const DeviceUtilization* u = a.utilization.primaryDevice();
   r["gpu_util_pct"] = u ? pct(u->gpu_util_pct) : json(nullptr);
   r["sm_efficiency_pct"] = u ? pct(u->sm_efficiency_pct) : json(nullptr);
   r["occupancy_pct"] = u ? pct(u->occupancy_pct) : json(nullptr);
-  if (a.overview.avg_step_ns) {
-    r["avg_step_us"] = microseconds(*a.overview.avg_step_ns);
-    r["dataloader_pct"] = pct(a.overview.avgPct(OverviewRole::kDataLoader));
-  } else {
-    r["avg_step_us"] = nullptr;
-    r["dataloader_pct"] = nullptr;
-  }
+  r["dataloader_pct"] =
+      a.overview.avg_step_ns ? pct(a.overview.avgPct(OverviewRole::kDataLoader)) : json(nullptr);
 
   const Verdict verdict = a.verdict();
-  r["verdict"] = std::string(toText(verdict));
   r["verdict_label"] = std::string(verdictLabel(verdict, a.device_kind));
   r["dam"] = std::string(damTerm(verdict));
-  r["verdict_may_be_off"] = a.verdict_may_be_off;
   json scorecard = json::object();
   if (a.scorecard) {
     for (size_t x = 0; x < kAxisCount; ++x) {
@@ -192,43 +177,28 @@ json rankJson(const RankResult& a) {
 
   json findings = json::array();
   for (const Finding& f : a.findings.findings) {
-    findings.push_back({{"rule", f.rule},
-                        {"kind", std::string(toText(f.kind))},
-                        {"severity", std::string(toText(f.severity))},
-                        {"title", f.title},
-                        {"metric", std::string(toText(f.metric))},
-                        {"value", pct(f.value)},
-                        {"threshold", number(f.threshold)},
-                        {"recommendation", f.recommendation},
-                        {"max_gain_pct", pct(f.max_gain_pct)},
-                        {"evidence", evidenceJson(f.evidence)}});
+    json finding = objectOf(f);
+    finding["evidence"] = evidenceJson(f.evidence);
+    findings.push_back(std::move(finding));
   }
   r["findings"] = findings;
-  r["data_loss"] = dataLossJson(a.data_loss);
-  r["mfu"] = mfuJson(a.mfu);
-  r["roofline"] = rooflineJson(a.roofline);
-  r["memory"] = memoryJson(a.memory);
+  r["data_loss"]["lost_pct"] = pct(a.data_loss.lostPct());
+  r["data_loss"]["repaired_pct"] = pct(a.data_loss.repairedPct());
+  r["data_loss"]["counts"] = arrayOf(a.data_loss.counts);
+  r["roofline"]["ceilings"] = arrayOf(a.roofline.ceilings);
+  r["roofline"]["kernels"] = arrayOf(a.roofline.kernels);
+  r["roofline"]["classes"] = arrayOf(a.roofline.classes);
+  r["roofline"]["collectives"] = arrayOf(a.roofline.collectives);
 
-  r["step_source"] = std::string(toText(a.step_source));
   json steps = json::array();
   for (size_t i = 0; i < a.steps.size(); ++i) {
-    const StepResult& s = a.steps[i];
-    json step = {{"id", i},
-                 {"number", s.number},
-                 {"name", s.name},
-                 {"start_ns", s.ts},
-                 {"dur_ns", s.dur},
-                 {"host_start_ns", s.host_ts},
-                 {"host_dur_ns", s.host_dur},
-                 {"in_window", s.in_window},
-                 {"complete", s.complete}};
+    json step = objectOf(a.steps[i]);
+    step["id"] = i;
     step["verdict"] = a.scorecard && i < a.scorecard->steps.size()
                           ? json(std::string(toText(a.scorecard->steps[i].verdict)))
                           : json(nullptr);
-    step["tokens_per_s"] = s.tokens_per_s ? json(*s.tokens_per_s) : json(nullptr);
-    step["samples_per_s"] = s.samples_per_s ? json(*s.samples_per_s) : json(nullptr);
     step["mfu_pct"] = i < a.mfu.steps.size() ? pct(a.mfu.steps[i].mfu_pct) : json(nullptr);
-    steps.push_back(step);
+    steps.push_back(std::move(step));
   }
   r["steps"] = steps;
 
@@ -244,23 +214,12 @@ json rankJson(const RankResult& a) {
     }
   }
   r["metrics"] = metrics;
-  if (a.comparison) {
-    const RankComparison& c = *a.comparison;
-    r["cross_rank"] = {
-        {"matched_steps", c.steps},
-        {"median_step_us", microseconds(static_cast<double>(c.median_step_ns))},
-        {"slower_than_median_pct", pct(c.slower_than_median_pct)},
-        {"straggler", c.straggler},
-        {"collectives", c.collectives},
-        {"median_start_skew_us", microseconds(static_cast<double>(c.median_start_skew_ns))},
-        {"max_start_skew_us", microseconds(static_cast<double>(c.max_start_skew_ns))},
-        {"last_to_start_pct", pct(c.last_to_start_pct)}};
-  }
+  if (a.comparison) r["cross_rank"] = objectOf(*a.comparison);
   json notes = json::array();
   for (const AnalysisNote& n : a.notes) {
-    json note = {{"analysis", n.analysis}, {"message", n.message}};
+    json note = objectOf(n);
     if (n.remedy != Remedy::kNone) note["remedy"] = std::string(toText(n.remedy));
-    notes.push_back(note);
+    notes.push_back(std::move(note));
   }
   r["notes"] = notes;
   return r;

@@ -132,7 +132,7 @@ std::string findingLines(const RankResult& a, const SummaryTextOptions& text) {
 }
 
 // "MFU      41.3 % of the bf16 peak of A100 SXM4 40GB (312.0 TFLOP/s; ...)".
-std::string mfuLine(const MfuResult& m) {
+std::string mfuLine(const MfuReport& m) {
   if (!m.mfu_pct && !m.impossible_pct && !m.hfu_pct) return "";
   const std::string peak = peakWords(m);
   std::string line;
@@ -154,7 +154,7 @@ std::string mfuLine(const MfuResult& m) {
   return line + "\n";
 }
 
-std::string rooflineLine(const RooflineResult& r) {
+std::string rooflineLine(const RooflineReport& r) {
   if (r.kernels_with_work == 0) return "";
   std::string sources;
   for (size_t i = 0; i < r.kernels_by_source.size(); ++i) {

@@ -123,7 +123,7 @@ std::string stepsLine(const RankResult& a) {
   return line;
 }
 
-std::string peakWords(const MfuResult& m) {
+std::string peakWords(const MfuReport& m) {
   return fmt::format("the {} peak of {} ({}, precision {})", toText(m.precision.precision),
                      m.peak_device, flopRate(m.peak_flops_per_s.value_or(0)),
                      precisionSourceWords(m.precision.source));
@@ -153,7 +153,7 @@ std::vector<KeyFigure> keyFigures(const RankResult& a,
            fmt::format("{:g} samples per step ({})", *a.samples_per_step, a.throughput_source)});
     }
   }
-  const MfuResult& m = a.mfu;
+  const MfuReport& m = a.mfu;
   if (m.impossible_pct) {
     out.push_back({"MFU", "impossible",
                    fmt::format("the inputs imply {:.0f} % of the peak; likely {}",

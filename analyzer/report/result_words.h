@@ -47,7 +47,7 @@ Shown<EvidenceItem> shownEvidence(const Finding& finding, size_t max);
 std::string stepsLine(const RankResult& rank);
 
 // "the bf16 peak of A100 SXM4 40GB (312.0 TFLOP/s, precision from kernel names)".
-std::string peakWords(const MfuResult& mfu);
+std::string peakWords(const MfuReport& mfu);
 
 }  // namespace damscope
 

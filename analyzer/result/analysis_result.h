@@ -1,6 +1,6 @@
 // The result model: everything damscope concludes about a run, as plain
 // values. It is what the analyses' reports become once the event tables are
-// no longer needed, what run.db stores (analyzer/report/result_rows.h) and
+// no longer needed, what run.db stores (result_rows.h, analysis_tables.h) and
 // reads back whole, and the one thing every output renders: the text summary,
 // the JSON document, the reports and the GUI. A figure is computed once, by
 // an analysis or by buildRankResult, and lives here.
@@ -123,41 +123,6 @@ struct OverviewResult {
   bool operator==(const OverviewResult&) const = default;
 };
 
-// MFU and HFU (mfu.h), with what they rest on: the model, the precision, the
-// peak and where each came from.
-struct MfuResult {
-  FlopsSource flops_source = FlopsSource::kNone;
-  std::optional<ModelShape> model;
-  std::optional<double> flops_per_token;
-  RunPrecision precision;
-  PeakSource peak_source = PeakSource::kNone;
-  std::string peak_device;  // "A100 SXM4 40GB (matched by board name PG509-200)"
-  std::optional<double> peak_flops_per_s;
-  std::optional<double> bandwidth_bytes_per_s;
-  std::optional<double> model_flops_per_step;
-  std::optional<double> achieved_flops_per_s;
-  std::optional<double> mfu_pct;         // empty when unknown or impossible
-  std::optional<double> impossible_pct;  // the ratio the inputs imply, above 100
-  std::string likely_wrong;
-  std::optional<double> hardware_flops_per_step;
-  std::optional<double> hfu_pct;
-  std::vector<StepMfu> steps;  // one per step
-  bool operator==(const MfuResult&) const = default;
-};
-
-// Roofline placement (roofline.h).
-struct RooflineResult {
-  std::optional<double> bandwidth_bytes_per_s;
-  std::vector<RooflineCeiling> ceilings;
-  std::vector<RooflinePoint> kernels;  // by kernel name, largest time first
-  std::vector<RooflinePoint> classes;  // by category
-  std::vector<CollectivePoint> collectives;
-  int64_t kernels_with_work = 0;
-  double time_with_work_pct = 0;
-  std::array<int64_t, 3> kernels_by_source{};  // MetricSource order
-  bool operator==(const RooflineResult&) const = default;
-};
-
 struct ScorecardResult {
   int32_t device = 0;            // the primary device
   Scorecard run;                 // the analysed steps together
@@ -192,8 +157,8 @@ struct RankResult {
   OverviewResult overview;
   double starved_threshold_pct = ScorecardOptions{}.starved_pct;  // the verdict's threshold
   std::optional<ScorecardResult> scorecard;                       // empty: no GPU work to judge
-  MfuResult mfu;
-  RooflineResult roofline;
+  MfuReport mfu;                         // MFU and HFU, with what they rest on (mfu.h)
+  RooflineReport roofline;               // roofline placement (roofline.h)
   std::optional<MemoryEstimate> memory;  // empty without a model
   FindingsReport findings;
   DataLossReport data_loss;

@@ -125,28 +125,6 @@ OverviewResult overviewResult(const ProfilerOverviewReport& o) {
   return r;
 }
 
-MfuResult mfuResult(const RankAnalysis& a) {
-  const MfuReport& m = a.mfu;
-  MfuResult r;
-  r.flops_source = m.flops_source;
-  r.model = m.model;
-  r.flops_per_token = m.flops_per_token;
-  r.precision = m.precision;
-  r.peak_source = a.peaks.source;
-  r.peak_device = a.peaks.description;
-  r.peak_flops_per_s = m.peak_flops_per_s;
-  r.bandwidth_bytes_per_s = a.peaks.bandwidth_bytes_per_s;
-  r.model_flops_per_step = m.model_flops_per_step;
-  r.achieved_flops_per_s = m.achieved_flops_per_s;
-  r.mfu_pct = m.mfu_pct;
-  r.impossible_pct = m.impossible_pct;
-  r.likely_wrong = m.likely_wrong;
-  r.hardware_flops_per_step = m.hardware_flops_per_step;
-  r.hfu_pct = m.hfu_pct;
-  r.steps = m.steps;
-  return r;
-}
-
 }  // namespace
 
 double OverviewResult::avgPct(OverviewRole role) const {
@@ -195,16 +173,8 @@ RankResult buildRankResult(const RankAnalysis& a, const std::string& source,
   if (a.scorecard.valid) {
     r.scorecard = ScorecardResult{a.scorecard.device, a.scorecard.run, a.scorecard.steps};
   }
-  r.mfu = mfuResult(a);
-  const RooflineReport& roof = a.roofline;
-  r.roofline = {roof.bandwidth_bytes_per_s,
-                roof.ceilings,
-                roof.kernels,
-                roof.classes,
-                roof.collectives,
-                roof.kernels_with_work,
-                roof.time_with_work_pct,
-                roof.kernels_by_source};
+  r.mfu = a.mfu;
+  r.roofline = a.roofline;
   r.memory = a.memory;
   r.findings = a.findings;
   r.data_loss = a.loss;

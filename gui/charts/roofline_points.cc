@@ -36,7 +36,7 @@ double markerDiameterPx(int64_t time_ns, int64_t max_time_ns) {
   return std::max(kMinDiameterPx, kMaxDiameterPx * std::sqrt(share));
 }
 
-RooflinePlot rooflinePlot(const RooflineResult& roofline) {
+RooflinePlot rooflinePlot(const RooflineReport& roofline) {
   RooflinePlot plot;
   int64_t max_time = 0;
   for (const RooflinePoint& p : roofline.kernels) {

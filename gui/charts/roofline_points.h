@@ -42,7 +42,7 @@ inline constexpr double kMaxDiameterPx = 34;
 double markerDiameterPx(int64_t time_ns, int64_t max_time_ns);
 
 struct RooflineMarker {
-  size_t kernel = 0;       // index into RooflineResult::kernels
+  size_t kernel = 0;       // index into RooflineReport::kernels
   double intensity = 0;    // FLOP/byte, > 0
   double flops_per_s = 0;  // achieved, > 0
   double diameter_px = 0;
@@ -51,14 +51,14 @@ struct RooflineMarker {
 // One ceiling's roof: flat at its peak from its ridge (or the left edge) to
 // the right edge, and the ridge point where it meets the bandwidth roof.
 struct PeakRoof {
-  size_t ceiling = 0;  // index into RooflineResult::ceilings
+  size_t ceiling = 0;  // index into RooflineReport::ceilings
   QPointF from;        // (FLOP/byte, FLOP/s)
   QPointF to;
   std::optional<QPointF> ridge;
 };
 
 struct RooflinePlot {
-  std::vector<RooflineMarker> markers;  // in RooflineResult::kernels' order, largest time first
+  std::vector<RooflineMarker> markers;  // in RooflineReport::kernels' order, largest time first
   int64_t left_out = 0;                 // kernel points without positive AI and FLOP/s
   DecadeRange x;                        // arithmetic intensity, FLOP/byte
   DecadeRange y;                        // FLOP/s
@@ -72,7 +72,7 @@ struct RooflinePlot {
 
 // The plot of `roofline`'s kernel points. With no marker the ranges are still
 // valid (1..10) and the roofs empty: the chart shows why instead.
-RooflinePlot rooflinePlot(const RooflineResult& roofline);
+RooflinePlot rooflinePlot(const RooflineReport& roofline);
 
 // The marker under `at` (px): the nearest centre among those whose disc, at
 // least `min_hit_px` in radius, holds `at`; empty when none does. `centres`

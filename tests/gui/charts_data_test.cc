@@ -49,7 +49,7 @@ TEST(DecadesCovering, ASingleValueStillSpansADecade) {
 }
 
 TEST(RooflinePlot, LeavesOutAndCountsPointsThatLogAxesCannotShow) {
-  RooflineResult roofline;
+  RooflineReport roofline;
   roofline.kernels = {point("ok_a", 10.0, 1e12, 400),
                       point("no_bytes", std::nullopt, 1e12, 300),
                       point("zero_ai", 0.0, 1e12, 300),
@@ -72,7 +72,7 @@ TEST(RooflinePlot, LeavesOutAndCountsPointsThatLogAxesCannotShow) {
 }
 
 TEST(RooflinePlot, NoPlaceablePointIsEmptyNotAnAxisOfZeros) {
-  RooflineResult roofline;
+  RooflineReport roofline;
   roofline.kernels = {point("no_bytes", std::nullopt, 1e12, 300)};
   const RooflinePlot plot = rooflinePlot(roofline);
   EXPECT_TRUE(plot.empty());
@@ -82,7 +82,7 @@ TEST(RooflinePlot, NoPlaceablePointIsEmptyNotAnAxisOfZeros) {
 }
 
 TEST(RooflinePlot, RangesAreWholeDecadesHoldingEveryPointCeilingAndRidge) {
-  RooflineResult roofline;
+  RooflineReport roofline;
   roofline.bandwidth_bytes_per_s = 900e9;
   roofline.ceilings = {{Precision::kFp32, 15.7e12, 15.7e12 / 900e9},
                        {Precision::kFp16, 125e12, 125e12 / 900e9}};

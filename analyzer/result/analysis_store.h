@@ -1,18 +1,22 @@
-// Stores and loads the analysis tables (trace/analysis_tables.h) in a trace
-// store file, beside its events.
+// Stores and loads the analysis tables (analysis_tables.h) in a trace store
+// file, beside its events. The tables are written and read by the trace
+// store's generic machinery (trace/table_io.h, trace/page_writer.h) and
+// created from their declarations (trace/table_schema.h); what is particular
+// to the results is the set of tables, the meta keys that mark them and
+// their layout version.
 //
 // storeAnalysis() replaces every earlier result in one transaction: it drops
-// the analysis tables, recreates them from trace/analysis_schema.sql and
-// writes the new rows, or, on any failure, rolls back and leaves the file as
-// it was. The event tables are never written, so a failed or interrupted
-// analysis can neither corrupt the events nor leave half a result.
+// the analysis tables, recreates them from their declarations and writes the
+// new rows, or, on any failure, rolls back and leaves the file as it was. The
+// event tables are never written, so a failed or interrupted analysis can
+// neither corrupt the events nor leave half a result.
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "trace/analysis_tables.h"
+#include "analyzer/result/analysis_tables.h"
 #include "base/result.h"
 #include "trace/sqlite_db.h"
 
@@ -58,7 +62,8 @@ Result<AnalysisTables> readAnalysis(Database& db, const std::vector<std::string_
 Result<AnalysisTables> readAnalysis(const std::string& path,
                                     const std::vector<std::string_view>& skip = {});
 
-// The CREATE statements of trace/analysis_schema.sql.
+// The CREATE statements of the analysis tables, generated from their
+// declarations (trace/table_schema.h).
 std::string analysisSchemaSql();
 
 }  // namespace damscope

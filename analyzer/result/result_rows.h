@@ -1,8 +1,10 @@
 // The stored form of the result model: one rank's RankResult as the rows of
-// the analysis tables (trace/analysis_tables.h), which trace/analysis_store.h
-// writes into the rank's run.db, and those rows read back into the same
-// RankResult (toRankResult(toAnalysisTables(r)) == r, apart from `store`, which
-// names the file the rows were read from).
+// the analysis tables (analysis_tables.h), which analysis_store.h writes into
+// the rank's run.db, and those rows read back into the same RankResult
+// (toRankResult(toAnalysisTables(r)) == r, apart from `store`, which names
+// the file the rows were read from). Each column moves as its declaration
+// says (analysis_tables.h, stored_figure.h); what a declaration leaves to
+// code (kByCode: ids, a row's kind) and the checks across rows are here.
 //
 // Ids line up with the model: gaps row k is RankResult::gaps[k] (findings'
 // evidence names gaps by row), steps row k is RankResult::steps[k].
@@ -17,7 +19,7 @@
 #include <vector>
 
 #include "analyzer/result/analysis_result.h"
-#include "trace/analysis_tables.h"
+#include "analyzer/result/analysis_tables.h"
 #include "base/result.h"
 
 namespace damscope {

@@ -1,13 +1,13 @@
 // Stores and loads the analysis tables: see analysis_store.h.
-#include "trace/analysis_store.h"
+#include "analyzer/result/analysis_store.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <optional>
 
-#include "trace/analysis_schema_sql.h"
 #include "trace/page_writer.h"
 #include "trace/table_io.h"
+#include "trace/table_schema.h"
 #include "trace/trace_reader.h"
 #include "trace/trace_writer.h"
 
@@ -102,7 +102,7 @@ Status inTransaction(Database& db, Write&& write) {
 }  // namespace
 
 std::string analysisSchemaSql() {
-  return kAnalysisSchemaSql;
+  return createTablesSql(AnalysisTables{});
 }
 
 Status storeAnalysis(Database& db, const AnalysisTables& tables, const std::string& options_key) {

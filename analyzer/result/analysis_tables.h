@@ -1,0 +1,705 @@
+// The analysis tables: what `damscope analyze` stores beside the events in a
+// run.db so that the GUI and the reports read results instead of recomputing
+// them (DESIGN.md, "Trace store"), declared once, figure by figure.
+//
+// Each table is an X-macro list with the trace store's machinery
+// (trace/tables.h); an entry is
+//
+//   X(type, column, null, doc, figure, json)
+//
+// - type, column: the stored column (its SQL type follows from the C++ type);
+// - null: kNotNull or kNullable, the column's constraint;
+// - doc: its line in the column reference (docs/analysis.md is generated from
+//   these, with each table's doc; tests/schema_agreement_test.cc checks it);
+// - figure: where the value lives in the result model (analysis_result.h),
+//   as an expression of `x`, the element a row is of (RankResult for the
+//   summary, a GapResult for a gaps row, ...): a field (`x.window.cut`),
+//   DAMSCOPE_IN(x.memory, state_bytes) for a member of an optional part
+//   (NULL while the part is absent), DAMSCOPE_KEY_OF(...) for the member
+//   whose value says the part is there, presenceOf(x.memory) for a 0/1 flag
+//   that says so, derived(expr) for a value computed from the model (written,
+//   not read back: the model recomputes it), or kByCode where the table's code
+//   in result_rows.cc maps the column (ids, a row's kind, the primary device);
+// - json: where `damscope analyze --format json` shows the figure and how
+//   (inJson(key, ..., form), analyzer/result/stored_figure.h), or kNoJson.
+//
+// From these follow the column vectors and rows, the CREATE statements
+// (trace/table_schema.h), the write and read of the result model
+// (result_rows.cc: toAnalysisTables, toRankResult) and the JSON of each
+// declared figure (analyzer/report/result_json.cc). Adding a stored figure is
+// one entry here, and its renderers.
+//
+// Conventions: the row index is the table's `id`; `step_id` names a steps.id
+// and is NULL for figures about the whole analysis window (or the run);
+// `*_id` columns that name event tables hold that table's id. Times are int64
+// ns on the trace's clock; `*_pct` are percentages (0..100).
+#pragma once
+
+#include "analyzer/result/analysis_result.h"
+#include "analyzer/result/stored_figure.h"
+#include "trace/tables.h"
+
+namespace damscope {
+
+#define DAMSCOPE_SUMMARY_COLUMNS(X)                                                                \
+  X(std::string, source, kNullable, "the input the trace came from", x.source, inJson("source"))   \
+  X(int32_t, rank, kNullable, "global rank, from the trace", x.rank, inJson("rank"))               \
+  X(int32_t, world_size, kNullable, "ranks in the job, from the trace", x.world_size, kNoJson)     \
+  X(int32_t, device, kNullable, "the primary device (most kernel time)", x.device,                 \
+    inJson("device"))                                                                              \
+  X(std::string, device_name, kNullable, "its name", x.device_name,                                \
+    inJson("device_name", JsonForm::kTextOrNull))                                                  \
+  X(std::string, device_kind, kNullable, "`gpu`, or `cpu` on a CPU run (see \"CPU runs\")",        \
+    x.device_kind, inJson("device_kind"))                                                          \
+  X(std::string, verdict, kNotNull,                                                                \
+    "`data-bound`, `host-bound`, `communication-bound`, `memory-bound`, `compute-bound`, `none`",  \
+    derived(x.verdict()), inJson("verdict"))                                                       \
+  X(int32_t, verdict_may_be_off, kNotNull,                                                         \
+    "1: so many events were lost on the way in that the verdict may be wrong (Data loss)",         \
+    x.verdict_may_be_off, inJson("verdict_may_be_off"))                                            \
+  X(double, starved_threshold_pct, kNullable,                                                      \
+    "the stall share from which the GPU counts as starved", x.starved_threshold_pct, kNoJson)      \
+  X(int32_t, scorecard_device, kNullable, "the device the scorecard is about",                     \
+    derived(x.scorecard ? x.scorecard->device : kNullInt32), kNoJson)                              \
+  X(std::string, window_mode, kNotNull, "`hta` or `all`", x.window.mode, inJson("window"))         \
+  X(int32_t, window_cut, kNotNull, "1: HTA's cut of the last step was applied", x.window.cut,      \
+    kNoJson)                                                                                       \
+  X(int64_t, window_cutoff_ns, kNullable, "CPU events start before this", x.window.cutoff_ns,      \
+    kNoJson)                                                                                       \
+  X(int64_t, window_gpu_ops, kNotNull, "GPU operations in the window", x.window.gpu_ops, kNoJson)  \
+  X(int64_t, window_gpu_start_ns, kNullable, "the first start of those", x.window.gpu_start_ns,    \
+    kNoJson)                                                                                       \
+  X(int64_t, window_gpu_end_ns, kNullable, "the last end of those", x.window.gpu_end_ns, kNoJson)  \
+  X(int64_t, window_start_ns, kNullable, "the analysed time range", x.window.start_ns, kNoJson)    \
+  X(int64_t, window_end_ns, kNullable, "the analysed time range", x.window.end_ns, kNoJson)        \
+  X(int64_t, first_step, kNotNull,                                                                 \
+    "steps `[first_step, first_step + steps_analysed)` are analysed", x.window.first_step,         \
+    kNoJson)                                                                                       \
+  X(int64_t, steps_analysed, kNotNull, "how many steps are analysed", x.window.step_count,         \
+    kNoJson)                                                                                       \
+  X(double, avg_step_ns, kNullable, "mean duration of the analysed steps", x.window.avg_step_ns,   \
+    kNoJson)                                                                                       \
+  X(std::string, step_source, kNotNull, "`profiler_step`, `trainer`, `annotation` or `none`",      \
+    x.step_source, inJson("step_source"))                                                          \
+  X(double, tokens_per_step, kNullable, "from the options or the model annotation",                \
+    x.tokens_per_step, kNoJson)                                                                    \
+  X(double, samples_per_step, kNullable, "from the options or the model annotation",               \
+    x.samples_per_step, kNoJson)                                                                   \
+  X(std::string, throughput_source, kNullable, "`options` or `model annotation`",                  \
+    x.throughput_source, kNoJson)                                                                  \
+  X(int64_t, kernels, kNotNull, "kernels in the window", x.kernels.kernels, kNoJson)               \
+  X(int64_t, kernel_ns, kNotNull, "their summed durations", x.kernels.total_ns, kNoJson)           \
+  X(int64_t, fp32_matrix_ns, kNotNull, "GEMM/convolution/attention time in FP32 on CUDA cores",    \
+    x.kernels.fp32_matrix_ns, kNoJson)                                                             \
+  X(int64_t, tensor_core_ns, kNotNull, "the same on tensor cores", x.kernels.tensor_core_ns,       \
+    kNoJson)                                                                                       \
+  X(int64_t, matrix_ns, kNotNull, "the same in all", x.kernels.matrix_ns, kNoJson)                 \
+  X(int64_t, launched_kernels, kNotNull, "kernels the launch statistics are over",                 \
+    x.launches.kernels, kNoJson)                                                                   \
+  X(int64_t, kernels_with_launch, kNotNull, "those whose launch call is known",                    \
+    x.launches.kernels_with_launch, kNoJson)                                                       \
+  X(int64_t, shorter_than_launch, kNotNull, "kernels shorter than their launch call (HTA)",        \
+    x.launches.shorter_than_launch, kNoJson)                                                       \
+  X(int64_t, shorter_than_threshold, kNotNull, "kernels shorter than 10 µs",                       \
+    x.launches.shorter_than_threshold, kNoJson)                                                    \
+  X(int64_t, runtime_outliers, kNotNull, "launch calls over 50 µs (HTA)",                          \
+    x.launches.runtime_outliers, kNoJson)                                                          \
+  X(int64_t, launch_delay_outliers, kNotNull, "launch delays over 100 µs (HTA)",                   \
+    x.launches.launch_delay_outliers, kNoJson)                                                     \
+  X(int64_t, utilization_steps, kNotNull,                                                          \
+    "steps the utilization figures are over; 0: the whole span", x.utilization.steps_used,         \
+    kNoJson)                                                                                       \
+  X(int64_t, overview_steps, kNotNull, "steps the TensorBoard overview averages are over",         \
+    x.overview.steps, kNoJson)                                                                     \
+  X(int32_t, overview_whole_span, kNotNull, "1: no steps, the whole span", x.overview.whole_span,  \
+    kNoJson)                                                                                       \
+  X(double, overview_avg_step_ns, kNullable, "the plugin's average step time",                     \
+    x.overview.avg_step_ns, inJson("avg_step_us", JsonForm::kMicroseconds))                        \
+  X(double, overview_kernel_ns, kNullable, "the plugin's average step split by role",              \
+    x.overview.avg_ns[size_t(OverviewRole::kKernel)], kNoJson)                                     \
+  X(double, overview_memcpy_ns, kNullable, "the plugin's average step split by role",              \
+    x.overview.avg_ns[size_t(OverviewRole::kMemcpy)], kNoJson)                                     \
+  X(double, overview_memset_ns, kNullable, "the plugin's average step split by role",              \
+    x.overview.avg_ns[size_t(OverviewRole::kMemset)], kNoJson)                                     \
+  X(double, overview_runtime_ns, kNullable, "the plugin's average step split by role",             \
+    x.overview.avg_ns[size_t(OverviewRole::kRuntime)], kNoJson)                                    \
+  X(double, overview_dataloader_ns, kNullable, "the plugin's average step split by role",          \
+    x.overview.avg_ns[size_t(OverviewRole::kDataLoader)], kNoJson)                                 \
+  X(double, overview_cpu_exec_ns, kNullable, "the plugin's average step split by role",            \
+    x.overview.avg_ns[size_t(OverviewRole::kCpuExec)], kNoJson)                                    \
+  X(double, overview_other_ns, kNullable, "the plugin's average step split by role",               \
+    x.overview.avg_ns[size_t(OverviewRole::kOther)], kNoJson)                                      \
+  X(int64_t, events, kNotNull, "events stored in the trace", x.data_loss.events,                   \
+    inJson("data_loss", "events"))                                                                 \
+  X(int64_t, lost_events, kNotNull, "lost on the way in, counted in `stats` (Data loss)",          \
+    x.data_loss.lost, inJson("data_loss", "lost"))                                                 \
+  X(int64_t, repaired_events, kNotNull, "repaired on the way in, counted in `stats`",              \
+    x.data_loss.repaired, inJson("data_loss", "repaired"))                                         \
+  X(int64_t, clipped_events, kNotNull, "clipped on the way in, counted in `stats`",                \
+    x.data_loss.clipped, inJson("data_loss", "clipped"))                                           \
+  X(std::string, mfu_flops_source, kNotNull,                                                       \
+    "where model FLOPs came from: `none`, `user_model`, `model_annotation`, `profiler_ops` (MFU)", \
+    x.mfu.flops_source, inJson("mfu", "flops_source"))                                             \
+  X(std::string, model, kNullable, "the model MFU counts", DAMSCOPE_IN(x.mfu.model, name),         \
+    inJson("mfu", "model", "name"))                                                                \
+  X(double, model_params, kNullable, "its parameter count N; NULL: no model",                      \
+    DAMSCOPE_KEY_OF(x.mfu.model, params), inJson("mfu", "model", "params"))                        \
+  X(int64_t, model_layers, kNullable, "its shape, where known", DAMSCOPE_IN(x.mfu.model, layers),  \
+    inJson("mfu", "model", "layers"))                                                              \
+  X(int64_t, model_d_model, kNullable, "its shape, where known",                                   \
+    DAMSCOPE_IN(x.mfu.model, d_model), inJson("mfu", "model", "d_model"))                          \
+  X(int64_t, model_heads, kNullable, "its shape, where known", DAMSCOPE_IN(x.mfu.model, heads),    \
+    inJson("mfu", "model", "heads"))                                                               \
+  X(int64_t, model_seq_len, kNullable, "its shape, where known",                                   \
+    DAMSCOPE_IN(x.mfu.model, seq_len), inJson("mfu", "model", "seq_len"))                          \
+  X(int64_t, model_vocab, kNullable, "its shape, where known", DAMSCOPE_IN(x.mfu.model, vocab),    \
+    inJson("mfu", "model", "vocab"))                                                               \
+  X(double, flops_per_token, kNullable, "training FLOPs per token: 6 N, + 6 L d T with the shape", \
+    x.mfu.flops_per_token, inJson("mfu", "flops_per_token"))                                       \
+  X(std::string, precision, kNotNull,                                                              \
+    "the precision the peak is taken at: `fp64`, `fp32`, `tf32`, `fp16`, `bf16`, `fp8`",           \
+    x.mfu.precision.precision, inJson("mfu", "precision"))                                         \
+  X(std::string, precision_source, kNotNull,                                                       \
+    "`user`, `model_annotation`, `kernel_names`, `default`", x.mfu.precision.source,               \
+    inJson("mfu", "precision_source"))                                                             \
+  X(double, precision_share_pct, kNullable,                                                        \
+    "with `kernel_names`: its share of the matrix kernels' time", x.mfu.precision.share_pct,       \
+    kNoJson)                                                                                       \
+  X(std::string, peak_source, kNotNull,                                                            \
+    "`none`, `user`, `user_device`, `model_annotation`, `trace_device`", x.mfu.peak_source,        \
+    inJson("mfu", "peak_source"))                                                                  \
+  X(std::string, peak_device, kNullable, "what the peak is of, and how the device was matched",    \
+    x.mfu.peak_device, inJson("mfu", "peak_device", JsonForm::kTextOrNull))                        \
+  X(double, peak_flops_per_s, kNullable, "the peak at `precision`", x.mfu.peak_flops_per_s,        \
+    inJson("mfu", "peak_flops_per_s"))                                                             \
+  X(double, bandwidth_bytes_per_s, kNullable, "the device's memory bandwidth",                     \
+    x.roofline.bandwidth_bytes_per_s, inJson("roofline", "bandwidth_bytes_per_s"))                 \
+  X(double, model_flops_per_step, kNullable, "mean over the analysed steps",                       \
+    x.mfu.model_flops_per_step, inJson("mfu", "model_flops_per_step"))                             \
+  X(double, achieved_flops_per_s, kNullable, "model FLOPs over the analysed steps' time",          \
+    x.mfu.achieved_flops_per_s, inJson("mfu", "achieved_flops_per_s"))                             \
+  X(double, mfu_pct, kNullable, "model FLOPs utilization; NULL when unknown or impossible",        \
+    x.mfu.mfu_pct, inJson("mfu", "mfu_pct", JsonForm::kPct))                                       \
+  X(double, mfu_impossible_pct, kNullable,                                                         \
+    "the MFU the inputs imply when above 100 % (an input is wrong)", x.mfu.impossible_pct,         \
+    inJson("mfu", "impossible_pct", JsonForm::kPct))                                               \
+  X(std::string, mfu_likely_wrong, kNullable, "which input, then", x.mfu.likely_wrong,             \
+    inJson("mfu", "likely_wrong", JsonForm::kTextOrNull))                                          \
+  X(double, hardware_flops_per_step, kNullable,                                                    \
+    "FLOPs the hardware counters measured, mean per step", x.mfu.hardware_flops_per_step,          \
+    inJson("mfu", "hardware_flops_per_step"))                                                      \
+  X(double, hfu_pct, kNullable, "hardware FLOPs utilization", x.mfu.hfu_pct,                       \
+    inJson("mfu", "hfu_pct", JsonForm::kPct))                                                      \
+  X(int64_t, roofline_kernels, kNotNull, "window kernels with FLOPs or bytes",                     \
+    x.roofline.kernels_with_work, inJson("roofline", "kernels_with_work"))                         \
+  X(double, roofline_time_pct, kNullable, "their share of the window's kernel time",               \
+    x.roofline.time_with_work_pct, inJson("roofline", "time_with_work_pct", JsonForm::kPct))       \
+  X(int64_t, measured_kernels, kNotNull, "of those, kernels whose work was measured",              \
+    x.roofline.kernels_by_source[size_t(MetricSource::kMeasured)], kNoJson)                        \
+  X(int64_t, annotated_kernels, kNotNull, "... annotated by the workload",                         \
+    x.roofline.kernels_by_source[size_t(MetricSource::kAnnotated)], kNoJson)                       \
+  X(int64_t, estimated_kernels, kNotNull, "... estimated from shapes",                             \
+    x.roofline.kernels_by_source[size_t(MetricSource::kEstimated)], kNoJson)                       \
+  X(int32_t, memory_estimated, kNotNull, "1: the `memory_*` columns hold an estimate",             \
+    presenceOf(x.memory), kNoJson)                                                                 \
+  X(double, memory_state_bytes, kNullable, "weights, gradients and optimizer state",               \
+    DAMSCOPE_IN(x.memory, state_bytes), inJson("memory", "state_bytes"))                           \
+  X(double, memory_activation_bytes, kNullable, "activations (upper bound)",                       \
+    DAMSCOPE_IN(x.memory, activation_bytes), inJson("memory", "activation_bytes"))                 \
+  X(double, memory_total_bytes, kNullable, "their sum", DAMSCOPE_IN(x.memory, total_bytes),        \
+    inJson("memory", "total_bytes"))                                                               \
+  X(double, memory_device_bytes, kNullable, "the device's memory",                                 \
+    DAMSCOPE_IN(x.memory, device_bytes), inJson("memory", "device_bytes"))                         \
+  X(double, memory_pct, kNullable, "the total, of the device's memory",                            \
+    DAMSCOPE_IN(x.memory, pct_of_device), inJson("memory", "pct_of_device", JsonForm::kPct))       \
+  X(int64_t, memory_micro_batch, kNullable,                                                        \
+    "sequences per micro-batch the activations are for; 0: unknown",                               \
+    DAMSCOPE_IN(x.memory, micro_batch), inJson("memory", "micro_batch", JsonForm::kPositive))      \
+  X(int32_t, memory_micro_batch_from_tokens, kNullable,                                            \
+    "1: tokens per step / sequence length, not the annotation's",                                  \
+    DAMSCOPE_IN(x.memory, micro_batch_from_tokens), inJson("memory", "micro_batch_from_tokens"))   \
+  X(int32_t, memory_ranks, kNullable, "data-parallel ranks the ZeRO figures shard over",           \
+    DAMSCOPE_IN(x.memory, ranks), inJson("memory", "ranks"))                                       \
+  X(double, memory_zero1_bytes, kNullable, "training state per GPU with ZeRO stage 1",             \
+    DAMSCOPE_IN(x.memory, zero_state_bytes[0]), inJsonArray("memory", "zero_state_bytes", 0))      \
+  X(double, memory_zero2_bytes, kNullable, "training state per GPU with ZeRO stage 2",             \
+    DAMSCOPE_IN(x.memory, zero_state_bytes[1]), inJsonArray("memory", "zero_state_bytes", 1))      \
+  X(double, memory_zero3_bytes, kNullable, "training state per GPU with ZeRO stage 3",             \
+    DAMSCOPE_IN(x.memory, zero_state_bytes[2]), inJsonArray("memory", "zero_state_bytes", 2))
+
+// x: a StepResult.
+#define DAMSCOPE_STEP_COLUMNS(X)                                                              \
+  X(int64_t, number, kNotNull, "N of `ProfilerStep#N`, else the step's ordinal", x.number,    \
+    inJson("number"))                                                                         \
+  X(std::string, name, kNullable, "the step range's name", x.name, inJson("name"))            \
+  X(int64_t, range_id, kNullable, "`ranges.id` of the step range", x.range_id, kNoJson)       \
+  X(int64_t, host_ts, kNotNull, "the host range", x.host_ts, inJson("host_start_ns"))         \
+  X(int64_t, host_dur, kNotNull, "the host range", x.host_dur, inJson("host_dur_ns"))         \
+  X(int64_t, ts, kNotNull,                                                                    \
+    "the step aligned to the GPU work it launched (TensorBoard plugin rule)", x.ts,           \
+    inJson("start_ns"))                                                                       \
+  X(int64_t, dur, kNotNull,                                                                   \
+    "the step aligned to the GPU work it launched (TensorBoard plugin rule)", x.dur,          \
+    inJson("dur_ns"))                                                                         \
+  X(int32_t, in_window, kNotNull, "1: analysed by the analysis window", x.in_window,          \
+    inJson("in_window"))                                                                      \
+  X(int32_t, complete, kNotNull, "0: the profiler probably cut its GPU work off", x.complete, \
+    inJson("complete"))                                                                       \
+  X(int64_t, gpu_launches, kNotNull, "launch calls inside the step that ran GPU work",        \
+    x.gpu_launches, kNoJson)                                                                  \
+  X(double, tokens_per_s, kNullable, "throughput over the aligned step", x.tokens_per_s,      \
+    inJson("tokens_per_s"))                                                                   \
+  X(double, samples_per_s, kNullable, "throughput over the aligned step", x.samples_per_s,    \
+    inJson("samples_per_s"))
+
+// x: a BreakdownFigures.
+#define DAMSCOPE_BREAKDOWN_COLUMNS(X)                                                              \
+  X(int64_t, step_id, kNullable, "`steps.id`; NULL: the analysis window (HTA's definition)",       \
+    kByCode, kNoJson)                                                                              \
+  X(int64_t, ts, kNotNull, "span: first GPU start to last GPU end (window), or the step", x.start, \
+    kNoJson)                                                                                       \
+  X(int64_t, dur, kNotNull, "span: first GPU start to last GPU end (window), or the step",         \
+    derived(x.span()), kNoJson)                                                                    \
+  X(int64_t, idle_ns, kNotNull, "as defined under Temporal breakdown", x.idle_ns, kNoJson)         \
+  X(int64_t, compute_ns, kNotNull, "as defined under Temporal breakdown", x.compute_ns, kNoJson)   \
+  X(int64_t, non_compute_ns, kNotNull, "as defined under Temporal breakdown", x.non_compute_ns,    \
+    kNoJson)                                                                                       \
+  X(int64_t, communication_ns, kNotNull, "\\|communication\\|", x.communication_ns, kNoJson)       \
+  X(int64_t, exposed_communication_ns, kNotNull, "\\|communication − computation\\|",              \
+    x.exposed_communication_ns, kNoJson)                                                           \
+  X(int64_t, overlap_ns, kNotNull, "\\|computation ∩ communication\\|", x.overlap_ns, kNoJson)     \
+  X(int64_t, memory_ns, kNotNull, "union of memcpys and memsets", x.memory_ns, kNoJson)            \
+  X(double, idle_pct, kNullable, "of the span", derived(x.idlePct()), kNoJson)                     \
+  X(double, compute_pct, kNullable, "of the span", derived(x.computePct()), kNoJson)               \
+  X(double, non_compute_pct, kNullable, "of the span", derived(x.nonComputePct()), kNoJson)        \
+  X(double, overlap_pct, kNullable, "overlap / communication; NULL without communication",         \
+    derived(x.hasCommunication() ? x.overlapPct() : nullValue<double>()), kNoJson)
+
+// x: a GapResult.
+#define DAMSCOPE_GAP_COLUMNS(X)                                                                  \
+  X(int64_t, ts, kNotNull, "the idle interval", x.ts, kNoJson)                                   \
+  X(int64_t, dur, kNotNull, "the idle interval", x.dur, kNoJson)                                 \
+  X(int32_t, device, kNotNull, "the device", x.device, kNoJson)                                  \
+  X(int64_t, stream, kNullable,                                                                  \
+    "NULL: the whole device was idle; else the stream's gap between two of its operations",      \
+    x.stream, kNoJson)                                                                           \
+  X(int64_t, step_id, kNullable, "`steps.id` of the step the gap starts in", x.step_id, kNoJson) \
+  X(int32_t, in_window, kNotNull, "1: inside the analysis window", x.in_window, kNoJson)         \
+  X(std::string, cause, kNotNull,                                                                \
+    "the largest share: `data_loading`, `host_launch`, `synchronization`, "                      \
+    "`communication_wait` or `other`",                                                           \
+    x.cause, kNoJson)                                                                            \
+  X(int64_t, data_loading_ns, kNotNull, "the gap split by cause",                                \
+    x.by_cause[size_t(GapCause::kDataLoading)], kNoJson)                                         \
+  X(int64_t, host_launch_ns, kNotNull, "the gap split by cause",                                 \
+    x.by_cause[size_t(GapCause::kHostLaunch)], kNoJson)                                          \
+  X(int64_t, synchronization_ns, kNotNull, "the gap split by cause",                             \
+    x.by_cause[size_t(GapCause::kSynchronization)], kNoJson)                                     \
+  X(int64_t, communication_wait_ns, kNotNull, "the gap split by cause",                          \
+    x.by_cause[size_t(GapCause::kCommunicationWait)], kNoJson)                                   \
+  X(int64_t, other_ns, kNotNull, "the gap split by cause", x.by_cause[size_t(GapCause::kOther)], \
+    kNoJson)                                                                                     \
+  X(std::string, hta_category, kNullable,                                                        \
+    "HTA's idle-time class of a stream gap: `host_wait`, `kernel_wait`, `other`; NULL for "      \
+    "device gaps",                                                                               \
+    x.hta, kNoJson)                                                                              \
+  X(std::string, next_table, kNullable,                                                          \
+    "`kernels`, `memcpys`, `memsets` or `syncs`: the operation that ended the gap", kByCode,     \
+    kNoJson)                                                                                     \
+  X(int64_t, next_id, kNullable, "its id in that table", x.next_id, kNoJson)                     \
+  X(int64_t, launch_call_id, kNullable, "`api_calls.id` of its launch call", x.launch_call_id,   \
+    kNoJson)                                                                                     \
+  X(std::string, evidence_table, kNullable,                                                      \
+    "`ranges`, `api_calls`, `kernels`, `memcpys`, `memsets` or `syncs`: the event that shows "   \
+    "the cause; NULL: none",                                                                     \
+    x.evidence_table, kNoJson)                                                                   \
+  X(int64_t, evidence_id, kNullable, "its id in that table", x.evidence_id, kNoJson)
+
+// x: a CategoryTime.
+#define DAMSCOPE_KERNEL_CATEGORY_COLUMNS(X)                                             \
+  X(std::string, category, kNotNull,                                                    \
+    "`gemm`, `convolution`, `attention`, `normalization`, `elementwise`, `reduction`, " \
+    "`optimizer`, `communication`, `memory`, `other`",                                  \
+    x.category, kNoJson)                                                                \
+  X(std::string, bound, kNotNull, "`compute`, `memory` or `communication`",             \
+    derived(boundOf(x.category)), kNoJson)                                              \
+  X(int64_t, kernels, kNotNull, "kernel executions", x.kernels, kNoJson)                \
+  X(int64_t, total_ns, kNotNull, "their time", x.total_ns, kNoJson)                     \
+  X(double, pct, kNullable, "of all kernel time in the window", x.pct, kNoJson)
+
+// x: a TopKernelResult.
+#define DAMSCOPE_TOP_KERNEL_COLUMNS(X)                                                             \
+  X(std::string, name, kNullable, "kernel name", x.name, kNoJson)                                  \
+  X(std::string, category, kNotNull, "as in `kernel_categories`", x.category, kNoJson)             \
+  X(int64_t, kernels, kNotNull, "executions", x.kernels, kNoJson)                                  \
+  X(int64_t, total_ns, kNotNull, "their time", x.total_ns, kNoJson)                                \
+  X(int64_t, mean_ns, kNotNull, "their time", x.mean_ns, kNoJson)                                  \
+  X(int64_t, min_ns, kNotNull, "their time", x.min_ns, kNoJson)                                    \
+  X(int64_t, max_ns, kNotNull, "their time", x.max_ns, kNoJson)                                    \
+  X(double, pct, kNullable, "of all kernel time in the window", x.pct, kNoJson)                    \
+  X(int64_t, example_kernel_id, kNullable, "`kernels.id` of its longest run", x.example_kernel_id, \
+    kNoJson)
+
+// x: a Distribution; the metric names which.
+#define DAMSCOPE_LAUNCH_STAT_COLUMNS(X)                                                           \
+  X(std::string, metric, kNotNull, "`launch_delay_ns`, `launch_cost_ns` or `kernel_duration_ns`", \
+    kByCode, kNoJson)                                                                             \
+  X(int64_t, count, kNotNull, "values", x.count, kNoJson)                                         \
+  X(double, mean, kNullable, "the distribution, ns", x.mean, kNoJson)                             \
+  X(double, p50, kNullable, "the distribution, ns", x.p50, kNoJson)                               \
+  X(double, p90, kNullable, "the distribution, ns", x.p90, kNoJson)                               \
+  X(double, p99, kNullable, "the distribution, ns", x.p99, kNoJson)                               \
+  X(double, max, kNullable, "the distribution, ns", x.max, kNoJson)
+
+// x: a QueueDepth.
+#define DAMSCOPE_LAUNCH_QUEUE_COLUMNS(X)                                                           \
+  X(int32_t, device, kNotNull, "the stream", x.device, kNoJson)                                    \
+  X(int64_t, stream, kNotNull, "the stream", x.stream, kNoJson)                                    \
+  X(int64_t, operations, kNotNull, "GPU operations on it", x.operations, kNoJson)                  \
+  X(int64_t, count, kNotNull, "depth samples", x.depth.count, kNoJson)                             \
+  X(double, mean, kNullable, "the depth, time-weighted over the stream's busy span", x.depth.mean, \
+    kNoJson)                                                                                       \
+  X(double, p50, kNullable, "the depth, time-weighted over the stream's busy span", x.depth.p50,   \
+    kNoJson)                                                                                       \
+  X(double, p90, kNullable, "the depth, time-weighted over the stream's busy span", x.depth.p90,   \
+    kNoJson)                                                                                       \
+  X(double, p99, kNullable, "the depth, time-weighted over the stream's busy span", x.depth.p99,   \
+    kNoJson)                                                                                       \
+  X(double, max, kNullable, "the depth, time-weighted over the stream's busy span", x.depth.max,   \
+    kNoJson)                                                                                       \
+  X(double, empty_pct, kNullable, "share of that span with nothing queued", x.empty_pct, kNoJson)
+
+// x: a DeviceUtilization.
+#define DAMSCOPE_DEVICE_UTILIZATION_COLUMNS(X)                                                     \
+  X(int32_t, device, kNotNull, "the device", x.device, kNoJson)                                    \
+  X(int64_t, ts, kNotNull, "the range the figures are over (the plugin's steps)", x.start,         \
+    kNoJson)                                                                                       \
+  X(int64_t, dur, kNotNull, "the range the figures are over (the plugin's steps)",                 \
+    derived(x.end - x.start), kNoJson)                                                             \
+  X(int64_t, kernel_ns, kNotNull, "union of the device's kernels in the range", x.kernel_ns,       \
+    kNoJson)                                                                                       \
+  X(double, gpu_util_pct, kNullable, "GPU utilization", x.gpu_util_pct, kNoJson)                   \
+  X(double, sm_efficiency_pct, kNullable,                                                          \
+    "est. SM efficiency; NULL without grid sizes or SM count", x.sm_efficiency_pct, kNoJson)       \
+  X(double, occupancy_pct, kNullable, "est. achieved occupancy; NULL when the trace reports none", \
+    x.occupancy_pct, kNoJson)                                                                      \
+  X(int64_t, kernels_without_grid, kNotNull, "kernels in the range without a grid",                \
+    x.kernels_without_grid, kNoJson)                                                               \
+  X(int64_t, kernels_with_occupancy, kNotNull, "kernels in the range with an occupancy",           \
+    x.kernels_with_occupancy, kNoJson)                                                             \
+  X(int32_t, primary_device, kNotNull, "1: the device the headline figures are about", kByCode,    \
+    kNoJson)
+
+// x: a Scorecard.
+#define DAMSCOPE_SCORECARD_COLUMNS(X)                                                             \
+  X(int64_t, step_id, kNullable, "`steps.id`; NULL: the run (every analysed step)", kByCode,      \
+    kNoJson)                                                                                      \
+  X(int64_t, ts, kNotNull, "the time the axes split", x.start, kNoJson)                           \
+  X(int64_t, dur, kNotNull, "the time the axes split", derived(x.end - x.start), kNoJson)         \
+  X(std::string, verdict, kNotNull,                                                               \
+    "`data-bound`, `host-bound`, `communication-bound`, `memory-bound`, `compute-bound`, `none`", \
+    x.verdict, kNoJson)                                                                           \
+  X(std::string, deciding_axis, kNotNull, "the axis the verdict rests on", x.deciding_axis,       \
+    kNoJson)                                                                                      \
+  X(int64_t, data_stall_ns, kNotNull, "time on each axis", x.ns[size_t(Axis::kDataStall)],        \
+    kNoJson)                                                                                      \
+  X(int64_t, host_stall_ns, kNotNull, "time on each axis", x.ns[size_t(Axis::kHostStall)],        \
+    kNoJson)                                                                                      \
+  X(int64_t, sync_stall_ns, kNotNull, "time on each axis", x.ns[size_t(Axis::kSyncStall)],        \
+    kNoJson)                                                                                      \
+  X(int64_t, exposed_communication_ns, kNotNull, "time on each axis",                             \
+    x.ns[size_t(Axis::kExposedCommunication)], kNoJson)                                           \
+  X(int64_t, memory_bound_ns, kNotNull, "time on each axis", x.ns[size_t(Axis::kMemoryBound)],    \
+    kNoJson)                                                                                      \
+  X(int64_t, compute_bound_ns, kNotNull, "time on each axis", x.ns[size_t(Axis::kComputeBound)],  \
+    kNoJson)                                                                                      \
+  X(int64_t, other_idle_ns, kNotNull, "time on each axis", x.ns[size_t(Axis::kOtherIdle)],        \
+    kNoJson)                                                                                      \
+  X(double, data_stall_pct, kNullable, "the same, in percent of `dur`",                           \
+    derived(x.pct(Axis::kDataStall)), kNoJson)                                                    \
+  X(double, host_stall_pct, kNullable, "the same, in percent of `dur`",                           \
+    derived(x.pct(Axis::kHostStall)), kNoJson)                                                    \
+  X(double, sync_stall_pct, kNullable, "the same, in percent of `dur`",                           \
+    derived(x.pct(Axis::kSyncStall)), kNoJson)                                                    \
+  X(double, exposed_communication_pct, kNullable, "the same, in percent of `dur`",                \
+    derived(x.pct(Axis::kExposedCommunication)), kNoJson)                                         \
+  X(double, memory_bound_pct, kNullable, "the same, in percent of `dur`",                         \
+    derived(x.pct(Axis::kMemoryBound)), kNoJson)                                                  \
+  X(double, compute_bound_pct, kNullable, "the same, in percent of `dur`",                        \
+    derived(x.pct(Axis::kComputeBound)), kNoJson)                                                 \
+  X(double, other_idle_pct, kNullable, "the same, in percent of `dur`",                           \
+    derived(x.pct(Axis::kOtherIdle)), kNoJson)
+
+// x: a Finding.
+#define DAMSCOPE_FINDING_COLUMNS(X)                                                               \
+  X(std::string, rule, kNotNull, "the rule's name", x.rule, inJson("rule"))                       \
+  X(std::string, kind, kNotNull,                                                                  \
+    "`performance`, or `trace_quality` for a warning about the trace", x.kind, inJson("kind"))    \
+  X(std::string, severity, kNotNull, "`high`, `medium` or `low`", x.severity, inJson("severity")) \
+  X(std::string, title, kNotNull, "one line", x.title, inJson("title"))                           \
+  X(std::string, metric, kNotNull, "the metric the rule read", x.metric, inJson("metric"))        \
+  X(double, value, kNullable, "its value", x.value, inJson("value", JsonForm::kPct))              \
+  X(double, threshold, kNullable, "the threshold it crossed", x.threshold, inJson("threshold"))   \
+  X(std::string, recommendation, kNotNull, "what to change", x.recommendation,                    \
+    inJson("recommendation"))                                                                     \
+  X(double, max_gain_pct, kNullable,                                                              \
+    "the most the step can shorten by fixing it; NULL: no bound can be stated", x.max_gain_pct,   \
+    inJson("max_gain_pct", JsonForm::kPct))
+
+// x: an EvidenceItem.
+#define DAMSCOPE_FINDING_EVIDENCE_COLUMNS(X)                                                      \
+  X(int64_t, finding_id, kNotNull, "`findings.id`", kByCode, kNoJson)                             \
+  X(std::string, event_table, kNotNull,                                                           \
+    "`gaps` (the analysis table), `kernels`, `ranges`, `memcpys`, `api_calls`, `counters` or "    \
+    "`stats`",                                                                                    \
+    x.source, kNoJson)                                                                            \
+  X(int64_t, event_id, kNotNull, "the row's id in that table", x.id, kNoJson)                     \
+  X(int64_t, ts, kNullable, "its time (NULL for stats rows), so a viewer can zoom to it", x.ts,   \
+    kNoJson)                                                                                      \
+  X(int64_t, dur, kNullable, "its time (NULL for stats rows), so a viewer can zoom to it", x.dur, \
+    kNoJson)                                                                                      \
+  X(std::string, label, kNullable,                                                                \
+    "the event's name (kernels, ranges, calls, counters), the stat's name; NULL for gaps and "    \
+    "copies",                                                                                     \
+    x.label, kNoJson)
+
+// Rows of Metrics::values that are known: the code maps them.
+#define DAMSCOPE_METRIC_COLUMNS(X)                                          \
+  X(std::string, name, kNotNull, "e.g. `data_stall_pct`", kByCode, kNoJson) \
+  X(double, value, kNullable, "its value", kByCode, kNoJson)
+
+// x: a LossCount.
+#define DAMSCOPE_DATA_LOSS_COLUMNS(X)                                                       \
+  X(int64_t, stats_id, kNotNull, "`stats.id`", x.stats_row, kNoJson)                        \
+  X(std::string, stat, kNotNull, "its name", x.stat, inJson("stat"))                        \
+  X(std::string, kind, kNotNull, "`lost`, `repaired` or `clipped`", x.kind, inJson("kind")) \
+  X(int64_t, events, kNotNull, "how many", x.events, inJson("events"))
+
+// x: an AnalysisNote.
+#define DAMSCOPE_NOTE_COLUMNS(X)                                                             \
+  X(std::string, analysis, kNullable, "the analysis that noted it", x.analysis,              \
+    inJson("analysis"))                                                                      \
+  X(std::string, message, kNullable, "one sentence", x.message, inJson("message"))           \
+  X(std::string, remedy, kNullable,                                                          \
+    "what the user can supply: `device` (the device or its peak), `model`, `tokens`; NULL: " \
+    "nothing",                                                                               \
+    x.remedy, kNoJson)
+
+// x: a RankComparison; the JSON places are inside the rank's `cross_rank`.
+#define DAMSCOPE_RANK_COMPARISON_COLUMNS(X)                                                     \
+  X(int32_t, rank, kNullable, "global rank", x.rank, kNoJson)                                   \
+  X(std::string, source, kNullable, "the file it came from", x.source, kNoJson)                 \
+  X(int64_t, steps, kNotNull, "steps matched across ranks", x.steps, inJson("matched_steps"))   \
+  X(int64_t, median_step_ns, kNotNull, "the median step time over them", x.median_step_ns,      \
+    inJson("median_step_us", JsonForm::kMicroseconds))                                          \
+  X(double, slower_than_median_pct, kNullable, "median over the matched steps of its slowdown", \
+    x.slower_than_median_pct, inJson("slower_than_median_pct", JsonForm::kPct))                 \
+  X(int32_t, straggler, kNotNull, "1: a straggler", x.straggler, inJson("straggler"))           \
+  X(int64_t, collectives, kNotNull, "collectives matched across ranks", x.collectives,          \
+    inJson("collectives"))                                                                      \
+  X(int64_t, median_start_skew_ns, kNotNull,                                                    \
+    "over the matched collectives (the same for every rank)", x.median_start_skew_ns,           \
+    inJson("median_start_skew_us", JsonForm::kMicroseconds))                                    \
+  X(int64_t, max_start_skew_ns, kNotNull,                                                       \
+    "over the matched collectives (the same for every rank)", x.max_start_skew_ns,              \
+    inJson("max_start_skew_us", JsonForm::kMicroseconds))                                       \
+  X(double, last_to_start_pct, kNullable, "share of collectives this rank entered last",        \
+    x.last_to_start_pct, inJson("last_to_start_pct", JsonForm::kPct))                           \
+  X(int32_t, this_rank, kNotNull, "1: the rank this file holds", kByCode, kNoJson)
+
+// x: a StepMfu.
+#define DAMSCOPE_MFU_STEP_COLUMNS(X)                                                             \
+  X(int64_t, step_id, kNotNull, "`steps.id`", kByCode, kNoJson)                                  \
+  X(double, model_flops, kNullable, "the model's FLOPs in the step", x.model_flops, kNoJson)     \
+  X(double, mfu_pct, kNullable, "NULL when unknown or above 100 %", x.mfu_pct, kNoJson)          \
+  X(double, hardware_flops, kNullable, "measured FLOPs of the step's kernels", x.hardware_flops, \
+    kNoJson)                                                                                     \
+  X(double, hfu_pct, kNullable, "NULL when unknown or above 100 %", x.hfu_pct, kNoJson)
+
+// x: a RooflinePoint; the kind says which list it is in.
+#define DAMSCOPE_ROOFLINE_COLUMNS(X)                                                               \
+  X(std::string, kind, kNotNull, "`kernel` or `class`", kByCode, kNoJson)                          \
+  X(std::string, name, kNullable, "the kernel's name, or the class", x.name, inJson("name"))       \
+  X(std::string, category, kNotNull, "as in `kernel_categories`", x.category, inJson("category"))  \
+  X(std::string, precision, kNotNull, "the kernel's precision by name, else the run's",            \
+    x.precision, inJson("precision"))                                                              \
+  X(std::string, source, kNotNull,                                                                 \
+    "`measured`, `annotated`, `estimated`: the least trusted of its runs", x.source,               \
+    inJson("source"))                                                                              \
+  X(int64_t, kernels, kNotNull, "runs with FLOPs or bytes", x.kernels, inJson("kernels"))          \
+  X(int64_t, time_ns, kNotNull, "their time", x.time_ns, inJson("time_ns"))                        \
+  X(double, flops, kNullable, "their FLOPs", x.flops, inJson("flops"))                             \
+  X(double, bytes, kNullable, "their DRAM bytes; NULL when unknown", x.bytes, inJson("bytes"))     \
+  X(double, intensity, kNullable, "FLOP/byte; NULL without bytes", x.intensity,                    \
+    inJson("intensity"))                                                                           \
+  X(double, achieved_flops_per_s, kNullable, "FLOPs / time", x.achieved_flops_per_s,               \
+    inJson("achieved_flops_per_s"))                                                                \
+  X(double, ceiling_flops_per_s, kNullable, "min(peak, bandwidth x intensity)",                    \
+    x.ceiling_flops_per_s, inJson("ceiling_flops_per_s"))                                          \
+  X(double, pct_of_ceiling, kNullable, "achieved, of the ceiling", x.pct_of_ceiling,               \
+    inJson("pct_of_ceiling", JsonForm::kPct))                                                      \
+  X(int32_t, memory_bound, kNullable, "1: below the ridge point; NULL: no intensity or no ridge",  \
+    x.memory_bound, inJson("memory_bound"))                                                        \
+  X(int64_t, example_kernel_id, kNullable, "`kernels.id` of its longest run", x.example_kernel_id, \
+    kNoJson)
+
+// x: a RooflineCeiling.
+#define DAMSCOPE_ROOFLINE_CEILING_COLUMNS(X)                                                    \
+  X(std::string, precision, kNotNull, "the precision", x.precision, inJson("precision"))        \
+  X(double, peak_flops_per_s, kNullable, "the device's dense peak at it", x.peak_flops_per_s,   \
+    inJson("peak_flops_per_s"))                                                                 \
+  X(double, ridge_flops_per_byte, kNullable, "peak / memory bandwidth", x.ridge_flops_per_byte, \
+    inJson("ridge_flops_per_byte"))
+
+// x: a CollectivePoint.
+#define DAMSCOPE_COLLECTIVE_COLUMNS(X)                                                             \
+  X(std::string, name, kNotNull, "`allreduce`, `allgather`, `reducescatter`, ...", x.name,         \
+    inJson("name"))                                                                                \
+  X(int64_t, kernels, kNotNull, "their kernels in the window", x.kernels, inJson("kernels"))       \
+  X(int64_t, time_ns, kNotNull, "their time", x.time_ns, inJson("time_ns"))                        \
+  X(double, bus_bytes, kNullable, "NCCL bus bytes moved (nccl-tests PERFORMANCE.md)", x.bus_bytes, \
+    inJson("bus_bytes"))                                                                           \
+  X(double, achieved_bytes_per_s, kNullable, "bus bytes / time", x.achieved_bytes_per_s,           \
+    inJson("achieved_bytes_per_s"))                                                                \
+  X(double, link_bytes_per_s, kNullable, "the device's peer link, per direction",                  \
+    x.link_bytes_per_s, inJson("link_bytes_per_s"))                                                \
+  X(double, pct_of_link, kNullable, "achieved, of the link", x.pct_of_link,                        \
+    inJson("pct_of_link", JsonForm::kPct))
+
+// x: a RankCollective; its name is looked up in RankResult::collective_names.
+#define DAMSCOPE_COLLECTIVE_START_COLUMNS(X)                                          \
+  X(std::string, name, kNotNull, "the communication kernel's name", kByCode, kNoJson) \
+  X(int64_t, ts, kNotNull, "its start; the rows are in time order", x.start_ns, kNoJson)
+
+DAMSCOPE_DEFINE_DECLARED_TABLE(SummaryTable, "summary", "The rank's headline figures, one row.",
+                               DAMSCOPE_SUMMARY_COLUMNS)
+DAMSCOPE_DEFINE_DECLARED_TABLE(StepResultTable, "steps",
+                               "One row per training step found (see Steps above).",
+                               DAMSCOPE_STEP_COLUMNS)
+DAMSCOPE_DEFINE_DECLARED_TABLE(BreakdownTable, "breakdown",
+                               "The HTA temporal breakdown of the analysis window (`step_id` NULL) "
+                               "and of each step.",
+                               DAMSCOPE_BREAKDOWN_COLUMNS)
+DAMSCOPE_DEFINE_DECLARED_TABLE(GapTable, "gaps",
+                               "Idle intervals (see Gaps above): device gaps first, then stream "
+                               "gaps.",
+                               DAMSCOPE_GAP_COLUMNS, {"gaps_by_ts", "ts"})
+DAMSCOPE_DEFINE_DECLARED_TABLE(KernelCategoryTable, "kernel_categories",
+                               "Kernel time by category inside the analysis window.",
+                               DAMSCOPE_KERNEL_CATEGORY_COLUMNS)
+DAMSCOPE_DEFINE_DECLARED_TABLE(TopKernelTable, "top_kernels",
+                               "The kernels that took the most GPU time, by name, largest first.",
+                               DAMSCOPE_TOP_KERNEL_COLUMNS)
+DAMSCOPE_DEFINE_DECLARED_TABLE(LaunchStatTable, "launch_stats",
+                               "Distributions over the window's kernels.",
+                               DAMSCOPE_LAUNCH_STAT_COLUMNS)
+DAMSCOPE_DEFINE_DECLARED_TABLE(LaunchQueueTable, "launch_queues",
+                               "The launch queue of each stream: operations launched and not yet "
+                               "finished.",
+                               DAMSCOPE_LAUNCH_QUEUE_COLUMNS)
+DAMSCOPE_DEFINE_DECLARED_TABLE(DeviceUtilizationTable, "device_utilization",
+                               "The TensorBoard plugin's figures, per device that ran kernels.",
+                               DAMSCOPE_DEVICE_UTILIZATION_COLUMNS)
+DAMSCOPE_DEFINE_DECLARED_TABLE(ScorecardTable, "scorecard",
+                               "The D·A·M scorecard, one row per step and one for the run "
+                               "(`step_id` NULL): the axes of a row sum to `dur` (and to 100 %).",
+                               DAMSCOPE_SCORECARD_COLUMNS)
+DAMSCOPE_DEFINE_DECLARED_TABLE(FindingTable, "findings",
+                               "Findings of the rule engine (see Findings above), most important "
+                               "first.",
+                               DAMSCOPE_FINDING_COLUMNS)
+DAMSCOPE_DEFINE_DECLARED_TABLE(FindingEvidenceTable, "finding_evidence",
+                               "The evidence of each finding, in the order the finding lists it "
+                               "(grouped by table: gaps, kernels, ranges, memcpys, api_calls, "
+                               "counters, stats).",
+                               DAMSCOPE_FINDING_EVIDENCE_COLUMNS,
+                               {"finding_evidence_by_finding", "finding_id"})
+DAMSCOPE_DEFINE_DECLARED_TABLE(MetricTable, "metrics",
+                               "Every metric the finding rules read (Findings above) that the "
+                               "trace gives.",
+                               DAMSCOPE_METRIC_COLUMNS)
+DAMSCOPE_DEFINE_DECLARED_TABLE(DataLossTable, "data_loss",
+                               "The `stats` rows that count loss (Data loss above).",
+                               DAMSCOPE_DATA_LOSS_COLUMNS)
+DAMSCOPE_DEFINE_DECLARED_TABLE(NoteTable, "analysis_notes",
+                               "What could not be computed, and why (no GPU events, no "
+                               "correlation ids, ...).",
+                               DAMSCOPE_NOTE_COLUMNS)
+DAMSCOPE_DEFINE_DECLARED_TABLE(RankComparisonTable, "rank_comparison",
+                               "Cross-rank comparison, one row per rank analysed together with "
+                               "this one.",
+                               DAMSCOPE_RANK_COMPARISON_COLUMNS)
+DAMSCOPE_DEFINE_DECLARED_TABLE(MfuStepTable, "mfu_steps",
+                               "MFU and HFU of each step (the run's are in `summary`).",
+                               DAMSCOPE_MFU_STEP_COLUMNS)
+DAMSCOPE_DEFINE_DECLARED_TABLE(RooflineTable, "roofline",
+                               "Roofline points over the analysis window: one per kernel name "
+                               "(`kind` kernel, the names with the most time) and one per kernel "
+                               "class (`kind` class).",
+                               DAMSCOPE_ROOFLINE_COLUMNS)
+DAMSCOPE_DEFINE_DECLARED_TABLE(RooflineCeilingTable, "roofline_ceilings",
+                               "The roofs: each precision the points use.",
+                               DAMSCOPE_ROOFLINE_CEILING_COLUMNS)
+DAMSCOPE_DEFINE_DECLARED_TABLE(CollectiveTable, "collectives",
+                               "Collectives against the network ceiling.",
+                               DAMSCOPE_COLLECTIVE_COLUMNS)
+DAMSCOPE_DEFINE_DECLARED_TABLE(CollectiveStartTable, "collective_starts",
+                               "The rank's communication kernels in the analysis window, in time "
+                               "order: what the cross-rank analysis compares across ranks "
+                               "(matched by order and name), stored so that ranks analysed one by "
+                               "one are compared later from their run.db files without reading "
+                               "their events (the multi-node workflow in the README).",
+                               DAMSCOPE_COLLECTIVE_START_COLUMNS)
+
+// Every analysis table, in the order they are stored (and created).
+#define DAMSCOPE_ANALYSIS_TABLES(T)             \
+  T(SummaryTable, summary)                      \
+  T(StepResultTable, steps)                     \
+  T(BreakdownTable, breakdown)                  \
+  T(GapTable, gaps)                             \
+  T(KernelCategoryTable, kernel_categories)     \
+  T(TopKernelTable, top_kernels)                \
+  T(LaunchStatTable, launch_stats)              \
+  T(LaunchQueueTable, launch_queues)            \
+  T(DeviceUtilizationTable, device_utilization) \
+  T(ScorecardTable, scorecard)                  \
+  T(FindingTable, findings)                     \
+  T(FindingEvidenceTable, finding_evidence)     \
+  T(MetricTable, metrics)                       \
+  T(DataLossTable, data_loss)                   \
+  T(NoteTable, notes)                           \
+  T(RankComparisonTable, rank_comparison)       \
+  T(MfuStepTable, mfu_steps)                    \
+  T(RooflineTable, roofline)                    \
+  T(RooflineCeilingTable, roofline_ceilings)    \
+  T(CollectiveTable, collectives)               \
+  T(CollectiveStartTable, collective_starts)
+
+#define DAMSCOPE_ANALYSIS_TABLE_MEMBER(Struct, member) Struct member;
+#define DAMSCOPE_VISIT_ANALYSIS_TABLE(Struct, member) visit(member);
+
+// Everything one `damscope analyze` stores for one rank. Written as a whole:
+// storing replaces every earlier result (analysis_store.h). The result model
+// is what these rows serialize (result_rows.h).
+struct AnalysisTables {
+  DAMSCOPE_ANALYSIS_TABLES(DAMSCOPE_ANALYSIS_TABLE_MEMBER)
+
+  template <typename Visit>
+  void forEachTable(Visit&& visit) {
+    DAMSCOPE_ANALYSIS_TABLES(DAMSCOPE_VISIT_ANALYSIS_TABLE)
+  }
+  template <typename Visit>
+  void forEachTable(Visit&& visit) const {
+    DAMSCOPE_ANALYSIS_TABLES(DAMSCOPE_VISIT_ANALYSIS_TABLE)
+  }
+};
+
+// Version of the stored results, in meta as "analysis_schema_version": of
+// the analysis tables' layout, and of what the analyses put in them. Bump it
+// when either changes, so that results an older damscope stored are computed
+// again instead of shown (the GUI and the report read any stored results of
+// this version). 5: the kernels_below_roof finding and the FP32 reading of
+// cuBLAS's FFMA kernels.
+constexpr int kAnalysisSchemaVersion = 5;
+
+}  // namespace damscope

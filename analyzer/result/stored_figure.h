@@ -1,0 +1,297 @@
+// How one declared figure (analysis_tables.h) moves between the result model
+// and its column, and where the JSON shows it: the pieces an entry's `figure`
+// and `json` are made of, and the generic store and load that
+// result_rows.cc runs for every entry.
+//
+// A figure is one of:
+// - a field of the model, any of T, std::optional<T>, bool (stored 0/1), an
+//   enum (stored by its toText name, read back only if it is one of them);
+//   `T` must be the column's type;
+// - FigureIn: a member of an optional part (RankResult::memory,
+//   MfuReport::model). NULL while the part is absent; read back only into a
+//   part that is there. Its `creates` flavour (DAMSCOPE_KEY_OF) is the member
+//   whose non-NULL value makes the part be there;
+// - Presence: 1 when the part is there, and reading 1 makes it be there;
+// - Derived: a value computed from the model, written only;
+// - kByCode: the table's code maps the column.
+// Reading runs in two passes over a row, parts first (Presence and the
+// creating FigureIn), so a part's other members find it whatever the column
+// order.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "analyzer/result/analysis_result.h"
+#include "base/result.h"
+#include "trace/tables.h"
+
+namespace damscope {
+
+// --- The figure forms ---------------------------------------------------------
+
+template <typename Part, typename Member>
+struct FigureIn {
+  Part& part;  // a std::optional, const when writing
+  Member member;
+  bool creates = false;
+};
+template <typename Part, typename Member>
+FigureIn<Part, Member> figureIn(Part& part, Member member, bool creates = false) {
+  return {part, member, creates};
+}
+#define DAMSCOPE_IN(part, member) \
+  ::damscope::figureIn(           \
+      part, [](auto& p) -> auto& { return p.member; })
+#define DAMSCOPE_KEY_OF(part, member) \
+  ::damscope::figureIn(               \
+      part, [](auto& p) -> auto& { return p.member; }, true)
+
+template <typename Part>
+struct Presence {
+  Part& part;
+};
+template <typename Part>
+Presence<Part> presenceOf(Part& part) {
+  return {part};
+}
+
+template <typename V>
+struct Derived {
+  V value;
+};
+template <typename V>
+Derived<V> derived(V value) {
+  return {std::move(value)};
+}
+
+struct ByCode {};
+inline constexpr ByCode kByCode{};
+
+// --- Where the JSON shows a figure -------------------------------------------
+
+// How a value is written into the JSON document (analyzer/report/result_json.cc).
+enum class JsonForm : uint8_t {
+  kValue,         // as it is: text, number (null when not finite), bool; empty optional: null
+  kTextOrNull,    // text; empty text: null
+  kPct,           // a percentage rounded to 2 decimals; null when unknown
+  kMicroseconds,  // ns / 1000
+  kPositive,      // an integer; null when not above 0 (0 says unknown)
+};
+
+// A key path of one to three object keys, and optionally an index into an
+// array at the last key.
+struct JsonPlace {
+  std::array<std::string_view, 3> keys{};
+  size_t depth = 0;
+  JsonForm form = JsonForm::kValue;
+  int index = -1;
+};
+constexpr JsonPlace inJson(std::string_view key, JsonForm form = JsonForm::kValue) {
+  return {{key}, 1, form};
+}
+constexpr JsonPlace inJson(std::string_view object, std::string_view key,
+                           JsonForm form = JsonForm::kValue) {
+  return {{object, key}, 2, form};
+}
+constexpr JsonPlace inJson(std::string_view object, std::string_view inner, std::string_view key,
+                           JsonForm form = JsonForm::kValue) {
+  return {{object, inner, key}, 3, form};
+}
+constexpr JsonPlace inJsonArray(std::string_view object, std::string_view key, int index) {
+  return {{object, key}, 2, JsonForm::kValue, index};
+}
+struct NoJson {};
+inline constexpr NoJson kNoJson{};
+
+// --- Reading rows back ---------------------------------------------------------
+
+// Sizes of the closed vocabularies read back by name (their toText lists).
+template <typename E>
+constexpr size_t vocabularySize() {
+  if constexpr (std::is_same_v<E, GapCause>) return kGapCauseCount;
+  if constexpr (std::is_same_v<E, HtaIdleCategory>) return kHtaIdleCategoryCount;
+  if constexpr (std::is_same_v<E, EvidenceTable>) return kEvidenceTableCount;
+  if constexpr (std::is_same_v<E, KernelCategory>) return kKernelCategoryCount;
+  if constexpr (std::is_same_v<E, Axis>) return kAxisCount;
+  if constexpr (std::is_same_v<E, Verdict>) return kVerdictCount;
+  if constexpr (std::is_same_v<E, Severity>) return kSeverityCount;
+  if constexpr (std::is_same_v<E, FindingKind>) return kFindingKindCount;
+  if constexpr (std::is_same_v<E, Metric>) return kMetricCount;
+  if constexpr (std::is_same_v<E, EvidenceSource>) return kEvidenceSourceCount;
+  if constexpr (std::is_same_v<E, LossKind>) return kLossKindCount;
+  if constexpr (std::is_same_v<E, WindowMode>) return kWindowModeCount;
+  if constexpr (std::is_same_v<E, StepSource>) return kStepSourceCount;
+  if constexpr (std::is_same_v<E, FlopsSource>) return kFlopsSourceCount;
+  if constexpr (std::is_same_v<E, PrecisionSource>) return kPrecisionSourceCount;
+  if constexpr (std::is_same_v<E, PeakSource>) return kPeakSourceCount;
+  if constexpr (std::is_same_v<E, Precision>) return kPrecisionCount;
+  if constexpr (std::is_same_v<E, MetricSource>) return 3;
+  if constexpr (std::is_same_v<E, Remedy>) return kRemedyCount;
+  if constexpr (std::is_same_v<E, DeviceKind>) return 2;
+}
+
+// Reads rows back, keeping the first thing that is wrong with them: the
+// error names the store, the table and the row.
+class RowReader {
+ public:
+  explicit RowReader(std::string store) : store_(std::move(store)) {}
+
+  void fail(std::string_view table, size_t row, const std::string& what) {
+    if (!error_) {
+      error_ = Error(store_ + ": stored analysis is corrupt: " + std::string(table) + " row " +
+                     std::to_string(row) + ": " + what);
+    }
+  }
+  bool failed() const { return error_.has_value(); }
+  const Error& error() const { return *error_; }
+
+  // A closed vocabulary's value from its stored name.
+  template <typename E>
+  E word(std::string_view table, size_t row, std::string_view column, const std::string& text) {
+    for (size_t i = 0; i < vocabularySize<E>(); ++i) {
+      if (toText(static_cast<E>(i)) == text) return static_cast<E>(i);
+    }
+    fail(table, row, std::string(column) + " \"" + text + "\" is not a known value");
+    return E{};
+  }
+
+  // A row index into a table of `size` rows; an error when it names none.
+  std::optional<int64_t> index(std::string_view table, size_t row, std::string_view column,
+                               int64_t v, size_t size) {
+    if (isNull(v)) return std::nullopt;
+    if (v < 0 || static_cast<uint64_t>(v) >= size) {
+      fail(table, row, std::string(column) + " " + std::to_string(v) + " names no row");
+      return std::nullopt;
+    }
+    return v;
+  }
+
+  // ts + dur, which a damaged file can make overflow.
+  int64_t end(std::string_view table, size_t row, int64_t ts, int64_t dur) {
+    int64_t out = 0;
+    if (isNull(ts) || isNull(dur) || __builtin_add_overflow(ts, dur, &out)) {
+      fail(table, row, "ts + dur is not a time");
+      return 0;
+    }
+    return out;
+  }
+
+ private:
+  std::string store_;
+  std::optional<Error> error_;
+};
+
+// One cell being read: where it is, for the error.
+struct Cell {
+  RowReader& in;
+  std::string_view table;
+  size_t row;
+  std::string_view column;
+};
+
+namespace figure {
+
+template <typename T>
+inline constexpr bool kIsOptional = false;
+template <typename T>
+inline constexpr bool kIsOptional<std::optional<T>> = true;
+
+// The stored value of a model value.
+template <typename S, typename M>
+S toStored(const M& v) {
+  if constexpr (kIsOptional<M>) {
+    return v ? toStored<S>(*v) : nullValue<S>();
+  } else if constexpr (std::is_same_v<M, bool>) {
+    static_assert(std::is_same_v<S, int32_t>, "a bool is stored as an int32_t column");
+    return v ? 1 : 0;
+  } else if constexpr (std::is_enum_v<M>) {
+    static_assert(std::is_same_v<S, std::string>, "an enum is stored as a text column");
+    return std::string(toText(v));
+  } else {
+    static_assert(std::is_same_v<S, M>, "the figure's type must be the column's");
+    return v;
+  }
+}
+
+// The model value of a stored value.
+template <typename M, typename S>
+void fromStored(const S& s, M& out, const Cell& at) {
+  if constexpr (kIsOptional<M>) {
+    if (isNull(s)) {
+      out.reset();
+    } else {
+      typename M::value_type v{};
+      fromStored(s, v, at);
+      out = std::move(v);
+    }
+  } else if constexpr (std::is_same_v<M, bool>) {
+    out = s != 0;
+  } else if constexpr (std::is_enum_v<M>) {
+    out = at.in.word<M>(at.table, at.row, at.column, s);
+  } else {
+    out = s;
+  }
+}
+
+template <typename T>
+inline constexpr bool kIsFigureIn = false;
+template <typename P, typename M>
+inline constexpr bool kIsFigureIn<FigureIn<P, M>> = true;
+template <typename T>
+inline constexpr bool kIsPresence = false;
+template <typename P>
+inline constexpr bool kIsPresence<Presence<P>> = true;
+template <typename T>
+inline constexpr bool kIsDerived = false;
+template <typename V>
+inline constexpr bool kIsDerived<Derived<V>> = true;
+
+}  // namespace figure
+
+// Appends the figure's stored value to its column (kByCode: the code does).
+template <typename S, typename F>
+void storeFigure(std::vector<S>& column, const F& figure) {
+  using namespace figure;
+  if constexpr (std::is_same_v<F, ByCode>) {
+    return;
+  } else if constexpr (kIsDerived<F>) {
+    column.push_back(toStored<S>(figure.value));
+  } else if constexpr (kIsFigureIn<F>) {
+    column.push_back(figure.part ? toStored<S>(figure.member(*figure.part)) : nullValue<S>());
+  } else if constexpr (kIsPresence<F>) {
+    column.push_back(toStored<S>(figure.part.has_value()));
+  } else {
+    column.push_back(toStored<S>(figure));
+  }
+}
+
+// Sets the figure from its stored value; `pass` 0 reads what makes optional
+// parts be there, pass 1 the rest.
+template <typename S, typename F>
+void loadFigure(const S& stored, F&& figure, const Cell& at, int pass) {
+  using namespace figure;
+  using Form = std::decay_t<F>;
+  if constexpr (std::is_same_v<Form, ByCode> || kIsDerived<Form>) {
+    return;
+  } else if constexpr (kIsPresence<Form>) {
+    if (pass != 0) return;
+    if (!isNull(stored) && stored != 0) {
+      figure.part.emplace();
+    } else {
+      figure.part.reset();
+    }
+  } else if constexpr (kIsFigureIn<Form>) {
+    if (pass != (figure.creates ? 0 : 1)) return;
+    if (figure.creates && !isNull(stored) && !figure.part) figure.part.emplace();
+    if (figure.part) fromStored(stored, figure.member(*figure.part), at);
+  } else {
+    if (pass == 1) fromStored(stored, figure, at);
+  }
+}
+
+}  // namespace damscope
