@@ -40,7 +40,7 @@ std::string deviceLine(const DeviceSummary& d) {
   std::string line = fmt::format("{} {}", d.kind == "cpu" ? "CPU" : "GPU", d.device);
   if (!d.name.empty()) line += "  " + d.name;
   if (d.sm_count > 0) line += fmt::format("  {} SMs", d.sm_count);
-  if (d.memory_bytes > 0) line += "  " + humanBytes(static_cast<double>(d.memory_bytes));
+  if (d.memory_bytes > 0) line += "  " + formatBytes(static_cast<double>(d.memory_bytes));
   if (d.compute_major >= 0) line += fmt::format("  cc {}.{}", d.compute_major, d.compute_minor);
   return line;
 }

@@ -136,7 +136,7 @@ int runReport(const ReportArgs& args) {
     return exitCodeOf(written.error());
   }
   fmt::print("{}: report of {} ({})\n", terminalSafe(output), terminalSafe(args.inputs.front()),
-             humanBytes(static_cast<double>(document->size())));
+             formatBytes(static_cast<double>(document->size())));
   return kExitOk;
 }
 

@@ -9,7 +9,6 @@
 #include <string_view>
 
 #include "analyzer/report/step_strip.h"
-#include "analyzer/report/vocabulary.h"
 #include "analyzer/result/analysis_result.h"
 
 namespace damscope {

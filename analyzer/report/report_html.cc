@@ -10,6 +10,7 @@
 #include "analyzer/report/report_charts.h"
 #include "analyzer/report/result_words.h"
 #include "analyzer/report/text_format.h"
+#include "analyzer/report/vocabulary.h"
 
 namespace damscope {
 namespace {
@@ -354,21 +355,21 @@ std::string memorySection(const RankResult& a) {
     out += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td></tr>", htmlEscape(what),
                        htmlEscape(value));
   };
-  row("weights, gradients and optimizer state", humanBytes(m.state_bytes));
+  row("weights, gradients and optimizer state", formatBytes(m.state_bytes));
   if (m.activation_bytes) {
     row(fmt::format("activations (micro-batch {}{})", m.micro_batch,
                     m.micro_batch_from_tokens ? ", from tokens per step" : ""),
-        humanBytes(*m.activation_bytes));
+        formatBytes(*m.activation_bytes));
   }
-  row("estimated total", humanBytes(m.total_bytes));
+  row("estimated total", formatBytes(m.total_bytes));
   if (m.device_bytes) {
     row("device memory",
-        fmt::format("{} ({} used)", humanBytes(*m.device_bytes), percent(m.pct_of_device)));
+        fmt::format("{} ({} used)", formatBytes(*m.device_bytes), percent(m.pct_of_device)));
   }
   if (m.ranks > 1) {
     for (int s = 0; s < 3; ++s) {
       row(fmt::format("state per GPU with ZeRO stage {} over {} ranks", s + 1, m.ranks),
-          humanBytes(m.zero_state_bytes[static_cast<size_t>(s)]));
+          formatBytes(m.zero_state_bytes[static_cast<size_t>(s)]));
     }
   }
   return out + "</table>";

@@ -182,19 +182,19 @@ std::string rooflineLine(const RooflineReport& r) {
 
 std::string memoryLine(const std::optional<MemoryEstimate>& m) {
   if (!m) return "";
-  std::string line = fmt::format("Memory   est. {}", humanBytes(m->total_bytes));
+  std::string line = fmt::format("Memory   est. {}", formatBytes(m->total_bytes));
   if (m->device_bytes && m->pct_of_device) {
-    line += fmt::format(" of {} ({:.0f} %)", humanBytes(*m->device_bytes), *m->pct_of_device);
+    line += fmt::format(" of {} ({:.0f} %)", formatBytes(*m->device_bytes), *m->pct_of_device);
   }
-  line += fmt::format(": training state {}", humanBytes(m->state_bytes));
+  line += fmt::format(": training state {}", formatBytes(m->state_bytes));
   if (m->activation_bytes) {
-    line += fmt::format(", activations {} (micro-batch {}{})", humanBytes(*m->activation_bytes),
+    line += fmt::format(", activations {} (micro-batch {}{})", formatBytes(*m->activation_bytes),
                         m->micro_batch, m->micro_batch_from_tokens ? ", from tokens per step" : "");
   }
   if (m->ranks > 1) {
     line += fmt::format("; state per GPU with ZeRO-1/2/3 over {} ranks: {} / {} / {}", m->ranks,
-                        humanBytes(m->zero_state_bytes[0]), humanBytes(m->zero_state_bytes[1]),
-                        humanBytes(m->zero_state_bytes[2]));
+                        formatBytes(m->zero_state_bytes[0]), formatBytes(m->zero_state_bytes[1]),
+                        formatBytes(m->zero_state_bytes[2]));
   }
   return line + "\n";
 }

@@ -24,7 +24,7 @@ std::string withThousands(int64_t value) {
   return value < 0 ? "-" + out : out;
 }
 
-std::string humanBytes(double bytes) {
+std::string formatBytes(double bytes) {
   static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   int unit = 0;
   while (std::fabs(bytes) >= 1024 && unit < 4) bytes /= 1024, ++unit;

@@ -7,16 +7,17 @@
 #include <fmt/format.h>
 
 #include "analyzer/analyses/kernel_categories.h"
-#include "analyzer/report/report_charts.h"
+#include "analyzer/report/vocabulary.h"
+#include "analyzer/report/text_format.h"
 #include "gui/models/operation_stats_model.h"
 
 namespace damscope {
 namespace {
 
-std::string duration(int64_t ns) { return formatDuration(static_cast<double>(ns)).toStdString(); }
+std::string duration(int64_t ns) { return formatDuration(static_cast<double>(ns)); }
 
 std::string bytes(int64_t n) {
-  return fmt::format("{} ({} bytes)", formatBytes(static_cast<double>(n)).toStdString(), n);
+  return fmt::format("{} ({} bytes)", formatBytes(static_cast<double>(n)), n);
 }
 
 std::string where(int32_t device, int64_t stream) {
@@ -241,8 +242,7 @@ EventDetailLines eventDetails(const EventRef& ref, const AnalysedRun& run) {
         out.emplace_back("Bytes", bytes(m.bytes[i]));
         if (m.dur[i] > 0) {
           out.emplace_back("Throughput", formatBytes(static_cast<double>(m.bytes[i]) * 1e9 /
-                                                     static_cast<double>(m.dur[i]))
-                                                 .toStdString() +
+                                                     static_cast<double>(m.dur[i])) +
                                              "/s");
         }
       }

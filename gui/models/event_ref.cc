@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "analyzer/analyses/model_annotation.h"
-#include "analyzer/report/report_charts.h"
+#include "analyzer/report/vocabulary.h"
 
 namespace damscope {
 namespace {

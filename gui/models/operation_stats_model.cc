@@ -8,6 +8,8 @@
 #include <QLocale>
 
 #include "analyzer/analyses/kernel_categories.h"
+#include "analyzer/report/text_format.h"
+#include "gui/models/qt_text.h"
 
 namespace damscope {
 namespace {
@@ -148,24 +150,6 @@ std::vector<OperationRow> operationRows(const AnalysedRun& run, int rank, Operat
   return out;
 }
 
-QString formatDuration(double ns) {
-  const double a = std::abs(ns);
-  if (a < 1e3) return QStringLiteral("%1 ns").arg(ns, 0, 'f', 0);
-  if (a < 1e6) return QStringLiteral("%1 µs").arg(ns / 1e3, 0, 'f', a < 1e4 ? 2 : 1);
-  if (a < 1e9) return QStringLiteral("%1 ms").arg(ns / 1e6, 0, 'f', a < 1e7 ? 2 : 1);
-  return QStringLiteral("%1 s").arg(ns / 1e9, 0, 'f', 2);
-}
-
-QString formatBytes(double bytes) {
-  static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int unit = 0;
-  while (bytes >= 1024 && unit < 4) {
-    bytes /= 1024;
-    ++unit;
-  }
-  return QStringLiteral("%1 %2").arg(bytes, 0, 'f', unit == 0 ? 0 : 1).arg(kUnits[unit]);
-}
-
 OperationStatsModel::OperationStatsModel(OperationKind kind, QObject* parent)
     : QAbstractTableModel(parent), kind_(kind) {
   using C = Column;
@@ -230,19 +214,19 @@ QVariant OperationStatsModel::display(const OperationRow& row, Column column) co
     case Column::kCount:
       return QLocale().toString(static_cast<qlonglong>(row.count));
     case Column::kTotal:
-      return formatDuration(static_cast<double>(row.total_ns));
+      return qtString(formatDuration(static_cast<double>(row.total_ns)));
     case Column::kAverage:
-      return formatDuration(row.average_ns);
+      return qtString(formatDuration(row.average_ns));
     case Column::kMedian:
-      return formatDuration(row.median_ns);
+      return qtString(formatDuration(row.median_ns));
     case Column::kMin:
-      return formatDuration(static_cast<double>(row.min_ns));
+      return qtString(formatDuration(static_cast<double>(row.min_ns)));
     case Column::kMax:
-      return formatDuration(static_cast<double>(row.max_ns));
+      return qtString(formatDuration(static_cast<double>(row.max_ns)));
     case Column::kBytes:
-      return formatBytes(static_cast<double>(row.bytes));
+      return qtString(formatBytes(static_cast<double>(row.bytes)));
     case Column::kThroughput:
-      return row.total_ns > 0 ? formatBytes(throughputPerS(row)) + QStringLiteral("/s")
+      return row.total_ns > 0 ? qtString(formatBytes(throughputPerS(row)) + "/s")
                               : QStringLiteral("—");
     case Column::kPct:
       return QStringLiteral("%1 %").arg(row.pct, 0, 'f', 1);

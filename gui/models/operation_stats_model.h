@@ -54,11 +54,6 @@ struct OperationRow {
 std::vector<OperationRow> operationRows(const AnalysedRun& run, int rank, OperationKind kind,
                                         const std::optional<TimeWindow>& window = std::nullopt);
 
-// "850 ns", "12.3 µs", "4.56 ms", "1.23 s".
-QString formatDuration(double ns);
-// "512 B", "1.5 KiB", "3.2 MiB", "1.1 GiB".
-QString formatBytes(double bytes);
-
 class OperationStatsModel : public QAbstractTableModel {
   Q_OBJECT
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "analyzer/report/report_charts.h"
+#include "analyzer/report/vocabulary.h"
 
 namespace damscope {
 namespace {

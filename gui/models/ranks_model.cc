@@ -4,7 +4,9 @@
 #include <algorithm>
 
 #include "analyzer/report/result_words.h"
+#include "analyzer/report/text_format.h"
 #include "gui/models/operation_stats_model.h"
+#include "gui/models/qt_text.h"
 
 namespace damscope {
 
@@ -65,7 +67,7 @@ QVariant RanksModel::display(int row, int column) const {
       return label.empty() ? kNone : QString::fromStdString(label);
     }
     case kMedianStep:
-      return c ? formatDuration(static_cast<double>(c->median_step_ns)) : kNone;
+      return c ? qtString(formatDuration(static_cast<double>(c->median_step_ns))) : kNone;
     case kSlowerThanMedian:
       return c ? pctText(c->slower_than_median_pct) : kNone;
     case kStraggler:
@@ -73,8 +75,8 @@ QVariant RanksModel::display(int row, int column) const {
     case kCollectiveSkew:
       return c && c->collectives > 0
                  ? QStringLiteral("%1 / %2")
-                       .arg(formatDuration(static_cast<double>(c->median_start_skew_ns)),
-                            formatDuration(static_cast<double>(c->max_start_skew_ns)))
+                       .arg(qtString(formatDuration(static_cast<double>(c->median_start_skew_ns))),
+                            qtString(formatDuration(static_cast<double>(c->max_start_skew_ns))))
                  : kNone;
     case kLastToStart:
       return c && c->collectives > 0 ? pctText(c->last_to_start_pct) : kNone;
@@ -83,7 +85,7 @@ QVariant RanksModel::display(int row, int column) const {
                                                             static_cast<qsizetype>(toText(r.verdict()).size()));
     default: {
       const auto dur = stepDur(row, steps_[static_cast<size_t>(column - kFixedColumnCount)]);
-      return dur ? formatDuration(static_cast<double>(*dur)) : kNone;
+      return dur ? qtString(formatDuration(static_cast<double>(*dur))) : kNone;
     }
   }
 }

@@ -6,7 +6,9 @@
 
 #include <QPainter>
 
+#include "analyzer/report/text_format.h"
 #include "gui/models/operation_stats_model.h"
+#include "gui/models/qt_text.h"
 
 namespace damscope {
 
@@ -81,12 +83,12 @@ void DurationHistogram::paintEvent(QPaintEvent*) {
   const int y = plot.bottom() + 4;
   p.setPen(pal.color(QPalette::PlaceholderText));
   p.drawText(QRect(plot.left(), y, plot.width(), line), Qt::AlignLeft,
-             formatDuration(bins_.min_ns));
+             qtString(formatDuration(bins_.min_ns)));
   p.drawText(QRect(plot.left(), y, plot.width(), line), Qt::AlignRight,
-             formatDuration(bins_.max_ns));
+             qtString(formatDuration(bins_.max_ns)));
   if (bins_.counts.size() > 1 && plot.width() > 300) {
     p.drawText(QRect(plot.left(), y, plot.width(), line), Qt::AlignHCenter,
-               formatDuration(std::sqrt(bins_.min_ns * bins_.max_ns)));
+               qtString(formatDuration(std::sqrt(bins_.min_ns * bins_.max_ns))));
   }
 }
 

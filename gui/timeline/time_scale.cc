@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace damscope {
 namespace {
@@ -116,28 +115,6 @@ std::vector<TimeScale::Tick> TimeScale::ticks(int64_t origin) const {
     out.push_back({t, x(t), formatTick(t - origin, step)});
   }
   return out;
-}
-
-std::string TimeScale::formatDuration(int64_t ns) {
-  const double v = static_cast<double>(ns);
-  const double a = std::abs(v);
-  char buffer[48];
-  // Three significant digits in the largest unit that keeps the value >= 1.
-  auto put = [&](double value, const char* unit) {
-    const double m = std::abs(value);
-    const char* format = m >= 100 ? "%.0f %s" : m >= 10 ? "%.1f %s" : "%.2f %s";
-    std::snprintf(buffer, sizeof buffer, format, value, unit);
-  };
-  if (a < 1e3) {
-    std::snprintf(buffer, sizeof buffer, "%lld ns", static_cast<long long>(ns));
-  } else if (a < 1e6) {
-    put(v / 1e3, "µs");
-  } else if (a < 1e9) {
-    put(v / 1e6, "ms");
-  } else {
-    put(v / 1e9, "s");
-  }
-  return buffer;
 }
 
 }  // namespace damscope

@@ -65,9 +65,6 @@ class TimeScale {
   // a whole number of the step's unit ("250 µs", "1500200 µs").
   std::vector<Tick> ticks(int64_t origin) const;
 
-  // "350 ns", "12.5 µs", "3.20 ms", "1.05 s": a duration in its natural unit.
-  static std::string formatDuration(int64_t ns);
-
  private:
   void clamp();
 

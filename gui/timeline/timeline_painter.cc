@@ -9,7 +9,8 @@
 #include <QPainter>
 #include <QPolygonF>
 
-#include "analyzer/report/report_charts.h"
+#include "analyzer/report/vocabulary.h"
+#include "analyzer/report/text_format.h"
 #include "gui/models/palette.h"
 #include "gui/models/qt_text.h"
 
@@ -17,7 +18,7 @@ namespace damscope {
 namespace {
 
 QString durationText(int64_t ns) {
-  return qtString(TimeScale::formatDuration(ns));
+  return qtString(formatDuration(static_cast<double>(ns)));
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include "analyzer/report/text_format.h"
 #include "gui/models/palette.h"
 #include "gui/models/qt_text.h"
 
@@ -31,7 +32,7 @@ constexpr double kZoomMargin = 0.25;
 constexpr int kOutsideWindowAlpha = 70;
 
 QString durationText(int64_t ns) {
-  return qtString(TimeScale::formatDuration(ns));
+  return qtString(formatDuration(static_cast<double>(ns)));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "analyzer/report/text_format.h"
 #include "gui/models/event_details.h"
 #include "gui/models/findings_model.h"
 #include "gui/models/operation_stats_model.h"
@@ -104,7 +105,7 @@ TEST(OperationStatsModel, KernelFiguresEqualTheHandComputedOnes) {
   const auto events = model.index(row, 0).data(OperationStatsModel::EventsRole).value<EventRefs>();
   EXPECT_EQ(events, sgemm->events);
   EXPECT_EQ(model.index(row, model.columnOf(OperationStatsModel::Column::kTotal)).data(),
-            QStringLiteral("1.26 ms"));
+            QStringLiteral("1.3 ms"));
   EXPECT_EQ(model.headerData(model.columnOf(OperationStatsModel::Column::kPct), Qt::Horizontal),
             QStringLiteral("% of GPU time"));
 }
@@ -280,8 +281,7 @@ TEST(EventDetails, AKernelNamesItsLaunchCallAndEnclosingRanges) {
       "+" +
           formatDuration(
               static_cast<double>(run->tables[0].kernels.ts[static_cast<size_t>(sgemm.front().id)] -
-                                  origin))
-              .toStdString() +
+                                  origin)) +
           " (" + std::to_string(run->tables[0].kernels.ts[static_cast<size_t>(sgemm.front().id)]) +
           " ns)");
 }

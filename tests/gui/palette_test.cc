@@ -5,7 +5,7 @@
 
 #include <cstdlib>
 
-#include "analyzer/report/report_charts.h"
+#include "analyzer/report/vocabulary.h"
 
 namespace damscope {
 namespace {

@@ -87,12 +87,5 @@ TEST(TimeScale, TickLabelsAreRelativeToTheOrigin) {
   EXPECT_EQ(ticks[1].label, "2 ms");
 }
 
-TEST(TimeScale, FormatsDurationsInTheirUnit) {
-  EXPECT_EQ(TimeScale::formatDuration(350), "350 ns");
-  EXPECT_EQ(TimeScale::formatDuration(12'500), "12.5 µs");
-  EXPECT_EQ(TimeScale::formatDuration(3'200'000), "3.20 ms");
-  EXPECT_EQ(TimeScale::formatDuration(1'050'000'000), "1.05 s");
-}
-
 }  // namespace
 }  // namespace damscope
