@@ -119,6 +119,15 @@ Status storeAnalysis(const std::string& path, const AnalysisTables& tables,
 
 Status storeAnalysisInNewFile(const std::string& path, const AnalysisTables& tables,
                               const std::string& options_key) {
+  if (!pageWriterEnabled()) {
+    DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadWriteCreate));
+    DAMSCOPE_RETURN_IF_ERROR(checkTraceStore(db));
+    DAMSCOPE_RETURN_IF_ERROR(db.exec("PRAGMA synchronous=OFF; PRAGMA journal_mode=OFF; BEGIN;"));
+    DAMSCOPE_RETURN_IF_ERROR(writeAll(db, tables, options_key));
+    DAMSCOPE_RETURN_IF_ERROR(db.exec("COMMIT;"));
+    DAMSCOPE_RETURN_IF_ERROR(db.exec("PRAGMA journal_mode=WAL;"));
+    return db.close();
+  }
   {
     DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadWriteCreate));
     DAMSCOPE_RETURN_IF_ERROR(checkTraceStore(db));

@@ -23,7 +23,8 @@ namespace damscope {
 struct WriterOptions {
   enum class Mode {
     // No rollback journal and no fsync while writing; indexes built once in
-    // finish(). For files that are renamed into place only when complete.
+    // finish(); 16 KiB pages in a new file. For files that are renamed into
+    // place only when complete.
     kBulkLoad,
     // WAL, synchronous=NORMAL, indexes up front so readers can query while
     // the file grows.
@@ -94,6 +95,12 @@ Status saveTrace(const TraceTables& tables, const std::string& path, bool overwr
 // the schema and the keyed tables; every other table is written as b-tree
 // pages (trace/page_writer.h): v100_rank1 in 52-72 ms, 155 ms inserted.
 Status writeTraceFile(const TraceTables& tables, const std::string& path);
+
+// Whether writeTraceFile and storeAnalysisInNewFile write pages: true unless
+// the environment sets DAMSCOPE_PAGE_WRITER to "off" or "0", which makes them
+// insert every row through SQLite instead (the same rows, into a file of the
+// same layout), so that the two can be timed against each other (issue 26).
+bool pageWriterEnabled();
 
 // Switches a closed file to WAL mode, as every finished trace store is.
 Status leaveInWalMode(const std::string& path);
