@@ -444,9 +444,10 @@ std::map<std::string, std::vector<std::string>> contentsOf(const std::string& pa
   return out;
 }
 
-// A first analysis writes its file as pages (trace/page_writer.h): the same
-// events and results inserted by SQLite make the same tables, row for row
-// and type for type, and SQLite finds every page, cell and index entry sound.
+// A first analysis writes its file in one go, without a journal
+// (writeTraceFile, storeAnalysisInNewFile): the same events and results
+// written batch by batch and stored into the finished file make the same
+// tables, row for row and type for type, and SQLite finds the file sound.
 TEST(Pipeline, AFirstAnalysisWritesTheFileSqliteWouldWrite) {
   DAMSCOPE_REQUIRE_SHARED_TRACES();
   TempDir dir;

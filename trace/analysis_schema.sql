@@ -358,5 +358,6 @@ CREATE TABLE collective_starts (
   ts INTEGER NOT NULL       -- its start; the rows are in time order
 );
 
-CREATE INDEX gaps_by_ts ON gaps(ts);
+-- No index on gaps.ts: damscope reads the table whole, and building one cost
+-- a quarter of storing a first analysis' results (issue 26).
 CREATE INDEX finding_evidence_by_finding ON finding_evidence(finding_id);

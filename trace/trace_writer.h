@@ -91,19 +91,10 @@ class TraceWriter {
 Status saveTrace(const TraceTables& tables, const std::string& path, bool overwrite);
 
 // Writes `tables` as a new trace store at `path`, in place (for a
-// PendingFile's temporary path; saveTrace for anything else). SQLite writes
-// the schema and the keyed tables; every other table is written as b-tree
-// pages (trace/page_writer.h): v100_rank1 in 52-72 ms, 155 ms inserted.
+// PendingFile's temporary path; saveTrace for anything else): a bulk-load
+// TraceWriter, so without a journal or fsync, then left in WAL mode.
+// v100_rank1's events (216 k rows) take about 70 ms of CPU.
 Status writeTraceFile(const TraceTables& tables, const std::string& path);
-
-// Whether writeTraceFile and storeAnalysisInNewFile write pages: true unless
-// the environment sets DAMSCOPE_PAGE_WRITER to "off" or "0", which makes them
-// insert every row through SQLite instead (the same rows, into a file of the
-// same layout), so that the two can be timed against each other (issue 26).
-bool pageWriterEnabled();
-
-// Switches a closed file to WAL mode, as every finished trace store is.
-Status leaveInWalMode(const std::string& path);
 
 // The statements of schema.sql before and after its "-- @indexes" marker.
 std::string schemaTablesSql();

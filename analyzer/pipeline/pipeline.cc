@@ -256,7 +256,7 @@ Status eventsWritten(const AnalysedRank& rank, EventWriter& events) {
 }
 
 // The rank's own results, before any comparison with other ranks: into a
-// fresh import's file as pages, or into the run.db it came from.
+// fresh import's file in bulk, or into the run.db it came from.
 Status storeRankResults(const AnalysedRank& rank, const AnalysisTables& tables,
                         const std::string& options_key) {
   const Status status = rank.pending ? storeAnalysisInNewFile(storePath(rank), tables, options_key)
