@@ -212,10 +212,10 @@ Result<FinalizeReport> finalizeTraceFile(const std::string& path, const Finalize
     }
     DAMSCOPE_RETURN_IF_ERROR(sortTable(db, "counters", false));
     // Indexes after sorting, so the renumbering does not maintain them.
-    DAMSCOPE_ASSIGN_OR_RETURN(
-        int64_t indexed,
-        count(db,
-              "SELECT COUNT(*) FROM sqlite_master WHERE type='index' AND name='kernels_by_ts'"));
+    DAMSCOPE_ASSIGN_OR_RETURN(int64_t indexed,
+                              count(db,
+                                    "SELECT COUNT(*) FROM sqlite_master WHERE type='index' AND "
+                                    "name='kernels_by_correlation'"));
     if (indexed == 0) DAMSCOPE_RETURN_IF_ERROR(db.exec(schemaIndexesSql()));
     DAMSCOPE_RETURN_IF_ERROR(recordAbruptEnd(db, options, &report));
     DAMSCOPE_RETURN_IF_ERROR(db.exec("UPDATE meta SET value='1' WHERE key='collector.finalized';"));

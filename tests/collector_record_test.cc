@@ -113,10 +113,10 @@ TEST_F(Record, RecordsEveryAnnotationOfAnNvtxProgram) {
     ASSERT_TRUE(db.ok());
     auto stmt = db->prepare(
         "SELECT COUNT(*) FROM sqlite_master WHERE type='index' AND name IN "
-        "('kernels_by_ts','ranges_by_ts','counters_by_ts')");
+        "('kernels_by_correlation','api_calls_by_correlation')");
     ASSERT_TRUE(stmt.ok());
     ASSERT_TRUE(stmt->step().value());
-    EXPECT_EQ(stmt->columnInt(0), 3);
+    EXPECT_EQ(stmt->columnInt(0), 2);
   }
   EXPECT_NE(t.getMeta("collector.gpu").find("no NVIDIA driver"), std::string::npos);
   EXPECT_EQ(t.getStat("collector.dropped_records"), 0);

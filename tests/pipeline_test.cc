@@ -455,19 +455,20 @@ std::map<std::string, std::vector<std::string>> contentsOf(const std::string& pa
   return out;
 }
 
-// A first analysis writes its file as pages (trace/page_writer.h): the same
-// events and results inserted by SQLite make the same tables, row for row
-// and type for type, and SQLite finds every page, cell and index entry sound.
+// A first analysis writes its file in one go, without a journal
+// (writeTraceFile, storeAnalysisInNewFile): the same events and results
+// written batch by batch and stored into the finished file make the same
+// tables, row for row and type for type, and SQLite finds the file sound.
 TEST(Pipeline, AFirstAnalysisWritesTheFileSqliteWouldWrite) {
   DAMSCOPE_REQUIRE_SHARED_TRACES();
   TempDir dir;
-  const std::string pages = dir.file("pages.db"), inserted = dir.file("inserted.db");
+  const std::string in_one_go = dir.file("in_one_go.db"), inserted = dir.file("inserted.db");
   PipelineOptions options;
-  options.output = pages;
+  options.output = in_one_go;
   auto run = analyze({testing::sharedTrace("kineto/v100_rank1.json.gz")}, options);
   ASSERT_TRUE(run.ok()) << run.error().message();
 
-  auto events = readTrace(pages);
+  auto events = readTrace(in_one_go);
   ASSERT_TRUE(events.ok()) << events.error().message();
   {
     auto db = Database::open(inserted, Database::Mode::kReadWriteCreate);
@@ -477,14 +478,14 @@ TEST(Pipeline, AFirstAnalysisWritesTheFileSqliteWouldWrite) {
     ASSERT_TRUE(writer->append(events.value()).ok());
     ASSERT_TRUE(writer->finish().ok());
   }
-  auto stored = Database::open(pages, Database::Mode::kReadOnly);
+  auto stored = Database::open(in_one_go, Database::Mode::kReadOnly);
   ASSERT_TRUE(stored.ok());
   auto results = readAnalysis(stored.value());
   ASSERT_TRUE(results.ok()) << results.error().message();
   ASSERT_TRUE(storeAnalysis(inserted, results.value(), storedAnalysisOptions(stored.value())).ok());
   EXPECT_GT(results->gaps.size(), 40000u);
 
-  const auto a = contentsOf(pages), b = contentsOf(inserted);
+  const auto a = contentsOf(in_one_go), b = contentsOf(inserted);
   ASSERT_EQ(a.size(), b.size());
   for (const auto& [name, rows] : a) {
     ASSERT_TRUE(b.count(name)) << name;

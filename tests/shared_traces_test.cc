@@ -2,7 +2,9 @@
 // every file imports; kernel, memcpy, memset, runtime, sync and range counts
 // equal what a plain count of the JSON or SQL gives; devices and ranks are
 // the ones the traces' README names; kernels find their launch call by
-// correlation id; and a stored trace reads back identically.
+// correlation id; every event table comes out in time order (the store keeps
+// no index on ts: id order is time order, trace/schema.sql); and a stored
+// trace reads back identically.
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
@@ -255,6 +257,29 @@ TEST(SharedTraces, KernelsFindTheirLaunchCallByCorrelation) {
     }
     EXPECT_EQ(found, countKernelsWithLaunch(file));
     EXPECT_EQ(launches, found);
+  }
+}
+
+TEST(SharedTraces, EveryEventTableComesOutInTimeOrder) {
+  DAMSCOPE_REQUIRE_SHARED_TRACES();
+  std::vector<std::string> files = kinetoTraces();
+  files.push_back(sharedTrace("nsys/saxpy_mpi_a100_nsys2022.sqlite"));
+  for (const std::string& file : files) {
+    SCOPED_TRACE(file);
+    auto tables = importTrace(file);
+    ASSERT_TRUE(tables.ok()) << tables.error().message();
+    tables->forEachTable([&](const auto& table) {
+      if constexpr (requires { table.ts; }) {
+        for (size_t i = 1; i < table.size(); ++i) {
+          bool ordered = table.ts[i - 1] <= table.ts[i];
+          if constexpr (requires { table.dur; }) {
+            ordered =
+                ordered && (table.ts[i - 1] < table.ts[i] || table.dur[i - 1] >= table.dur[i]);
+          }
+          ASSERT_TRUE(ordered) << table.kSqlName << " rows " << i - 1 << " and " << i;
+        }
+      }
+    });
   }
 }
 

@@ -188,12 +188,9 @@ CREATE TABLE kernel_metrics (
 );
 
 -- @indexes: created after bulk loads (an import creates them once, at the end).
-CREATE INDEX kernels_by_ts ON kernels(ts);
+-- None on ts: every event table is stored in (ts, -dur) order, so id order is
+-- time order (docs/trace-format.md), and damscope reads whole tables in id
+-- order; an index on ts served no reader and cost a third of an import's
+-- store. The two below join a kernel and its launching call in plain SQL.
 CREATE INDEX kernels_by_correlation ON kernels(correlation_id);
-CREATE INDEX memcpys_by_ts ON memcpys(ts);
-CREATE INDEX memsets_by_ts ON memsets(ts);
-CREATE INDEX api_calls_by_ts ON api_calls(ts);
 CREATE INDEX api_calls_by_correlation ON api_calls(correlation_id);
-CREATE INDEX ranges_by_ts ON ranges(ts);
-CREATE INDEX syncs_by_ts ON syncs(ts);
-CREATE INDEX counters_by_ts ON counters(ts);

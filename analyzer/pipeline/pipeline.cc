@@ -115,7 +115,7 @@ Error storeFailure(const std::optional<PendingFile>& pending, const Status& stat
 
 // A rank analysed from its events, read from its run.db or imported, and its
 // own results stored (before any comparison with other ranks): into a fresh
-// import's pending file as pages, or into the run.db it was read from.
+// import's pending file in bulk, or into the run.db it was read from.
 Result<OpenedRank> analyse(RankSource& source, const PipelineOptions& options, bool keep_events,
                            const Progress& progress) {
   const std::string input = source.file.path;

@@ -5,11 +5,9 @@
 #include <filesystem>
 #include <optional>
 
-#include "trace/page_writer.h"
 #include "trace/table_io.h"
 #include "trace/table_schema.h"
 #include "trace/trace_reader.h"
-#include "trace/trace_writer.h"
 
 namespace damscope {
 namespace {
@@ -119,24 +117,13 @@ Status storeAnalysis(const std::string& path, const AnalysisTables& tables,
 
 Status storeAnalysisInNewFile(const std::string& path, const AnalysisTables& tables,
                               const std::string& options_key) {
-  {
-    DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadWriteCreate));
-    DAMSCOPE_RETURN_IF_ERROR(checkTraceStore(db));
-    // Pages are written only into a file in rollback mode.
-    DAMSCOPE_RETURN_IF_ERROR(db.exec("PRAGMA synchronous=OFF; PRAGMA journal_mode=OFF; BEGIN;"));
-    DAMSCOPE_RETURN_IF_ERROR(db.exec(analysisSchemaSql()));
-    DAMSCOPE_RETURN_IF_ERROR(markResults(db, options_key));
-    DAMSCOPE_RETURN_IF_ERROR(db.exec("COMMIT;"));
-    DAMSCOPE_RETURN_IF_ERROR(db.close());
-  }
-  DAMSCOPE_ASSIGN_OR_RETURN(PageWriter pages, PageWriter::open(path));
-  Status status;
-  tables.forEachTable([&](const auto& table) {
-    if (status.ok()) status = pages.fill(table);
-  });
-  DAMSCOPE_RETURN_IF_ERROR(status);
-  DAMSCOPE_RETURN_IF_ERROR(pages.finish());
-  return leaveInWalMode(path);
+  DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadWriteCreate));
+  DAMSCOPE_RETURN_IF_ERROR(checkTraceStore(db));
+  DAMSCOPE_RETURN_IF_ERROR(db.exec("PRAGMA synchronous=OFF; PRAGMA journal_mode=OFF; BEGIN;"));
+  DAMSCOPE_RETURN_IF_ERROR(writeAll(db, tables, options_key));
+  // Back to WAL, as every finished trace store is; still without an fsync.
+  DAMSCOPE_RETURN_IF_ERROR(db.exec("COMMIT; PRAGMA journal_mode=WAL;"));
+  return db.close();
 }
 
 Status storeAnalysisTables(const std::string& path, const AnalysisTables& tables,

@@ -1,6 +1,6 @@
 // Stores and loads the analysis tables (analysis_tables.h) in a trace store
 // file, beside its events. The tables are written and read by the trace
-// store's generic machinery (trace/table_io.h, trace/page_writer.h) and
+// store's generic machinery (trace/table_io.h) and
 // created from their declarations (trace/table_schema.h); what is particular
 // to the results is the set of tables, the meta keys that mark them and
 // their layout version.
@@ -32,14 +32,11 @@ Status storeAnalysis(const std::string& path, const AnalysisTables& tables,
                      const std::string& options_key = {});
 
 // Results for a file nobody else sees yet (a fresh import under its
-// temporary name, base/pending_file.h), its events just written: SQLite
-// creates the analysis tables and writes the meta keys, and the rows are
-// written as b-tree pages (trace/page_writer.h). On v100_rank1, 44 k gaps
-// and the rest: 21-43 ms, where inserting them took about 80.
-//
-// The file is written without a journal and without syncing, as the import
-// writes the events, then set back to WAL; a failure leaves a half-written
-// file, which its owner discards.
+// temporary name, base/pending_file.h), its events just written: the
+// analysis tables created and filled in one transaction without a journal or
+// fsync, as the import writes the events, then the file set back to WAL. On
+// v100_rank1 (44 k gaps and the rest) about 30 ms of CPU. A failure leaves a
+// half-written file, which its owner discards.
 Status storeAnalysisInNewFile(const std::string& path, const AnalysisTables& tables,
                               const std::string& options_key = {});
 

@@ -580,10 +580,12 @@ DAMSCOPE_DEFINE_DECLARED_TABLE(BreakdownTable, "breakdown",
                                "The HTA temporal breakdown of the analysis window (`step_id` NULL) "
                                "and of each step.",
                                DAMSCOPE_BREAKDOWN_COLUMNS)
+// No index on gaps.ts: damscope reads the table whole, and building one cost
+// a quarter of storing a first analysis' results (issue 26).
 DAMSCOPE_DEFINE_DECLARED_TABLE(GapTable, "gaps",
                                "Idle intervals (see Gaps above): device gaps first, then stream "
                                "gaps.",
-                               DAMSCOPE_GAP_COLUMNS, {"gaps_by_ts", "ts"})
+                               DAMSCOPE_GAP_COLUMNS)
 DAMSCOPE_DEFINE_DECLARED_TABLE(KernelCategoryTable, "kernel_categories",
                                "Kernel time by category inside the analysis window.",
                                DAMSCOPE_KERNEL_CATEGORY_COLUMNS)
