@@ -88,9 +88,10 @@ inline Status okStatus() {
 #define DAMSCOPE_CONCAT(a, b) DAMSCOPE_CONCAT_INNER(a, b)
 
 // Returns the error of a Status/Result expression from the enclosing function.
+// Bound by reference: a named Status is not copied, a temporary lives on.
 #define DAMSCOPE_RETURN_IF_ERROR(expr)                           \
   do {                                                           \
-    auto damscope_status_ = (expr);                              \
+    auto&& damscope_status_ = (expr);                            \
     if (!damscope_status_.ok()) return damscope_status_.error(); \
   } while (0)
 

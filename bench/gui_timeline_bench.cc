@@ -47,6 +47,7 @@ TraceTables syntheticTimelineTrace() {
   std::uniform_real_distribution<double> log_dur(std::log(1'000.0), std::log(200'000.0));
   std::uniform_int_distribution<int64_t> gap(0, 2'000);
   std::vector<StringId> names;
+  names.reserve(50);
   for (int i = 0; i < 50; ++i) {
     names.push_back(t.strings.intern(i % 3 ? "vectorized_elementwise_kernel_" + std::to_string(i)
                                            : "ampere_sgemm_128x64_nn_" + std::to_string(i)));

@@ -146,6 +146,7 @@ TraceTables syntheticTrace(int64_t kernels) {
   t.threads.append({0, 1, t.strings.intern("main")});
   t.processes.append({});
   std::vector<StringId> names;
+  names.reserve(64);
   for (int i = 0; i < 64; ++i) names.push_back(t.strings.intern("kernel_" + std::to_string(i)));
   const StringId launch = t.strings.intern("cudaLaunchKernel");
   const StringId cpu_op = t.strings.intern("cpu_op");

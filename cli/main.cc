@@ -164,7 +164,7 @@ int main(int argc, char** argv) {
       ->add_option("--max-size", record_args.max_size_mb,
                    "Stop recording when a trace file reaches this many MB (default 4096; 0 or "
                    "'unlimited': no limit)")
-      ->transform([](std::string value) { return value == "unlimited" ? "0" : value; });
+      ->transform([](const std::string& value) { return value == "unlimited" ? "0" : value; });
   // The command is everything after "--" (split off before parsing, below),
   // or everything from the first argument that is not a record option.
   record->prefix_command();

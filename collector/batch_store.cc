@@ -3,15 +3,15 @@
 
 #include <pthread.h>
 
+#include <utility>
+
 namespace damscope::collector {
 
 void moveBatchTables(TraceTables& from, TraceTables& to) {
   to.meta = from.meta;
   to.stats = from.stats;
-  auto move = [](auto& source, auto& target) {
-    target = std::move(source);
-    source.clear();  // a moved-from vector is valid but unspecified: make it empty
-  };
+  // A moved-from table is valid but unspecified: leave an empty one behind.
+  auto move = [](auto& source, auto& target) { target = std::exchange(source, {}); };
   move(from.processes, to.processes);
   move(from.threads, to.threads);
   move(from.devices, to.devices);

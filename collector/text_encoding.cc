@@ -9,7 +9,9 @@ std::string utf8FromWide(const wchar_t* text, size_t count) {
   std::string out;
   out.reserve(count);
   for (size_t i = 0; i < count; ++i) {
-    auto c = static_cast<uint32_t>(text[i]);
+    // wchar_t is a signed 32-bit unit: a negative one becomes a value above
+    // 0x10FFFF, replaced below (clang-tidy 14 takes wchar_t for a signed char).
+    auto c = static_cast<uint32_t>(text[i]);  // NOLINT(bugprone-signed-char-misuse)
     if (c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) c = 0xFFFD;
     if (c < 0x80) {
       out += static_cast<char>(c);

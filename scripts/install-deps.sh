@@ -13,6 +13,7 @@
 #                   display (gui_screenshots.sh --xvfb)
 #     --hta         the Python packages HolisticTraceAnalysis runs on, to
 #                   measure it beside damscope (bench/first_analysis_bench.sh)
+#     --tidy        clang-tidy 14: scripts/tidy.sh (.clang-tidy's checks)
 set -euo pipefail
 
 packages=(
@@ -36,12 +37,13 @@ for group in "$@"; do
     --sanitizers) packages+=(clang-14 libclang-rt-14-dev llvm-14 libomp-14-dev) ;;  # libomp: gpt2-train's OpenMP under clang
     --chromium) packages+=(chromium) ;;
     --xvfb) packages+=(xvfb xauth) ;;
+    --tidy) packages+=(clang-tidy-14) ;;
     # HolisticTraceAnalysis's dependencies (its source is the user's checkout):
     # bench/first_analysis_bench.sh with HTA_SOURCE; matplotlib-venn for HTA 0.1.
     --hta) packages+=(python3-pandas python3-plotly python3-psutil python3-networkx python3-yaml
                       python3-matplotlib python3-matplotlib-venn time) ;;
     *)
-      echo "install-deps: unknown option $group (expected --sanitizers, --chromium, --xvfb or --hta)" >&2
+      echo "install-deps: unknown option $group (expected --sanitizers, --chromium, --xvfb, --hta or --tidy)" >&2
       exit 2
       ;;
   esac

@@ -111,7 +111,7 @@ TEST(AnalyzeCli, SeveralRanksAreComparedAndStragglersFound) {
 
 // The JSON a merge prints, made comparable with the full analysis': the
 // merge names the run.db files it read and says where it stored.
-std::string asIfFromTraces(std::string json) {
+std::string asIfFromTraces(const std::string& json) {
   nlohmann::json doc = nlohmann::json::parse(json);
   for (auto& rank : doc["ranks"]) rank["stored_in"] = nullptr;
   std::string text = doc.dump();

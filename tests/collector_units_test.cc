@@ -101,6 +101,7 @@ TEST(BufferPool, ConcurrentLendersAndOneDrainLoseNothing) {
   std::atomic<int> done_threads{0};
   std::atomic<int64_t> sent_sum{0};
   std::vector<std::thread> lenders;
+  lenders.reserve(kThreads);
   for (int t = 0; t < kThreads; ++t) {
     lenders.emplace_back([&, t] {
       for (int i = 0; i < kPerThread;) {

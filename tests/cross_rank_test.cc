@@ -7,8 +7,8 @@
 namespace damscope {
 namespace {
 
-RankTimeline rank(int32_t id, std::vector<int64_t> step_ns,
-                  std::vector<int64_t> collective_starts) {
+RankTimeline rank(int32_t id, const std::vector<int64_t>& step_ns,
+                  const std::vector<int64_t>& collective_starts) {
   RankTimeline t;
   t.rank = id;
   for (size_t i = 0; i < step_ns.size(); ++i) t.steps.push_back({int64_t(i) + 10, step_ns[i]});

@@ -497,7 +497,7 @@ TEST(TraceImport, BadFilesFailWithOneLineNamingTheFile) {
   testing::writeFile(dir.file("empty.json"), "");
   testing::writeFile(dir.file("text.txt"), "just some text\n");
   testing::writeFile(dir.file("fake.sqlite"),
-                     std::string("SQLite format 3\0garbage garbage garbage", 40));
+                     std::string("SQLite format 3\0garbage garbage garbage", 39));
 
   const std::pair<std::string, std::string> cases[] = {
       {dir.file("truncated.json.gz"), "truncated gzip stream"},

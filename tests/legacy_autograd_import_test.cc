@@ -218,8 +218,7 @@ TEST(LegacyAutogradCli, InfoSaysWhatTheTraceIs) {
   for (const char* expected :
        {"(PyTorch legacy autograd profiler JSON)", "after the capture started", "pid unknown",
         "1 thread", "no GPU activity",
-        "ranges                   960  (cpu_op 944, "
-        "user_annotation 16)"}) {
+        "ranges                   960  (cpu_op 944, user_annotation 16)"}) {
     EXPECT_NE(r.out.find(expected), std::string::npos) << expected << " in\n" << r.out;
   }
   EXPECT_EQ(r.out.find("1970"), std::string::npos) << "no date from a session clock";

@@ -41,7 +41,8 @@ PipelineOptions guiOptions() {
 // A run.db holding a trace's events and no results, as `damscope import`
 // leaves it.
 std::string importedRunDb(TempDir& dir, const std::string& name, const std::string& json) {
-  const std::string trace = dir.file(name + ".json"), db = dir.file(name + ".db");
+  const std::string trace = dir.file(name + ".json");
+  std::string db = dir.file(name + ".db");
   testing::writeFile(trace, json);
   auto tables = importTrace(trace);
   EXPECT_TRUE(tables.ok()) << tables.error().message();

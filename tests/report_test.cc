@@ -17,7 +17,6 @@
 namespace damscope {
 namespace {
 
-using testing::us;
 
 RunResult runOf(const TraceTables& tables) {
   RunResult run;

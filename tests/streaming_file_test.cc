@@ -34,7 +34,7 @@ std::string lines(size_t bytes) {
 enum class Kind { kPlain, kGzip };
 
 std::string writeTrace(const TempDir& dir, Kind kind, const std::string& content) {
-  const std::string path = dir.file(kind == Kind::kGzip ? "trace.json.gz" : "trace.json");
+  std::string path = dir.file(kind == Kind::kGzip ? "trace.json.gz" : "trace.json");
   kind == Kind::kGzip ? testing::writeGzip(path, content) : testing::writeFile(path, content);
   return path;
 }

@@ -203,6 +203,7 @@ RooflineAnalysis computeRoofline(const AnalysisInput& in, const WindowReport& wi
   }
 
   std::vector<const Sum*> names;
+  names.reserve(by_name.size());
   for (const auto& [id, s] : by_name) names.push_back(&s);
   std::sort(names.begin(), names.end(), [](const Sum* a, const Sum* b) {
     return a->time_ns != b->time_ns ? a->time_ns > b->time_ns : a->name < b->name;

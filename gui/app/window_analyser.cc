@@ -12,7 +12,7 @@ WindowAnalyser::WindowAnalyser(QObject* parent) : QObject(parent) {
 
 WindowAnalyser::~WindowAnalyser() = default;
 
-void WindowAnalyser::analyse(std::shared_ptr<const AnalysedRun> run, int rank,
+void WindowAnalyser::analyse(const std::shared_ptr<const AnalysedRun>& run, int rank,
                              const TimeWindow& window, const AnalysisOptions& options) {
   if (!run || rank < 0 || static_cast<size_t>(rank) >= run->tables.size()) return;
   struct Outcome {

@@ -30,7 +30,7 @@ class WindowAnalyser : public QObject {
 
   // Starts analysing `rank` of `run` over `window` with `options` (those the
   // run was opened with, so only the window differs).
-  void analyse(std::shared_ptr<const AnalysedRun> run, int rank, const TimeWindow& window,
+  void analyse(const std::shared_ptr<const AnalysedRun>& run, int rank, const TimeWindow& window,
                const AnalysisOptions& options);
   // Drops the analysis running, if any.
   void clear() { jobs_.abandon(); }

@@ -25,7 +25,8 @@ struct EventRef {
   int32_t rank = 0;  // index into AnalysedRun::tables and run.ranks
   EventKind kind = EventKind::kKernel;
   int64_t id = 0;  // row of the table `kind` names
-  auto operator<=>(const EventRef&) const = default;
+  // clang-tidy 14 reads the defaulted <=>'s comparison with 0 as a null pointer.
+  auto operator<=>(const EventRef&) const = default;  // NOLINT(modernize-use-nullptr)
 };
 using EventRefs = std::vector<EventRef>;
 

@@ -169,7 +169,7 @@ OperationStatsModel::OperationStatsModel(OperationKind kind, QObject* parent)
   }
 }
 
-void OperationStatsModel::setRun(std::shared_ptr<const AnalysedRun> run, int rank,
+void OperationStatsModel::setRun(const std::shared_ptr<const AnalysedRun>& run, int rank,
                                  const std::optional<TimeWindow>& window) {
   beginResetModel();
   rows_.clear();

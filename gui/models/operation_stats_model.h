@@ -83,7 +83,7 @@ class OperationStatsModel : public QAbstractTableModel {
 
   OperationKind kind() const { return kind_; }
   // A null run empties the model; a window keeps what starts inside it.
-  void setRun(std::shared_ptr<const AnalysedRun> run, int rank,
+  void setRun(const std::shared_ptr<const AnalysedRun>& run, int rank,
               const std::optional<TimeWindow>& window = std::nullopt);
 
   // The columns this kind shows, left to right.

@@ -26,7 +26,8 @@ namespace damscope {
 struct SearchPosition {
   int64_t ts = 0;  // ns on the trace's clock
   EventRef event;
-  auto operator<=>(const SearchPosition&) const = default;
+  // clang-tidy 14 reads the defaulted <=>'s comparison with 0 as a null pointer.
+  auto operator<=>(const SearchPosition&) const = default;  // NOLINT(modernize-use-nullptr)
 };
 
 class TimelineSearch {

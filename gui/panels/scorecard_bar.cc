@@ -30,8 +30,8 @@ ScorecardBar::ScorecardBar(QWidget* parent) : QWidget(parent) {
   setSizePolicy(policy);
 }
 
-void ScorecardBar::setScorecard(std::optional<Scorecard> card) {
-  card_ = std::move(card);
+void ScorecardBar::setScorecard(const std::optional<Scorecard>& card) {
+  card_ = card;
   updateGeometry();
   update();
 }

@@ -20,7 +20,7 @@ class ScorecardBar : public QWidget {
   explicit ScorecardBar(QWidget* parent = nullptr);
 
   // Empty: the bar says there is no GPU work to judge.
-  void setScorecard(std::optional<Scorecard> card);
+  void setScorecard(const std::optional<Scorecard>& card);
   const std::optional<Scorecard>& scorecard() const { return card_; }
 
   bool hasHeightForWidth() const override { return true; }

@@ -80,7 +80,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
 
 TimelineView::~TimelineView() = default;
 
-void TimelineView::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
+void TimelineView::setRun(const std::shared_ptr<const AnalysedRun>& run, int rank) {
   ready_ = false;
   pending_events_.clear();
   status_->clear();

@@ -36,7 +36,7 @@ class TimelineView : public QWidget {
   bool isReady() const { return ready_; }
 
  public slots:
-  void setRun(std::shared_ptr<const damscope::AnalysedRun> run, int rank);
+  void setRun(const std::shared_ptr<const damscope::AnalysedRun>& run, int rank);
   void showEvents(const damscope::EventRefs& events);
   void focusSearch();
 

@@ -130,13 +130,13 @@ TEST_P(TrainerBadInputTest, ExitsTwoWithOneLine) {
 }
 
 std::string emptyFile() {
-  const std::string path = tempPath("gpt2_cli_empty.txt");
+  std::string path = tempPath("gpt2_cli_empty.txt");
   std::ofstream(path).close();
   return path;
 }
 
 std::string garbageFile() {
-  const std::string path = tempPath("gpt2_cli_garbage.bin");
+  std::string path = tempPath("gpt2_cli_garbage.bin");
   std::ofstream(path) << "not a checkpoint at all";
   return path;
 }

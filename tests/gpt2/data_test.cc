@@ -83,7 +83,7 @@ TEST(DataTest, SyntheticStreamIsWordsAndSpaces) {
 }
 
 std::string writeFile(const std::string& name, const std::string& content) {
-  const std::string path = ::testing::TempDir() + name;
+  std::string path = ::testing::TempDir() + name;
   std::ofstream(path, std::ios::binary) << content;
   return path;
 }

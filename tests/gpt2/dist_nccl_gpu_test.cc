@@ -119,6 +119,7 @@ TEST(NcclCommunicatorGpu, AllReduceAveragesOverOneRankPerGpu) {
   std::vector<std::vector<float>> results(world_size);
   std::vector<std::vector<Traced>> traced(world_size);
   std::vector<std::thread> ranks;
+  ranks.reserve(static_cast<size_t>(world_size));
   for (int r = 0; r < world_size; ++r)
     ranks.emplace_back(runRank, r, world_size, port, std::ref(results[r]), std::ref(traced[r]));
   for (std::thread& t : ranks) t.join();

@@ -58,7 +58,7 @@ TEST(GuiScreenshot, BadInputIsOneLineAndExitCodeTwo) {
                         out);
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_NE(run.err.find("broken.json"), std::string::npos) << run.err;
-  EXPECT_EQ(run.err.find("\n"), run.err.size() - 1) << "one line: " << run.err;
+  EXPECT_EQ(run.err.find('\n'), run.err.size() - 1) << "one line: " << run.err;
   EXPECT_FALSE(std::filesystem::exists(out));
 
   run = runCommand("QT_QPA_PLATFORM=offscreen " + gui() + " " + bad + " --screenshot " + out +

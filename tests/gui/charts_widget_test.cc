@@ -220,7 +220,7 @@ TEST(ChartsView, EveryChartPaintsWithARunAndWithout) {
   ChartsView view;
   QSignalSpy spy(&view, &ChartsView::eventsRequested);
   showAt(view, {1400, 900});
-  for (auto run : {std::shared_ptr<AnalysedRun>{}, runWithRoofline()}) {
+  for (const auto& run : {std::shared_ptr<AnalysedRun>{}, runWithRoofline()}) {
     view.setRun(run, 0);
     QCoreApplication::processEvents();
     for (QWidget* w : std::initializer_list<QWidget*>{view.roofline(), view.stepBreakdown(),

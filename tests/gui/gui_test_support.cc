@@ -46,7 +46,7 @@ TraceTables smallTrainingTrace(int32_t rank) {
     }
   }
   TraceTables t = b.build();
-  if (t.processes.size() > 0) t.processes.rank[0] = rank;
+  if (!t.processes.empty()) t.processes.rank[0] = rank;
   return t;
 }
 

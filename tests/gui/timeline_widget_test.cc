@@ -25,7 +25,7 @@ const Lane* laneOfKind(const TimelineRows& rows, RowKind row_kind, LaneKind lane
   for (const TimelineRow& row : rows.rows) {
     if (row.kind != row_kind) continue;
     for (int l = 0; l < row.lane_count; ++l) {
-      const Lane& lane = rows.lanes[static_cast<size_t>(row.first_lane + l)];
+      const Lane& lane = rows.lanes[static_cast<size_t>(row.first_lane) + static_cast<size_t>(l)];
       if (lane.kind == lane_kind) return &lane;
     }
   }
