@@ -79,7 +79,7 @@ void putFigure(json&, NoJson, const F&) {}
 template <typename F>
 void putFigure(json& out, const JsonPlace& place, const F& figure) {
   if constexpr (figure::kIsDerived<F>) {
-    put(out, place, render(figure.value, place.form));
+    put(out, place, render(figure.compute(), place.form));
   } else if constexpr (figure::kIsFigureIn<F>) {
     if (figure.part) {
       put(out, place, render(figure.member(*figure.part), place.form));

@@ -17,7 +17,7 @@
 //   DAMSCOPE_IN(x.memory, state_bytes) for a member of an optional part
 //   (NULL while the part is absent), DAMSCOPE_KEY_OF(...) for the member
 //   whose value says the part is there, presenceOf(x.memory) for a 0/1 flag
-//   that says so, derived(expr) for a value computed from the model (written,
+//   that says so, DAMSCOPE_DERIVED(expr) for a value computed from the model (written,
 //   not read back: the model recomputes it), or kByCode where the table's code
 //   in result_rows.cc maps the column (ids, a row's kind, the primary device);
 // - json: where `damscope analyze --format json` shows the figure and how
@@ -53,14 +53,14 @@ namespace damscope {
     x.device_kind, inJson("device_kind"))                                                          \
   X(std::string, verdict, kNotNull,                                                                \
     "`data-bound`, `host-bound`, `communication-bound`, `memory-bound`, `compute-bound`, `none`",  \
-    derived(x.verdict()), inJson("verdict"))                                                       \
+    DAMSCOPE_DERIVED(x.verdict()), inJson("verdict"))                                              \
   X(int32_t, verdict_may_be_off, kNotNull,                                                         \
     "1: so many events were lost on the way in that the verdict may be wrong (Data loss)",         \
     x.verdict_may_be_off, inJson("verdict_may_be_off"))                                            \
   X(double, starved_threshold_pct, kNullable,                                                      \
     "the stall share from which the GPU counts as starved", x.starved_threshold_pct, kNoJson)      \
   X(int32_t, scorecard_device, kNullable, "the device the scorecard is about",                     \
-    derived(x.scorecard ? x.scorecard->device : kNullInt32), kNoJson)                              \
+    DAMSCOPE_DERIVED(x.scorecard ? x.scorecard->device : kNullInt32), kNoJson)                     \
   X(std::string, window_mode, kNotNull, "`hta` or `all`", x.window.mode, inJson("window"))         \
   X(int32_t, window_cut, kNotNull, "1: HTA's cut of the last step was applied", x.window.cut,      \
     kNoJson)                                                                                       \
@@ -259,7 +259,7 @@ namespace damscope {
   X(int64_t, ts, kNotNull, "span: first GPU start to last GPU end (window), or the step", x.start, \
     kNoJson)                                                                                       \
   X(int64_t, dur, kNotNull, "span: first GPU start to last GPU end (window), or the step",         \
-    derived(x.span()), kNoJson)                                                                    \
+    DAMSCOPE_DERIVED(x.span()), kNoJson)                                                           \
   X(int64_t, idle_ns, kNotNull, "as defined under Temporal breakdown", x.idle_ns, kNoJson)         \
   X(int64_t, compute_ns, kNotNull, "as defined under Temporal breakdown", x.compute_ns, kNoJson)   \
   X(int64_t, non_compute_ns, kNotNull, "as defined under Temporal breakdown", x.non_compute_ns,    \
@@ -269,11 +269,12 @@ namespace damscope {
     x.exposed_communication_ns, kNoJson)                                                           \
   X(int64_t, overlap_ns, kNotNull, "\\|computation ∩ communication\\|", x.overlap_ns, kNoJson)     \
   X(int64_t, memory_ns, kNotNull, "union of memcpys and memsets", x.memory_ns, kNoJson)            \
-  X(double, idle_pct, kNullable, "of the span", derived(x.idlePct()), kNoJson)                     \
-  X(double, compute_pct, kNullable, "of the span", derived(x.computePct()), kNoJson)               \
-  X(double, non_compute_pct, kNullable, "of the span", derived(x.nonComputePct()), kNoJson)        \
+  X(double, idle_pct, kNullable, "of the span", DAMSCOPE_DERIVED(x.idlePct()), kNoJson)            \
+  X(double, compute_pct, kNullable, "of the span", DAMSCOPE_DERIVED(x.computePct()), kNoJson)      \
+  X(double, non_compute_pct, kNullable, "of the span",                                             \
+    DAMSCOPE_DERIVED(x.nonComputePct()), kNoJson)                                                  \
   X(double, overlap_pct, kNullable, "overlap / communication; NULL without communication",         \
-    derived(x.hasCommunication() ? x.overlapPct() : nullValue<double>()), kNoJson)
+    DAMSCOPE_DERIVED(x.hasCommunication() ? x.overlapPct() : nullValue<double>()), kNoJson)
 
 // x: a GapResult.
 #define DAMSCOPE_GAP_COLUMNS(X)                                                                  \
@@ -322,7 +323,7 @@ namespace damscope {
     "`optimizer`, `communication`, `memory`, `other`",                                  \
     x.category, kNoJson)                                                                \
   X(std::string, bound, kNotNull, "`compute`, `memory` or `communication`",             \
-    derived(boundOf(x.category)), kNoJson)                                              \
+    DAMSCOPE_DERIVED(boundOf(x.category)), kNoJson)                                                \
   X(int64_t, kernels, kNotNull, "kernel executions", x.kernels, kNoJson)                \
   X(int64_t, total_ns, kNotNull, "their time", x.total_ns, kNoJson)                     \
   X(double, pct, kNullable, "of all kernel time in the window", x.pct, kNoJson)
@@ -375,7 +376,7 @@ namespace damscope {
   X(int64_t, ts, kNotNull, "the range the figures are over (the plugin's steps)", x.start,         \
     kNoJson)                                                                                       \
   X(int64_t, dur, kNotNull, "the range the figures are over (the plugin's steps)",                 \
-    derived(x.end - x.start), kNoJson)                                                             \
+    DAMSCOPE_DERIVED(x.end - x.start), kNoJson)                                                    \
   X(int64_t, kernel_ns, kNotNull, "union of the device's kernels in the range", x.kernel_ns,       \
     kNoJson)                                                                                       \
   X(double, gpu_util_pct, kNullable, "GPU utilization", x.gpu_util_pct, kNoJson)                   \
@@ -395,7 +396,7 @@ namespace damscope {
   X(int64_t, step_id, kNullable, "`steps.id`; NULL: the run (every analysed step)", kByCode,      \
     kNoJson)                                                                                      \
   X(int64_t, ts, kNotNull, "the time the axes split", x.start, kNoJson)                           \
-  X(int64_t, dur, kNotNull, "the time the axes split", derived(x.end - x.start), kNoJson)         \
+  X(int64_t, dur, kNotNull, "the time the axes split", DAMSCOPE_DERIVED(x.end - x.start), kNoJson) \
   X(std::string, verdict, kNotNull,                                                               \
     "`data-bound`, `host-bound`, `communication-bound`, `memory-bound`, `compute-bound`, `none`", \
     x.verdict, kNoJson)                                                                           \
@@ -416,19 +417,19 @@ namespace damscope {
   X(int64_t, other_idle_ns, kNotNull, "time on each axis", x.ns[size_t(Axis::kOtherIdle)],        \
     kNoJson)                                                                                      \
   X(double, data_stall_pct, kNullable, "the same, in percent of `dur`",                           \
-    derived(x.pct(Axis::kDataStall)), kNoJson)                                                    \
+    DAMSCOPE_DERIVED(x.pct(Axis::kDataStall)), kNoJson)                                            \
   X(double, host_stall_pct, kNullable, "the same, in percent of `dur`",                           \
-    derived(x.pct(Axis::kHostStall)), kNoJson)                                                    \
+    DAMSCOPE_DERIVED(x.pct(Axis::kHostStall)), kNoJson)                                            \
   X(double, sync_stall_pct, kNullable, "the same, in percent of `dur`",                           \
-    derived(x.pct(Axis::kSyncStall)), kNoJson)                                                    \
+    DAMSCOPE_DERIVED(x.pct(Axis::kSyncStall)), kNoJson)                                            \
   X(double, exposed_communication_pct, kNullable, "the same, in percent of `dur`",                \
-    derived(x.pct(Axis::kExposedCommunication)), kNoJson)                                         \
+    DAMSCOPE_DERIVED(x.pct(Axis::kExposedCommunication)), kNoJson)                                 \
   X(double, memory_bound_pct, kNullable, "the same, in percent of `dur`",                         \
-    derived(x.pct(Axis::kMemoryBound)), kNoJson)                                                  \
+    DAMSCOPE_DERIVED(x.pct(Axis::kMemoryBound)), kNoJson)                                          \
   X(double, compute_bound_pct, kNullable, "the same, in percent of `dur`",                        \
-    derived(x.pct(Axis::kComputeBound)), kNoJson)                                                 \
+    DAMSCOPE_DERIVED(x.pct(Axis::kComputeBound)), kNoJson)                                         \
   X(double, other_idle_pct, kNullable, "the same, in percent of `dur`",                           \
-    derived(x.pct(Axis::kOtherIdle)), kNoJson)
+    DAMSCOPE_DERIVED(x.pct(Axis::kOtherIdle)), kNoJson)
 
 // x: a Finding.
 #define DAMSCOPE_FINDING_COLUMNS(X)                                                               \

@@ -60,14 +60,18 @@ Presence<Part> presenceOf(Part& part) {
   return {part};
 }
 
-template <typename V>
+// Computed only when the figure is written or shown: a row read back from a
+// file holds whatever the file held, from which a derived value (an end minus
+// a start) need not even be computable.
+template <typename Compute>
 struct Derived {
-  V value;
+  Compute compute;
 };
-template <typename V>
-Derived<V> derived(V value) {
-  return {std::move(value)};
+template <typename Compute>
+Derived<Compute> derivedBy(Compute compute) {
+  return {std::move(compute)};
 }
+#define DAMSCOPE_DERIVED(...) ::damscope::derivedBy([&] { return (__VA_ARGS__); })
 
 struct ByCode {};
 inline constexpr ByCode kByCode{};
@@ -260,7 +264,7 @@ void storeFigure(std::vector<S>& column, const F& figure) {
   if constexpr (std::is_same_v<F, ByCode>) {
     return;
   } else if constexpr (kIsDerived<F>) {
-    column.push_back(toStored<S>(figure.value));
+    column.push_back(toStored<S>(figure.compute()));
   } else if constexpr (kIsFigureIn<F>) {
     column.push_back(figure.part ? toStored<S>(figure.member(*figure.part)) : nullValue<S>());
   } else if constexpr (kIsPresence<F>) {
