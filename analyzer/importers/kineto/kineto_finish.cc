@@ -6,6 +6,7 @@
 // importer's stats are filled in last.
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "analyzer/importers/kineto/kineto_internal.h"
@@ -14,6 +15,85 @@
 #include "trace/table_order.h"
 
 namespace damscope::kineto {
+namespace {
+
+bool isKernelLaunch(std::string_view api) {
+  return api.starts_with("cudaLaunchKernel") || api.starts_with("cuLaunchKernel");
+}
+
+// Kineto's CUPTI profiler mode (the range profiler, per-kernel ranges) writes
+// one cuda_profiler_range event per kernel, named for it, with its counters;
+// it records the launch calls but no kernel activity, and the events' ts and
+// dur are not the kernel's: the profiler replays each kernel for its
+// counters and records no times, and Kineto spreads the ranges evenly over
+// the profiled span. As HTA's get_cupti_counter_data_with_operators does,
+// the i-th range (by time) is the kernel of the i-th kernel launch call; a
+// trace whose counts differ is not matched (said in a stat). Where the trace
+// has the kernels' activity too, a range's kernel is the one with that
+// launch's correlation id. Where it has none, each range becomes its kernel
+// row, placed over its launch call: the replay runs inside the call (which
+// is why those calls take milliseconds), so the kernel ran within it, but
+// for less long; meta "kernel_times" says the times are placeholders.
+std::vector<int64_t> kernelsOfCounterRanges(TraceTables& t) {
+  const StringId category = t.strings.find("cuda_profiler_range");
+  if (!category.valid()) return {};
+  std::vector<int64_t> ranges, launches;
+  for (size_t i = 0; i < t.ranges.size(); ++i) {
+    if (t.ranges.category[i] == category) ranges.push_back(static_cast<int64_t>(i));
+  }
+  for (size_t i = 0; i < t.api_calls.size(); ++i) {
+    if (isKernelLaunch(t.strings.get(t.api_calls.name[i]))) launches.push_back(static_cast<int64_t>(i));
+  }
+  if (ranges.empty()) return {};
+  if (ranges.size() != launches.size()) {
+    t.addStat("kineto.counter_ranges_unmatched", static_cast<int64_t>(ranges.size()),
+              "CUPTI counter ranges (cuda_profiler_range) not matched to kernels: their count "
+              "differs from the kernel launch calls' (" +
+                  std::to_string(launches.size()) + "), so the i-th is not the i-th's");
+    return {};
+  }
+  std::vector<int64_t> kernel_of(t.ranges.size(), kNullInt);
+  std::unordered_map<int64_t, int64_t> kernel_of_correlation;
+  for (size_t k = 0; k < t.kernels.size(); ++k) {
+    if (!isNull(t.kernels.correlation_id[k])) {
+      kernel_of_correlation.try_emplace(t.kernels.correlation_id[k], static_cast<int64_t>(k));
+    }
+  }
+  const bool create = t.kernels.size() == 0;
+  int64_t matched = 0;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    const size_t r = static_cast<size_t>(ranges[i]);
+    const size_t call = static_cast<size_t>(launches[i]);
+    const int64_t correlation = t.api_calls.correlation_id[call];
+    if (create) {
+      KernelTable::Row k;
+      k.ts = t.api_calls.ts[call], k.dur = t.api_calls.dur[call];
+      k.device = isNull(t.ranges.device[r]) ? 0 : t.ranges.device[r];
+      k.stream = t.ranges.stream[r];
+      k.name = t.ranges.name[r];
+      k.correlation_id = correlation;
+      k.external_id = t.api_calls.external_id[call];
+      kernel_of[r] = t.kernels.append(k);
+      ++matched;
+    } else if (auto it = kernel_of_correlation.find(correlation);
+               it != kernel_of_correlation.end()) {
+      kernel_of[r] = it->second;
+      ++matched;
+    }
+  }
+  t.addStat("kineto.counter_ranges_matched", matched,
+            "CUPTI counter ranges (cuda_profiler_range) matched to their kernel, the i-th to the "
+            "i-th kernel launch call (as HTA does)");
+  if (create) {
+    t.setMeta("kernel_times", "placeholders");
+    t.addStat("kineto.kernels_from_counter_ranges", matched,
+              "kernels known only from their counter ranges, placed over their launch call: the "
+              "profiler replays each kernel inside it for its counters and records no times");
+  }
+  return kernel_of;
+}
+
+}  // namespace
 
 Status finishImport(ImportState& s) {
   TraceTables& t = s.tables;
@@ -66,10 +146,14 @@ Status finishImport(ImportState& s) {
     }
   }
   computeRangeNesting(t.ranges);
+  const std::vector<int64_t> kernel_of_range = kernelsOfCounterRanges(t);
   for (const PendingMetric& m : s.pending_metrics) {
     KernelMetricTable::Row row;
     row.range_id = range_rows[m.range_row];
+    row.kernel_id = kernel_of_range.empty() ? kNullInt
+                                            : kernel_of_range[static_cast<size_t>(row.range_id)];
     row.flops = m.flops;
+    row.dram_bytes = m.dram_bytes;
     row.source = m.source;
     t.kernel_metrics.append(row);
   }

@@ -56,6 +56,8 @@ struct Event {
   double total_reserved = nullValue<double>(), flops = nullValue<double>();
   double sass_flops = 0;
   bool has_sass = false;
+  double dram_bytes = 0;  // CUPTI dram__bytes_read.sum + dram__bytes_write.sum
+  bool has_dram = false;
   std::array<int32_t, 3> grid{kNullInt32, kNullInt32, kNullInt32};
   std::array<int32_t, 3> block{kNullInt32, kNullInt32, kNullInt32};
   std::string_view sync_kind, copy_kind, meta_name, meta_labels;
@@ -74,6 +76,7 @@ struct PendingMetric {
   int64_t range_row;
   double flops;
   MetricSource source;
+  double dram_bytes = nullValue<double>();  // measured: dram__bytes_read + dram__bytes_write
 };
 
 // Which profiler wrote the document: Kineto (an object with "traceEvents", or

@@ -486,6 +486,9 @@ simdjson::error_code DocumentReader::readArgs(od::object args) {
               e_.sass_flops += per_instruction * count;
               e_.has_sass = true;
             }
+          } else if (key == "dram__bytes_read.sum" || key == "dram__bytes_write.sum") {
+            double bytes = 0;
+            if (take_double(bytes)) e_.dram_bytes += bytes, e_.has_dram = true;
           }
           break;
         case ArgKey::kDropped:

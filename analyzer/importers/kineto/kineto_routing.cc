@@ -225,8 +225,10 @@ void EventRouter::addComplete(Event& e) {
       r.external_id = e.external_id, r.correlation_id = e.correlation;
       r.args = e.extras;
       const int64_t row = t_.ranges.append(r);
-      if (e.has_sass) {
-        s_.pending_metrics.push_back({row, e.sass_flops, MetricSource::kMeasured});
+      if (e.has_sass || e.has_dram) {
+        s_.pending_metrics.push_back({row, e.has_sass ? e.sass_flops : nullValue<double>(),
+                                      MetricSource::kMeasured,
+                                      e.has_dram ? e.dram_bytes : nullValue<double>()});
       } else if (!std::isnan(e.flops)) {
         // PyTorch computes op FLOPs from input shapes (with_flops=True).
         s_.pending_metrics.push_back({row, e.flops, MetricSource::kEstimated});
