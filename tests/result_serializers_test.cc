@@ -95,6 +95,7 @@ RankResult everyFigureKnown() {
   r.mfu.impossible_pct = 140.0;
   r.mfu.likely_wrong = "the tokens per step";
   r.mfu.mfu_pct = 45.0, r.mfu.hardware_flops_per_step = 1e12, r.mfu.hfu_pct = 12.5;
+  r.mfu.op_shapes_coverage_pct = 91.5, r.mfu.hardware_flops_window = 3e12;
   for (StepMfu& m : r.mfu.steps) m.mfu_pct = 40.0, m.hardware_flops = 2e12, m.hfu_pct = 25.0;
   if (r.memory) r.memory->device_bytes = 80e9, r.memory->pct_of_device = 50.0;
   for (DeviceUtilization& u : r.utilization.devices) u.sm_efficiency_pct = 80, u.occupancy_pct = 40;

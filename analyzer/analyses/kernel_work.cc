@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "analyzer/analyses/model_annotation.h"
+#include "analyzer/analyses/op_links.h"
 #include "analyzer/analyses/op_shapes.h"
 
 namespace damscope {
@@ -22,7 +23,7 @@ struct RangeCounts {
   double flops = 0;
   std::optional<double> bytes;
   MetricSource source = MetricSource::kEstimated;
-  bool matrix_only = false;  // counted from a matrix op's shapes: its matrix kernels did it
+  bool model_math = false;  // a matrix, convolution or attention op's shapes: its matrix kernels did the math
 };
 
 std::optional<double> positive(double v) {
@@ -60,6 +61,7 @@ std::unordered_map<int64_t, RangeCounts> rangeCounts(const TraceTables& t) {
   // Whether an op name is one op_shapes.h can count: asked once per name.
   std::unordered_map<int32_t, bool> countable;
   OpWorkCounter shapes;
+  const OpLinks links = linkOps(t);
   for (size_t i = 0; i < t.ranges.size(); ++i) {
     if (isNull(t.ranges.thread_id[i])) continue;  // host ranges launch kernels
     const std::string_view name = t.strings.get(t.ranges.name[i]);
@@ -70,13 +72,18 @@ std::unordered_map<int64_t, RangeCounts> rangeCounts(const TraceTables& t) {
     auto [known, inserted] = countable.try_emplace(t.ranges.name[i].value, false);
     if (inserted) known->second = countsOpWork(name);
     if (!known->second) continue;
-    if (auto w = shapes.count(name, t.ranges.args[i])) {
-      auto it = out.find(static_cast<int64_t>(i));
+    const int64_t row = static_cast<int64_t>(i);
+    const OpCall call{name, t.ranges.args[i], links.outputDims(t, row), links.forwardArgs(t, row)};
+    if (std::optional<OpWork> w = shapes.count(call)) {
+      // A forward op run again for checkpointing did its math once already.
+      if (links.isRecomputed(row)) w->model_math = false;
+      auto it = out.find(row);
       if (it != out.end() && it->second.source == MetricSource::kEstimated) {
         // PyTorch's own FLOP count stands; the shapes add the bytes.
         if (!it->second.bytes) it->second.bytes = w->bytes;
+        it->second.model_math = w->model_math;
       } else {
-        offer(static_cast<int64_t>(i), {w->flops, w->bytes, MetricSource::kEstimated, true});
+        offer(row, {w->flops, w->bytes, MetricSource::kEstimated, w->model_math});
       }
     }
   }
@@ -89,49 +96,66 @@ struct Interval {
   int64_t range = 0;
 };
 
-// For each kernel launched by a call inside some counted range of `source`,
-// the innermost such range on the call's thread.
-std::unordered_map<int64_t, std::vector<size_t>> launchesIn(
-    const AnalysisInput& in, const std::unordered_map<int64_t, RangeCounts>& counts,
-    MetricSource source, const std::vector<int8_t>& best_trust) {
+using RangesByThread = std::unordered_map<int64_t, std::vector<Interval>>;
+
+void addRange(const TraceTables& t, int64_t range, RangesByThread& by_thread) {
+  const size_t r = static_cast<size_t>(range);
+  by_thread[t.ranges.thread_id[r]].push_back(
+      {t.ranges.ts[r], t.ranges.ts[r] + std::max<int64_t>(t.ranges.dur[r], 0), range});
+}
+
+// For each kernel `wanted` says to look for, launched by a call inside one of
+// the ranges, the innermost such range on the call's thread.
+template <typename Wanted>
+std::unordered_map<int64_t, std::vector<size_t>> launchesIn(const AnalysisInput& in,
+                                                            RangesByThread by_thread,
+                                                            const Wanted& wanted) {
   const TraceTables& t = in.tables();
-  std::unordered_map<int64_t, std::vector<Interval>> by_thread;
-  for (const auto& [range, c] : counts) {
-    if (c.source != source) continue;
-    const size_t r = static_cast<size_t>(range);
-    by_thread[t.ranges.thread_id[r]].push_back(
-        {t.ranges.ts[r], t.ranges.ts[r] + std::max<int64_t>(t.ranges.dur[r], 0), range});
-  }
   if (by_thread.empty()) return {};
-  // Launch calls of kernels that still lack a source this good, by thread.
   struct Launch {
     int64_t ts;
     size_t op;
   };
-  // The kernel each call launched, then the calls in table order: the store
-  // keeps api_calls sorted by time, so each thread's list comes out sorted
-  // without a sort of a million launches (checked, and sorted if not).
-  std::vector<int32_t> op_of_call(t.api_calls.size(), -1);
+  // The kernels each call launched (a CUDA graph launch runs many under one
+  // correlation id), then the calls in table order: the store keeps
+  // api_calls sorted by time, so each thread's list comes out sorted without
+  // a sort of a million launches (checked, and sorted if not). The kernels
+  // of call c are kernels[first[c] .. first[c + 1]).
   const std::vector<GpuOp>& gpu = in.gpu();
-  for (size_t g = 0; g < gpu.size(); ++g) {
-    if (gpu[g].kind != GpuOpKind::kKernel || gpu[g].launch < 0) continue;
-    if (best_trust[static_cast<size_t>(gpu[g].row)] <= trust(source)) continue;
-    op_of_call[static_cast<size_t>(gpu[g].launch)] = static_cast<int32_t>(g);
+  std::vector<int32_t> first(t.api_calls.size() + 1, 0);
+  const auto launched = [&](const GpuOp& op) {
+    return op.kind == GpuOpKind::kKernel && op.launch >= 0 &&
+           static_cast<size_t>(op.launch) < t.api_calls.size() && wanted(op);
+  };
+  for (const GpuOp& op : gpu) {
+    if (launched(op)) ++first[static_cast<size_t>(op.launch) + 1];
+  }
+  for (size_t c = 1; c < first.size(); ++c) first[c] += first[c - 1];
+  std::vector<int32_t> kernels(static_cast<size_t>(first.back()));
+  {
+    std::vector<int32_t> filled(first.begin(), first.end() - 1);
+    for (size_t g = 0; g < gpu.size(); ++g) {
+      if (launched(gpu[g])) {
+        kernels[static_cast<size_t>(filled[static_cast<size_t>(gpu[g].launch)]++)] =
+            static_cast<int32_t>(g);
+      }
+    }
   }
   // Consecutive calls mostly come from one thread and one range: the last
   // lookup is kept, which spares a million hash lookups.
   std::unordered_map<int64_t, std::vector<Launch>> launches;
   int64_t last_thread = kNullInt;
-  std::vector<Launch>* last_launches = nullptr;  // null: the thread has no counted range
-  for (size_t call = 0; call < op_of_call.size(); ++call) {
-    if (op_of_call[call] < 0) continue;
+  std::vector<Launch>* last_launches = nullptr;  // null: the thread has none of the ranges
+  for (size_t call = 0; call + 1 < first.size(); ++call) {
+    if (first[call] == first[call + 1]) continue;
     const int64_t thread = t.api_calls.thread_id[call];
-    if (thread != last_thread || call == 0) {
+    if (thread != last_thread || last_launches == nullptr) {
       last_thread = thread;
       last_launches = by_thread.count(thread) ? &launches[thread] : nullptr;
     }
-    if (last_launches) {
-      last_launches->push_back({t.api_calls.ts[call], static_cast<size_t>(op_of_call[call])});
+    if (!last_launches) continue;
+    for (int32_t k = first[call]; k < first[call + 1]; ++k) {
+      last_launches->push_back({t.api_calls.ts[call], static_cast<size_t>(kernels[static_cast<size_t>(k)])});
     }
   }
   std::unordered_map<int64_t, std::vector<size_t>> out;  // range -> gpu op indexes
@@ -207,31 +231,74 @@ KernelWorkReport computeKernelWork(const AnalysisInput& in) {
     give(KernelWork{op.row, it->second.flops, it->second.bytes, it->second.source, range});
   }
   for (MetricSource source : kByTrust) {
-    for (auto& [range, ops] : launchesIn(in, counts, source, best_trust)) {
+    RangesByThread ranges;
+    for (const auto& [range, c] : counts) {
+      if (c.source == source) addRange(t, range, ranges);
+    }
+    const auto lacks_better = [&](const GpuOp& op) {
+      return best_trust[static_cast<size_t>(op.row)] > trust(source);
+    };
+    for (auto& [range, ops] : launchesIn(in, std::move(ranges), lacks_better)) {
       has_kernels[static_cast<size_t>(range)] = 1;
       const RangeCounts& c = counts.at(range);
-      // A matrix op's FLOPs are its GEMM's, not the bias or memset kernels'
-      // it launches beside it; without a matrix kernel, every kernel shares.
-      if (c.matrix_only) {
-        const auto not_matrix = [&](size_t g) {
-          return boundOf(in.gpu()[g].category) != KernelBound::kCompute;
-        };
-        if (!std::all_of(ops.begin(), ops.end(), not_matrix)) std::erase_if(ops, not_matrix);
+      // A matrix op's FLOPs are its GEMM's, not those of the transposes,
+      // bias or memset kernels it launches beside it; its bytes are shared
+      // by all of them. Without a matrix kernel, every kernel shares both.
+      const auto matrix = [&](size_t g) {
+        return boundOf(in.gpu()[g].category) == KernelBound::kCompute;
+      };
+      const bool matrix_flops = c.model_math && std::any_of(ops.begin(), ops.end(), matrix);
+      double total = 0, matrix_total = 0;
+      for (size_t g : ops) {
+        const double d = static_cast<double>(in.gpu()[g].end - in.gpu()[g].ts);
+        total += d;
+        if (!matrix_flops || matrix(g)) matrix_total += d;
       }
-      double total = 0;
-      for (size_t g : ops) total += static_cast<double>(in.gpu()[g].end - in.gpu()[g].ts);
+      const auto shareOf = [&](size_t g, double of, size_t count) {
+        return of > 0 ? static_cast<double>(in.gpu()[g].end - in.gpu()[g].ts) / of
+                      : 1.0 / static_cast<double>(count);
+      };
+      const size_t flops_kernels =
+          matrix_flops ? static_cast<size_t>(std::count_if(ops.begin(), ops.end(), matrix)) : ops.size();
       for (size_t g : ops) {
         const GpuOp& op = in.gpu()[g];
-        const double share = total > 0 ? static_cast<double>(op.end - op.ts) / total
-                                       : 1.0 / static_cast<double>(ops.size());
-        KernelWork w{op.row, c.flops * share, std::nullopt, source, range};
-        if (c.bytes) w.bytes = *c.bytes * share;
-        give(w);
+        const bool does_math = !matrix_flops || matrix(g);
+        KernelWork w{op.row, does_math ? c.flops * shareOf(g, matrix_total, flops_kernels) : 0,
+                     std::nullopt, source, range};
+        w.model_math = c.model_math && does_math;
+        if (c.bytes) w.bytes = *c.bytes * shareOf(g, total, ops.size());
+        if (w.flops > 0 || w.bytes) give(w);
       }
     }
   }
   for (const auto& [range, c] : counts) {
     if (!has_kernels[static_cast<size_t>(range)]) ++report.ranges_without_kernels;
+  }
+  // The framework op behind each kernel still without work: the gap the next
+  // formula would fill.
+  const StringId op_category = t.strings.find("cpu_op");
+  RangesByThread ops;
+  if (op_category.valid()) {
+    for (size_t i = 0; i < t.ranges.size(); ++i) {
+      if (t.ranges.category[i] == op_category && !isNull(t.ranges.thread_id[i])) {
+        addRange(t, static_cast<int64_t>(i), ops);
+      }
+    }
+  }
+  const auto unplaced = [&](const GpuOp& op) {
+    return best_trust[static_cast<size_t>(op.row)] == 3 && op.work != GpuWork::kCommunication;
+  };
+  std::vector<char> seen(t.kernels.size(), 0);
+  for (const auto& [range, kernels] : launchesIn(in, std::move(ops), unplaced)) {
+    for (size_t g : kernels) {
+      report.unplaced.push_back({in.gpu()[g].row, range});
+      seen[static_cast<size_t>(in.gpu()[g].row)] = 1;
+    }
+  }
+  for (const GpuOp& op : in.gpu()) {
+    if (op.kind == GpuOpKind::kKernel && unplaced(op) && !seen[static_cast<size_t>(op.row)]) {
+      report.unplaced.push_back({op.row, kNullInt});
+    }
   }
   std::sort(report.kernels.begin(), report.kernels.end(),
             [](const KernelWork& a, const KernelWork& b) { return a.kernel < b.kernel; });

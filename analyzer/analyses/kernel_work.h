@@ -13,17 +13,20 @@
 //              kernel_metrics row marked annotated
 //   estimated  counted from shapes: PyTorch's own per-op `flops` argument
 //              (kernel_metrics rows marked estimated), else damscope's count
-//              from an ATen op's "Input Dims" and "Input type" (op_shapes.h)
+//              from an ATen op's "Input Dims" and "Input type" (op_shapes.h,
+//              with autograd's links, op_links.h)
 // A range's counts belong to the kernels launched inside it (on a cpu device,
 // to the op derived from it, cpu_device_work.h): the launch call
 // lies in the range's time on the range's thread, and the innermost such
 // range with counts of the best source wins, so an op and the op it calls
 // never count twice. Kernels of one range share its counts in proportion to
 // their durations (a range's launches do not say which kernel did what); the
-// counts of a matrix op's shapes go to its GEMM/convolution/attention kernels
-// only, not to the bias or memset kernels it launches beside them.
+// FLOPs of a matrix op's shapes go to its GEMM/convolution/attention kernels
+// only, not to the transposes, bias or memset kernels it launches beside
+// them, which share its bytes.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -38,6 +41,13 @@ struct KernelWork {
   std::optional<double> bytes;  // DRAM bytes; empty: unknown
   MetricSource source = MetricSource::kEstimated;
   int64_t range = kNullInt;  // the ranges row the counts came from; kNullInt: the kernel's own
+  bool model_math = false;   // FLOPs of a matrix, convolution or attention op's shapes (MFU counts them)
+};
+
+// A kernel no source gave work to, and the framework op that launched it.
+struct UnplacedKernel {
+  int64_t kernel = 0;        // kernels row
+  int64_t op = kNullInt;     // ranges row of the innermost framework op; kNullInt: none
 };
 
 struct KernelWorkReport {
@@ -45,6 +55,7 @@ struct KernelWorkReport {
   // Kernels that got counts, per source (MetricSource order).
   std::array<int64_t, 3> kernels_by_source{};
   int64_t ranges_without_kernels = 0;  // ranges with counts but no kernel launched inside
+  std::vector<UnplacedKernel> unplaced;  // computation kernels without work (not collectives)
 };
 
 KernelWorkReport computeKernelWork(const AnalysisInput& input);

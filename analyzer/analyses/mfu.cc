@@ -1,6 +1,8 @@
 // Model FLOPs utilization: see mfu.h.
 #include "analyzer/analyses/mfu.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -56,6 +58,67 @@ std::vector<std::optional<double>> measuredFlops(const AnalysisInput& in, const 
   return per_step;
 }
 
+// Model FLOPs from the recorded op shapes (source 4): the model math of the
+// kernels that start in each step, and the share of the window's
+// computation kernel time that op shapes cover.
+struct OpShapeFlops {
+  std::vector<std::optional<double>> per_step;
+  double coverage_pct = 0;
+};
+
+OpShapeFlops opShapeFlops(const AnalysisInput& in, const StepReport& steps,
+                          const WindowReport& window, const KernelWorkReport& work) {
+  OpShapeFlops out;
+  out.per_step.resize(steps.steps.size());
+  const TraceTables& t = in.tables();
+  std::vector<const KernelWork*> by_kernel(t.kernels.size(), nullptr);
+  for (const KernelWork& w : work.kernels) {
+    // Shapes' counts come from a range; PyTorch's own per-op FLOPs are source 3.
+    if (w.source == MetricSource::kEstimated && !isNull(w.range)) {
+      by_kernel[static_cast<size_t>(w.kernel)] = &w;
+    }
+  }
+  int64_t kernel_time = 0, covered = 0;
+  const std::vector<GpuOp>& gpu = in.gpu();
+  for (size_t g = 0; g < gpu.size(); ++g) {
+    const GpuOp& op = gpu[g];
+    if (op.kind != GpuOpKind::kKernel || op.work == GpuWork::kCommunication) continue;
+    const KernelWork* w = by_kernel[static_cast<size_t>(op.row)];
+    if (window.in_window[g]) {
+      kernel_time += op.end - op.ts;
+      if (w) covered += op.end - op.ts;
+    }
+    if (!w || !w->model_math || !(w->flops > 0)) continue;
+    const int64_t s = steps.stepAt(op.ts);
+    if (s < 0) continue;
+    std::optional<double>& f = out.per_step[static_cast<size_t>(s)];
+    f = f.value_or(0) + w->flops;
+  }
+  if (kernel_time > 0) {
+    out.coverage_pct = 100.0 * static_cast<double>(covered) / static_cast<double>(kernel_time);
+  }
+  return out;
+}
+
+// FLOPs the counters measured on the window's kernels, if any.
+std::optional<double> windowMeasuredFlops(const AnalysisInput& in, const WindowReport& window,
+                                          const KernelWorkReport& work) {
+  std::vector<double> measured(in.tables().kernels.size(), 0);
+  bool any = false;
+  for (const KernelWork& w : work.kernels) {
+    if (w.source == MetricSource::kMeasured && w.flops > 0) {
+      measured[static_cast<size_t>(w.kernel)] = w.flops, any = true;
+    }
+  }
+  if (!any) return std::nullopt;
+  double sum = 0;
+  for (size_t g = 0; g < in.gpu().size(); ++g) {
+    const GpuOp& op = in.gpu()[g];
+    if (op.kind == GpuOpKind::kKernel && window.in_window[g]) sum += measured[static_cast<size_t>(op.row)];
+  }
+  return sum > 0 ? std::optional<double>(sum) : std::nullopt;
+}
+
 // The input an impossible MFU most likely got wrong.
 std::string likelyWrong(const AnalysisInput& in, const MfuReport& r, double ratio_pct) {
   int32_t world = 0;
@@ -89,6 +152,8 @@ std::string_view toText(FlopsSource source) {
       return "model_annotation";
     case FlopsSource::kProfilerOps:
       return "profiler_ops";
+    case FlopsSource::kOpShapes:
+      return "op_shapes";
   }
   return "none";
 }
@@ -170,10 +235,25 @@ MfuAnalysis computeMfu(const AnalysisInput& in, const StepReport& steps, const W
     if (any) {
       r.flops_source = FlopsSource::kProfilerOps;
     } else {
-      notes.push_back({"mfu",
-                       "the trace does not say what model it trains (no model annotation, no "
-                       "per-op FLOPs): no MFU",
-                       Remedy::kModel});
+      OpShapeFlops shapes = opShapeFlops(in, steps, window, work);
+      for (const auto& f : shapes.per_step) any = any || f.has_value();
+      if (any) r.op_shapes_coverage_pct = shapes.coverage_pct;
+      if (any && shapes.coverage_pct >= kOpShapesMinCoveragePct) {
+        r.flops_source = FlopsSource::kOpShapes;
+        model_flops = std::move(shapes.per_step);
+      } else if (any) {
+        notes.push_back(
+            {"mfu",
+             fmt::format("the recorded op shapes cover {:.1f} % of the computation kernel time "
+                         "(under {:.0f} %): too little to stand for the model's FLOPs; no MFU",
+                         shapes.coverage_pct, kOpShapesMinCoveragePct),
+             Remedy::kModel});
+      } else {
+        notes.push_back({"mfu",
+                         "the trace does not say what model it trains (no model annotation, no "
+                         "per-op FLOPs, no matrix op shapes): no MFU",
+                         Remedy::kModel});
+      }
     }
   }
   const std::vector<std::optional<double>> hardware = measuredFlops(in, steps, work);
@@ -220,6 +300,15 @@ MfuAnalysis computeMfu(const AnalysisInput& in, const StepReport& steps, const W
   if (seconds_sum > 0 && hardware_steps == window.step_count && hardware_steps > 0 &&
       r.peak_flops_per_s) {
     const double pct = 100.0 * hardware_sum / seconds_sum / *r.peak_flops_per_s;
+    if (pct <= 100) r.hfu_pct = pct;
+  }
+  r.hardware_flops_window = windowMeasuredFlops(in, window, work);
+  // Without steps, the run's HFU is over the window, when its times are real.
+  const bool real_times = in.tables().getMeta("kernel_times") != "placeholders";
+  if (window.step_count == 0 && r.hardware_flops_window && real_times && r.peak_flops_per_s &&
+      !isNull(window.start) && window.end > window.start) {
+    const double seconds = static_cast<double>(window.end - window.start) * 1e-9;
+    const double pct = 100.0 * *r.hardware_flops_window / seconds / *r.peak_flops_per_s;
     if (pct <= 100) r.hfu_pct = pct;
   }
   return out;

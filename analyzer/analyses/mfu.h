@@ -11,7 +11,13 @@
 //   2. the workload's model annotation, the same way;
 //   3. the profiler's per-op FLOPs (PyTorch with_flops=True: Kineto's `flops`
 //      argument, stored as estimated kernel_metrics of ranges), summed over
-//      the ops that start in the step, the outermost op of a nest only.
+//      the ops that start in the step, the outermost op of a nest only;
+//   4. the recorded op shapes (op_shapes.h): the matrix, convolution and
+//      attention FLOPs of the forward and backward ops whose kernels start
+//      in the step (kernel_work.h model_math; recomputed forward ops are not
+//      model math), when ops with shapes cover at least 80 % of the window's
+//      computation kernel time. Below that the sum would be a fraction of the
+//      model, not an estimate of it.
 // MFU counts the FLOPs the model needs, whatever the implementation runs
 // (activation recomputation is not counted); HFU counts what ran, and exists
 // only where hardware counters measured FLOPs (kernel_work.h, measured).
@@ -42,8 +48,12 @@
 
 namespace damscope {
 
-enum class FlopsSource : uint8_t { kNone, kUserModel, kAnnotation, kProfilerOps };
-constexpr size_t kFlopsSourceCount = 4;
+enum class FlopsSource : uint8_t { kNone, kUserModel, kAnnotation, kProfilerOps, kOpShapes };
+constexpr size_t kFlopsSourceCount = 5;
+
+// The least share of computation kernel time op shapes must cover for their
+// FLOPs to stand for the model's (source 4).
+constexpr double kOpShapesMinCoveragePct = 80;
 std::string_view toText(FlopsSource source);
 
 struct MfuOptions {
@@ -65,6 +75,9 @@ struct MfuReport {
   FlopsSource flops_source = FlopsSource::kNone;
   std::optional<ModelShape> model;        // sources 1 and 2
   std::optional<double> flops_per_token;  // sources 1 and 2
+  // The share of the window's computation kernel time whose work came from
+  // op shapes; set when source 4 was tried.
+  std::optional<double> op_shapes_coverage_pct;
   RunPrecision precision;
   PeakSource peak_source = PeakSource::kNone;
   std::string peak_device;  // "A100 SXM4 40GB (matched by board name PG509-200)"
@@ -75,6 +88,9 @@ struct MfuReport {
   std::optional<double> impossible_pct;        // the ratio, when above 100 %
   std::string likely_wrong;                    // with impossible_pct: which input
   std::optional<double> hardware_flops_per_step;
+  // FLOPs the counters measured on the window's kernels; with no steps, HFU
+  // is over the window (unless the kernels' times are placeholders).
+  std::optional<double> hardware_flops_window;
   std::optional<double> hfu_pct;
   std::vector<StepMfu> steps;  // one per StepReport step
   bool operator==(const MfuReport&) const = default;

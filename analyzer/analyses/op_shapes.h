@@ -1,22 +1,18 @@
 // FLOPs and bytes of a framework op, counted from the shapes the PyTorch
-// profiler records with record_shapes=True (a cpu_op's "Input Dims" and
-// "Input type" arguments): the `estimated` source of kernel work
-// (kernel_work.h) when a trace has no counters and no annotation.
+// profiler records with record_shapes=True (a cpu_op's "Input Dims", "Input
+// type" and, from PyTorch 2.1, "Concrete Inputs" arguments): the `estimated`
+// source of kernel work (kernel_work.h) when a trace has no counters and no
+// annotation. The formulas, per op family, are in op_formulas.h; this file
+// reads the recorded arguments into what they take.
 //
-// Counted ops, with FLOPs = 2 per multiply-add:
-//   aten::mm        [M,K] x [K,N]                 2 M K N
-//   aten::addmm     bias, [M,K] x [K,N]           2 M K N (+ M N for the bias)
-//   aten::bmm       [B,M,K] x [B,K,N]             2 B M K N
-//   aten::baddbmm   bias, [B,M,K] x [B,K,N]       2 B M K N (+ B M N)
-//   aten::linear    [..,K] x [N,K]^T (+ [N])      2 M K N, M = product of the leading dims
-//   aten::scaled_dot_product_attention and its _flash/_efficient/_cudnn forms
-//                   Q [B,H,T,D], K and V [B,H,S,D]  4 B H T S D (QK^T and PV),
-//                   counted without a causal mask (the shapes do not say)
-// Bytes are what the op must read and write at least: every input and the
-// output once, at the element size of "Input type"; a kernel moves at least
-// that much, so the arithmetic intensity from it is an upper bound. Ops whose
-// output shape the inputs do not determine (convolutions without their
-// stride and padding) are not counted.
+// What the shapes alone do not say, autograd's links do (op_links.h): a
+// forward op's output shape is its backward node's incoming gradient (a
+// convolution's output size needs its stride and padding otherwise), and a
+// backward op that lacks a shape (cudnn_convolution_backward_weight records
+// only the weight's size as a list) takes it from the forward op.
+//
+// The dtype of a tensor list is not recorded: a list takes the op's first
+// tensor's, else 4 bytes (FP32).
 #pragma once
 
 #include <optional>
@@ -24,26 +20,31 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "analyzer/analyses/op_formulas.h"
+
 namespace damscope {
 
-struct OpWork {
-  double flops = 0;
-  double bytes = 0;
+// An op call as recorded: its name, its args JSON object, and what autograd
+// links add (empty when nothing).
+struct OpCall {
+  std::string_view name;
+  std::string_view args;
+  std::string_view output_dims;   // JSON array: the output's dims, from the backward node
+  std::string_view forward_args;  // a backward op: the forward op's args JSON object
 };
 
-// True when `name` is one of the ops above (its shapes may still be missing).
+// True when `name` has a formula (its shapes may still be missing).
 bool countsOpWork(std::string_view name);
 
-// The work of op `name` from its args JSON object, or nothing when the op is
-// not one of the above or its shapes are missing or malformed.
-std::optional<OpWork> estimateOpWork(std::string_view name, std::string_view args_json);
+// The work of the op, or nothing when it has no formula or its shapes are
+// missing, malformed or do not fit the formula.
+std::optional<OpWork> estimateOpWork(const OpCall& call);
 
 // estimateOpWork with a memory: ops repeat the same few shapes thousands of
-// times (every layer, every step), so each distinct (op, shapes) is counted
-// once.
+// times (every layer, every step), so each distinct call is counted once.
 class OpWorkCounter {
  public:
-  std::optional<OpWork> count(std::string_view name, std::string_view args_json);
+  std::optional<OpWork> count(const OpCall& call);
 
  private:
   std::unordered_map<std::string, std::optional<OpWork>> cache_;

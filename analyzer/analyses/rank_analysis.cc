@@ -53,6 +53,12 @@ Result<RankAnalysis> analyzeRank(const TraceTables& tables, const AnalysisOption
                        "no GPU operation carries a correlation id that matches a launch call: "
                        "launch delays and launch-based gap causes cannot be computed"});
   }
+  if (tables.getMeta("kernel_times") == "placeholders") {
+    a.notes.push_back({"input",
+                       "the kernels are known only from CUPTI counter ranges, whose times are the "
+                       "profiler's placeholders (it replays each kernel for its counters): their "
+                       "counters are measured, their times and what is computed from them are not"});
+  }
   a.loss = computeDataLoss(tables);
   DAMSCOPE_RETURN_IF_ERROR(next());
   a.steps = computeSteps(in, options.steps);
@@ -76,6 +82,7 @@ Result<RankAnalysis> analyzeRank(const TraceTables& tables, const AnalysisOption
   RooflineAnalysis roofline =
       computeRoofline(in, a.window, a.work, a.peaks, a.precision.precision, options.roofline);
   a.roofline = std::move(roofline.report);
+  for (const AnalysisNote& n : roofline.notes) a.notes.push_back(n);
   // Kernels with a roofline point are compute- or memory-bound by it, from
   // here on (the scorecard and the findings read GpuOp::work).
   a.input->applyBoundOverrides(roofline.bound_overrides);

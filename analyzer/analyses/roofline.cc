@@ -1,6 +1,7 @@
 // Roofline placement: see roofline.h.
 #include "analyzer/analyses/roofline.h"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -122,6 +123,46 @@ std::optional<BusBytes> busBytes(std::string_view args_json) {
   return BusBytes{name, factor * elements * *size};
 }
 
+// The ops whose window kernels have no work, by their time: what a formula
+// (op_formulas.h) or counters would place next.
+std::optional<AnalysisNote> unplacedNote(const AnalysisInput& in, const WindowReport& window,
+                                         const KernelWorkReport& work, int64_t kernel_time) {
+  const TraceTables& t = in.tables();
+  std::vector<int64_t> window_time(t.kernels.size(), -1);
+  for (size_t g = 0; g < in.gpu().size(); ++g) {
+    const GpuOp& op = in.gpu()[g];
+    if (op.kind == GpuOpKind::kKernel && window.in_window[g]) {
+      window_time[static_cast<size_t>(op.row)] = op.end - op.ts;
+    }
+  }
+  std::unordered_map<std::string_view, int64_t> by_op;
+  for (const UnplacedKernel& k : work.unplaced) {
+    const int64_t dur = window_time[static_cast<size_t>(k.kernel)];
+    if (dur < 0) continue;
+    const std::string_view op = isNull(k.op)
+                                    ? std::string_view("(no framework op)")
+                                    : t.strings.get(t.ranges.name[static_cast<size_t>(k.op)]);
+    by_op[op] += dur;
+  }
+  std::vector<std::pair<std::string_view, int64_t>> ops(by_op.begin(), by_op.end());
+  std::sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
+  // Ops under 0.5 % of the time are not what the next formula should be for.
+  std::string list;
+  size_t shown = 0;
+  for (const auto& [op, time] : ops) {
+    const double pct = 100.0 * static_cast<double>(time) / static_cast<double>(kernel_time);
+    if (pct < 0.5 || shown == 6) break;
+    list += fmt::format("{}{} {:.1f} %", shown == 0 ? "" : ", ", op, pct);
+    ++shown;
+  }
+  if (shown == 0) return std::nullopt;
+  return AnalysisNote{"roofline", "kernels not placed (no counters, annotation or op formula), "
+                                  "by the op that launched them: " +
+                                      list + " of kernel time"};
+}
+
 }  // namespace
 
 RooflineAnalysis computeRoofline(const AnalysisInput& in, const WindowReport& window,
@@ -150,6 +191,7 @@ RooflineAnalysis computeRoofline(const AnalysisInput& in, const WindowReport& wi
   std::array<Sum, kKernelCategoryCount> by_class;
   std::map<std::string, CollectivePoint> collectives;
   int64_t kernel_time = 0, work_time = 0;
+  std::array<int64_t, 3> source_time{};
   const std::vector<GpuOp>& gpu = in.gpu();
   for (size_t g = 0; g < gpu.size(); ++g) {
     const GpuOp& op = gpu[g];
@@ -158,11 +200,15 @@ RooflineAnalysis computeRoofline(const AnalysisInput& in, const WindowReport& wi
     const KernelWork* w = by_kernel[row];
     const StringId name = t.kernels.name[row];
     // Every kernel with a point is placed by it, in the window or not.
-    if (w && w->bytes && *w->bytes > 0 && w->flops > 0 && peaks.bandwidth_bytes_per_s &&
+    // A kernel that moves bytes and does no arithmetic sits at intensity 0:
+    // below any ridge.
+    bool sided = false;  // its side of the ridge comes from its point
+    if (w && w->bytes && *w->bytes > 0 && peaks.bandwidth_bytes_per_s &&
         boundOf(op.category) != KernelBound::kCommunication) {
       const std::optional<double> peak =
           peaks.peakFlopsPerS(precisionOf(name).value_or(run_precision));
       if (peak) {
+        sided = true;
         const bool memory = w->flops / *w->bytes < *peak / *peaks.bandwidth_bytes_per_s;
         const GpuWork side = memory ? GpuWork::kMemoryBound : GpuWork::kComputeBound;
         if (side != op.work) out.bound_overrides.emplace_back(op.row, side);
@@ -170,7 +216,7 @@ RooflineAnalysis computeRoofline(const AnalysisInput& in, const WindowReport& wi
     }
     if (!window.in_window[g]) continue;
     const int64_t dur = op.end - op.ts;
-    kernel_time += dur;
+    if (op.work != GpuWork::kCommunication) kernel_time += dur;
     if (op.work == GpuWork::kCommunication) {
       if (auto bus = busBytes(t.kernels.args[row])) {
         CollectivePoint& c = collectives[bus->collective];
@@ -181,6 +227,7 @@ RooflineAnalysis computeRoofline(const AnalysisInput& in, const WindowReport& wi
     }
     if (!w) continue;
     work_time += dur;
+    if (sided) source_time[static_cast<size_t>(w->source)] += dur;
     ++r.kernels_with_work;
     ++r.kernels_by_source[static_cast<size_t>(w->source)];
     Sum& s = by_name[name.value];
@@ -200,6 +247,11 @@ RooflineAnalysis computeRoofline(const AnalysisInput& in, const WindowReport& wi
   if (kernel_time > 0) {
     r.time_with_work_pct =
         100.0 * static_cast<double>(work_time) / static_cast<double>(kernel_time);
+    for (size_t s = 0; s < source_time.size(); ++s) {
+      r.time_by_source_pct[s] =
+          100.0 * static_cast<double>(source_time[s]) / static_cast<double>(kernel_time);
+    }
+    if (auto note = unplacedNote(in, window, work, kernel_time)) out.notes.push_back(*note);
   }
 
   std::vector<const Sum*> names;

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "analyzer/analyses/analysis_input.h"
+#include "analyzer/analyses/analysis_note.h"
 #include "analyzer/analyses/analysis_window.h"
 #include "analyzer/analyses/device_peaks.h"
 #include "analyzer/analyses/kernel_work.h"
@@ -93,15 +94,23 @@ struct RooflineReport {
   std::vector<CollectivePoint> collectives;
   int64_t kernels_with_work = 0;               // window kernels with FLOPs or bytes
   std::array<int64_t, 3> kernels_by_source{};  // of those, per MetricSource
-  double time_with_work_pct = 0;               // their share of window kernel time
+  // Their share of the window's computation kernel time (collectives have
+  // their own ceiling, the link).
+  double time_with_work_pct = 0;
+  // Per MetricSource, the share whose side of the ridge their point gives
+  // (bytes known, and a device bandwidth): the verdict's compute/memory split
+  // rests on these, and on kernel names for the rest.
+  std::array<double, 3> time_by_source_pct{};
   bool operator==(const RooflineReport&) const = default;
 };
 
-// What computeRoofline finds: the report, and the kernels whose roofline side
-// differs from their category's reading (AnalysisInput::applyBoundOverrides).
+// What computeRoofline finds: the report, the kernels whose roofline side
+// differs from their category's reading (AnalysisInput::applyBoundOverrides),
+// and a note naming the ops whose kernels it could not place.
 struct RooflineAnalysis {
   RooflineReport report;
   std::vector<std::pair<int64_t, GpuWork>> bound_overrides;  // (kernels row, work)
+  std::vector<AnalysisNote> notes;
 };
 
 RooflineAnalysis computeRoofline(const AnalysisInput& input, const WindowReport& window,

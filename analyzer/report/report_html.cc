@@ -132,6 +132,8 @@ std::string verdictSection(const RankResult& a) {
       deviceWord(a), starved ? "starved" : "fed", percent(run.stallPct()),
       starved ? "threshold" : "under the threshold of", a.starved_threshold_pct,
       htmlEscape(axisLabel(run.deciding_axis)), percent(run.pct(run.deciding_axis)));
+  out += fmt::format("<p class=\"sub\">Compute/memory split: {}.</p>",
+                     htmlEscape(boundSourceWords(a.roofline)));
   if (a.verdict_may_be_off) {
     out += fmt::format(
         "<p class=\"caution\">Caution: {} of the trace's events were lost on the way in; this "

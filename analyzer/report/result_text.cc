@@ -92,6 +92,7 @@ std::string verdictLines(const RankResult& a) {
         deviceWord(a), percent(run.stallPct()), a.starved_threshold_pct,
         axisLabel(run.deciding_axis), percent(run.pct(run.deciding_axis)));
   }
+  out += "         compute/memory split: " + boundSourceWords(a.roofline) + "\n";
   if (a.verdict_may_be_off) {
     out += fmt::format(
         "         caution: {} of the trace's events were lost on the way in; this verdict may "
@@ -133,7 +134,12 @@ std::string findingLines(const RankResult& a, const SummaryTextOptions& text) {
 
 // "MFU      41.3 % of the bf16 peak of A100 SXM4 40GB (312.0 TFLOP/s; ...)".
 std::string mfuLine(const MfuReport& m) {
-  if (!m.mfu_pct && !m.impossible_pct && !m.hfu_pct) return "";
+  if (!m.mfu_pct && !m.impossible_pct && !m.hfu_pct) {
+    if (!m.hardware_flops_window) return "";
+    return fmt::format(
+        "HFU      n/a: {} measured by counters, but no step or kernel times to divide them by\n",
+        flopCount(*m.hardware_flops_window));
+  }
   const std::string peak = peakWords(m);
   std::string line;
   if (m.impossible_pct) {
@@ -142,6 +148,11 @@ std::string mfuLine(const MfuReport& m) {
   } else if (m.mfu_pct) {
     line = fmt::format("MFU      {} of {}; model FLOPs from {}", percent(*m.mfu_pct), peak,
                        flopsSourceWords(m.flops_source));
+    if (m.flops_source == FlopsSource::kOpShapes && m.model_flops_per_step &&
+        m.op_shapes_coverage_pct) {
+      line += fmt::format(" ({} per step; the shapes cover {} of kernel time)",
+                          flopCount(*m.model_flops_per_step), percent(*m.op_shapes_coverage_pct));
+    }
     if (m.model && m.model->layers && m.model->d_model && m.model->seq_len) {
       line += " (6N + attention)";
     } else if (m.model) {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 
 #include <cmath>
 
@@ -26,6 +27,14 @@ std::string flopRate(double flops_per_s) {
   return fmt::format("{:.1f} GFLOP/s", flops_per_s / 1e9);
 }
 
+std::string flopCount(double flops) {
+  if (!std::isfinite(flops)) return "n/a";
+  if (flops >= 1e15) return fmt::format("{:.2f} PFLOP", flops / 1e15);
+  if (flops >= 1e12) return fmt::format("{:.2f} TFLOP", flops / 1e12);
+  if (flops >= 1e9) return fmt::format("{:.1f} GFLOP", flops / 1e9);
+  return fmt::format("{:.1f} MFLOP", flops / 1e6);
+}
+
 std::string_view flopsSourceWords(FlopsSource s) {
   switch (s) {
     case FlopsSource::kUserModel:
@@ -34,6 +43,8 @@ std::string_view flopsSourceWords(FlopsSource s) {
       return "the model annotation";
     case FlopsSource::kProfilerOps:
       return "the profiler's per-op FLOPs";
+    case FlopsSource::kOpShapes:
+      return "recorded op shapes";
     case FlopsSource::kNone:
       break;
   }
@@ -64,6 +75,28 @@ std::string_view metricSourceWords(MetricSource s) {
       return "estimated from shapes";
   }
   return "";
+}
+
+std::string boundSourceWords(const RooflineReport& r) {
+  // A kernel with a roofline point is on its side of the ridge; the others
+  // are read from their names (kernel_categories.h).
+  constexpr std::array<std::pair<MetricSource, std::string_view>, 3> kSources = {{
+      {MetricSource::kMeasured, "measured by counters"},
+      {MetricSource::kAnnotated, "from the workload's annotations"},
+      {MetricSource::kEstimated, "from op shapes"},
+  }};
+  std::string out;
+  double placed = 0;
+  for (const auto& [source, words] : kSources) {
+    const double pct = r.time_by_source_pct[static_cast<size_t>(source)];
+    placed += pct;
+    if (pct > 0) out += fmt::format("{}{} on {}", out.empty() ? "" : ", ", words, percent(pct));
+  }
+  const double names = std::max(0.0, 100.0 - placed);
+  if (names >= 0.05 || out.empty()) {
+    out += fmt::format("{}from kernel names on {}", out.empty() ? "" : ", ", percent(names));
+  }
+  return out + " of computation kernel time";
 }
 
 std::string gainWords(const Finding& f) {

@@ -138,7 +138,7 @@ namespace damscope {
   X(int64_t, clipped_events, kNotNull, "clipped on the way in, counted in `stats`",                \
     x.data_loss.clipped, inJson("data_loss", "clipped"))                                           \
   X(std::string, mfu_flops_source, kNotNull,                                                       \
-    "where model FLOPs came from: `none`, `user_model`, `model_annotation`, `profiler_ops` (MFU)", \
+    "where model FLOPs came from: `none`, `user_model`, `model_annotation`, `profiler_ops`, `op_shapes` (MFU)", \
     x.mfu.flops_source, inJson("mfu", "flops_source"))                                             \
   X(std::string, model, kNullable, "the model MFU counts", DAMSCOPE_IN(x.mfu.model, name),         \
     inJson("mfu", "model", "name"))                                                                \
@@ -188,11 +188,17 @@ namespace damscope {
   X(double, hardware_flops_per_step, kNullable,                                                    \
     "FLOPs the hardware counters measured, mean per step", x.mfu.hardware_flops_per_step,          \
     inJson("mfu", "hardware_flops_per_step"))                                                      \
+  X(double, hardware_flops_window, kNullable, "FLOPs the counters measured in the window",         \
+    x.mfu.hardware_flops_window, inJson("mfu", "hardware_flops_window"))                           \
   X(double, hfu_pct, kNullable, "hardware FLOPs utilization", x.mfu.hfu_pct,                       \
     inJson("mfu", "hfu_pct", JsonForm::kPct))                                                      \
+  X(double, op_shapes_coverage_pct, kNullable,                                                     \
+    "the share of computation kernel time whose work op shapes gave, where they were tried",       \
+    x.mfu.op_shapes_coverage_pct, inJson("mfu", "op_shapes_coverage_pct", JsonForm::kPct))         \
   X(int64_t, roofline_kernels, kNotNull, "window kernels with FLOPs or bytes",                     \
     x.roofline.kernels_with_work, inJson("roofline", "kernels_with_work"))                         \
-  X(double, roofline_time_pct, kNullable, "their share of the window's kernel time",               \
+  X(double, roofline_time_pct, kNullable,                                                          \
+    "their share of the window's computation kernel time (collectives apart)",                     \
     x.roofline.time_with_work_pct, inJson("roofline", "time_with_work_pct", JsonForm::kPct))       \
   X(int64_t, measured_kernels, kNotNull, "of those, kernels whose work was measured",              \
     x.roofline.kernels_by_source[size_t(MetricSource::kMeasured)], kNoJson)                        \
@@ -200,6 +206,15 @@ namespace damscope {
     x.roofline.kernels_by_source[size_t(MetricSource::kAnnotated)], kNoJson)                       \
   X(int64_t, estimated_kernels, kNotNull, "... estimated from shapes",                             \
     x.roofline.kernels_by_source[size_t(MetricSource::kEstimated)], kNoJson)                       \
+  X(double, measured_time_pct, kNullable, "the share of computation kernel time measured",          \
+    x.roofline.time_by_source_pct[size_t(MetricSource::kMeasured)],                                \
+    inJson("roofline", "measured_time_pct", JsonForm::kPct))                                       \
+  X(double, annotated_time_pct, kNullable, "... annotated",                                         \
+    x.roofline.time_by_source_pct[size_t(MetricSource::kAnnotated)],                               \
+    inJson("roofline", "annotated_time_pct", JsonForm::kPct))                                      \
+  X(double, estimated_time_pct, kNullable, "... estimated from shapes",                             \
+    x.roofline.time_by_source_pct[size_t(MetricSource::kEstimated)],                               \
+    inJson("roofline", "estimated_time_pct", JsonForm::kPct))                                      \
   X(int32_t, memory_estimated, kNotNull, "1: the `memory_*` columns hold an estimate",             \
     presenceOf(x.memory), kNoJson)                                                                 \
   X(double, memory_state_bytes, kNullable, "weights, gradients and optimizer state",               \
@@ -702,7 +717,8 @@ struct AnalysisTables {
 // when either changes, so that results an older damscope stored are computed
 // again instead of shown (the GUI and the report read any stored results of
 // this version). 5: the kernels_below_roof finding and the FP32 reading of
-// cuBLAS's FFMA kernels.
-constexpr int kAnalysisSchemaVersion = 5;
+// cuBLAS's FFMA kernels. 6: op formulas for every common ATen family, the
+// roofline's share per source of computation kernel time, MFU from op shapes.
+constexpr int kAnalysisSchemaVersion = 6;
 
 }  // namespace damscope
