@@ -153,8 +153,6 @@ int32_t Attribution::slotFor(std::string_view name, std::string_view shapes) {
     OpRow row;
     row.name = std::string(name);
     row.shapes = std::string(shapes);
-    const bool host_time = options_.grouping != OpGrouping::kAnnotation;
-    if (host_time) row.cpu_total_ns = 0, row.cpu_self_ns = 0;
     rows_.push_back(std::move(row));
     work_.emplace_back();
   }
@@ -199,16 +197,20 @@ void Attribution::classifyRanges() {
     if (!member) continue;
     if (options_.by_shape && cpu_op.valid() && category == cpu_op) {
       slot_[r] = slotFor(strings_.get(name), fieldText(r_.args[r], "\"Input Dims\""));
-      continue;
+    } else {
+      int32_t& by_name = slot_by_name_[name.valid() ? static_cast<size_t>(name.value)
+                                                    : slot_by_name_.size() - 1];
+      if (by_name == kNoSlot) {
+        const std::string_view text = strings_.get(name);
+        const std::string_view module = modules ? moduleName(strings_.get(category), text) : text;
+        by_name = slotFor(module, {});
+      }
+      slot_[r] = by_name;
     }
-    int32_t& by_name = slot_by_name_[name.valid() ? static_cast<size_t>(name.value)
-                                                  : slot_by_name_.size() - 1];
-    if (by_name == kNoSlot) {
-      const std::string_view text = strings_.get(name);
-      const std::string_view module = modules ? moduleName(strings_.get(category), text) : text;
-      by_name = slotFor(module, {});
-    }
-    slot_[r] = by_name;
+    // Host ranges give their rows host time; GPU annotations and the
+    // "Module Hierarchy" paths have none.
+    OpRow& row = rows_[static_cast<size_t>(slot_[r])];
+    if (hostRange(r) && !row.cpu_total_ns) row.cpu_total_ns = 0, row.cpu_self_ns = 0;
   }
 }
 
