@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <span>
 #include <unordered_map>
 
 namespace damscope {
@@ -74,6 +75,7 @@ bool isRangeGrouping(std::string_view category) {
          category != "gpu_user_annotation";
 }
 
+
 // Per slot, what the rows need beyond OpRow: the byte-counted part of the
 // FLOPs, for the intensity.
 struct Work {
@@ -104,7 +106,7 @@ class Attribution {
   void classifyRanges();
   void indexTimelines();
   void linkBackward();
-  int64_t innermostAt(const std::vector<int64_t>& rows, int64_t t) const;
+  int64_t innermostAt(std::span<const int32_t> timeline, int64_t t) const;
   // Slots charged for a GPU operation launched (or, kAnnotation, started) in
   // `innermost`: `chain` gets them innermost first, each once.
   void collect(int64_t innermost, bool follow_backward);
@@ -131,8 +133,16 @@ class Attribution {
   std::vector<int64_t> forward_of_;
   // Ranges per timeline, in time order: per host thread (threads row), or per
   // (device, stream) for GPU annotations.
-  std::vector<std::vector<int64_t>> by_thread_;
-  std::map<std::pair<int32_t, int64_t>, std::vector<int64_t>> by_stream_;  // (device, stream)
+  // Ranges per timeline (ranges rows, in time order). Host ranges by thread
+  // in one array sized by a counting pass: thread i's are
+  // [thread_begin_[i], thread_begin_[i + 1]). Memory first touched costs
+  // more than the search itself on this project's VMs (page faults,
+  // bench/analysis_bench.cc), so no array grows by doubling and the starts
+  // are not copied. GPU annotations per (device, stream): a few.
+  std::vector<uint32_t> thread_begin_;
+  std::vector<int32_t> thread_rows_;
+  std::map<std::pair<int32_t, int64_t>, std::vector<int32_t>> by_stream_;
+  std::span<const int32_t> threadTimeline(int64_t thread) const;
   std::vector<int32_t> chain_;
   bool backward_charged_ = false;
 };
@@ -215,17 +225,35 @@ void Attribution::classifyRanges() {
 }
 
 void Attribution::indexTimelines() {
-  by_thread_.resize(in_.tables().threads.size());
-  for (size_t r = 0; r < r_.size(); ++r) {
-    if (hostRange(r)) {
-      const int64_t thread = r_.thread_id[r];
-      if (thread >= 0 && static_cast<size_t>(thread) < by_thread_.size()) {
-        by_thread_[static_cast<size_t>(thread)].push_back(static_cast<int64_t>(r));
-      }
-    } else if (annotations() && slot_[r] != kNoSlot) {
-      by_stream_[{r_.device[r], r_.stream[r]}].push_back(static_cast<int64_t>(r));
+  const size_t threads = in_.tables().threads.size();
+  auto known = [&](int64_t thread) {
+    return thread >= 0 && static_cast<size_t>(thread) < threads;
+  };
+  if (annotations()) {
+    for (size_t r = 0; r < r_.size(); ++r) {
+      if (slot_[r] == kNoSlot) continue;
+      by_stream_[{r_.device[r], r_.stream[r]}].push_back(static_cast<int32_t>(r));
     }
+    return;
   }
+  thread_begin_.assign(threads + 1, 0);
+  for (size_t r = 0; r < r_.size(); ++r) {
+    if (known(r_.thread_id[r])) ++thread_begin_[static_cast<size_t>(r_.thread_id[r]) + 1];
+  }
+  for (size_t i = 1; i <= threads; ++i) thread_begin_[i] += thread_begin_[i - 1];
+  thread_rows_.resize(thread_begin_[threads]);
+  std::vector<uint32_t> next(thread_begin_.begin(), thread_begin_.end() - 1);
+  for (size_t r = 0; r < r_.size(); ++r) {
+    if (!known(r_.thread_id[r])) continue;
+    thread_rows_[next[static_cast<size_t>(r_.thread_id[r])]++] = static_cast<int32_t>(r);
+  }
+}
+
+std::span<const int32_t> Attribution::threadTimeline(int64_t thread) const {
+  if (thread < 0 || static_cast<size_t>(thread) + 1 >= thread_begin_.size()) return {};
+  const uint32_t begin = thread_begin_[static_cast<size_t>(thread)];
+  const uint32_t end = thread_begin_[static_cast<size_t>(thread) + 1];
+  return std::span<const int32_t>(thread_rows_).subspan(begin, end - begin);
 }
 
 // Backward nodes -> the forward op that created them (see the header).
@@ -247,13 +275,14 @@ void Attribution::linkBackward() {
   }
 }
 
-// The innermost range of `rows` (one timeline, in time order) that contains
-// time `t`, or kNullInt: the last range to start at or before t, or the first
-// of its enclosing ranges that is still open at t.
-int64_t Attribution::innermostAt(const std::vector<int64_t>& rows, int64_t t) const {
-  auto it = std::upper_bound(rows.begin(), rows.end(), t,
-                             [&](int64_t time, int64_t row) { return time < r_.ts[row]; });
-  if (it == rows.begin()) return kNullInt;
+// The innermost range of a timeline that contains time `t`, or kNullInt: the
+// last range to start at or before t, or the first of its enclosing ranges
+// that is still open at t.
+int64_t Attribution::innermostAt(std::span<const int32_t> timeline, int64_t t) const {
+  const auto it = std::upper_bound(timeline.begin(), timeline.end(), t, [&](int64_t time, int32_t row) {
+    return time < r_.ts[static_cast<size_t>(row)];
+  });
+  if (it == timeline.begin()) return kNullInt;
   int64_t r = *(it - 1);
   while (!isNull(r) && end(static_cast<size_t>(r)) <= t) r = r_.parent_id[static_cast<size_t>(r)];
   return r;
@@ -291,13 +320,13 @@ void Attribution::collect(int64_t innermost, bool follow_backward) {
 
 void Attribution::chargeGpu(const KernelWorkReport& work) {
   const TraceTables& t = in_.tables();
-  std::vector<int32_t> work_of(t.kernels.size(), -1);
-  for (size_t i = 0; i < work.kernels.size(); ++i) {
-    const int64_t k = work.kernels[i].kernel;
-    if (k >= 0 && static_cast<size_t>(k) < work_of.size()) {
-      work_of[static_cast<size_t>(k)] = static_cast<int32_t>(i);
-    }
-  }
+  // work.kernels is by kernels row: a kernel's counts are found by search.
+  auto work_of = [&](int64_t kernel) -> const KernelWork* {
+    auto it = std::lower_bound(
+        work.kernels.begin(), work.kernels.end(), kernel,
+        [](const KernelWork& w, int64_t row) { return w.kernel < row; });
+    return it != work.kernels.end() && it->kernel == kernel ? &*it : nullptr;
+  };
   const std::vector<GpuOp>& gpu = in_.gpu();
   for (size_t i = 0; i < gpu.size(); ++i) {
     const GpuOp& op = gpu[i];
@@ -318,10 +347,7 @@ void Attribution::chargeGpu(const KernelWorkReport& work) {
       }
       const auto launch = static_cast<size_t>(op.launch);
       const int64_t thread = t.api_calls.thread_id[launch];
-      if (thread >= 0 && static_cast<size_t>(thread) < by_thread_.size()) {
-        collect(innermostAt(by_thread_[static_cast<size_t>(thread)], t.api_calls.ts[launch]),
-                true);
-      }
+      collect(innermostAt(threadTimeline(thread), t.api_calls.ts[launch]), true);
     }
     if (chain_.empty()) {
       ++report_.outside_ops;
@@ -329,9 +355,7 @@ void Attribution::chargeGpu(const KernelWorkReport& work) {
       continue;
     }
     if (backward_charged_) ++report_.backward_ops;
-    const KernelWork* w = op.kind == GpuOpKind::kKernel && work_of[static_cast<size_t>(op.row)] >= 0
-                              ? &work.kernels[static_cast<size_t>(work_of[static_cast<size_t>(op.row)])]
-                              : nullptr;
+    const KernelWork* w = op.kind == GpuOpKind::kKernel ? work_of(op.row) : nullptr;
     for (size_t c = 0; c < chain_.size(); ++c) {
       OpRow& row = rows_[static_cast<size_t>(chain_[c])];
       ++row.gpu_ops;
