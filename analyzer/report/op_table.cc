@@ -52,15 +52,15 @@ std::string opTableText(const OpBreakdownReport& report) {
                      kNameWidth, "calls", "GPU total", "GPU self", "GPU %", "CPU total",
                      "CPU self", "CPU %", "FLOP/s, roofline");
   for (const OpRow& row : report.rows) {
-    std::string name = row.name;
-    if (!row.shapes.empty()) name += " " + row.shapes;
     out += fmt::format(
         "{:<{}} {:>9} {:>10} {:>10} {:>6.1f} {:>10} {:>10} {:>6}  {}\n",
-        clipText(terminalSafe(name), kNameWidth), kNameWidth, withThousands(row.calls),
+        clipText(terminalSafe(row.name), kNameWidth), kNameWidth, withThousands(row.calls),
         formatDuration(static_cast<double>(row.gpu_total_ns)),
         formatDuration(static_cast<double>(row.gpu_self_ns)), row.gpu_total_pct,
         optionalDuration(row.cpu_total_ns), optionalDuration(row.cpu_self_ns),
         row.cpu_total_ns ? fmt::format("{:.1f}", row.cpu_total_pct) : "-", opRooflineText(row));
+    // Shapes are long ("[[32, 256, 56, 56], [256], ...]"): a line of their own.
+    if (!row.shapes.empty()) out += fmt::format("    {}\n", terminalSafe(row.shapes));
   }
   return out;
 }

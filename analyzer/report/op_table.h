@@ -13,7 +13,8 @@
 namespace damscope {
 
 // The table, a header line naming the grouping and the window, and a line on
-// the GPU time no row holds (no launch call, or outside every range).
+// the GPU time no row holds (no launch call, or outside every range); a
+// row's shapes, where it has them, on the line below it.
 std::string opTableText(const OpBreakdownReport& report);
 
 // {"grouping", "window_ns", "gpu_ops", "gpu_ns", "unattributed_ops", ...,
