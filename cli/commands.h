@@ -100,6 +100,20 @@ struct DiffArgs {
 };
 int runDiff(const DiffArgs& args);
 
+// `damscope ops RUN... [--by ...]`: where the time goes, by op, module,
+// range or GPU annotation (analyzer/analyses/op_breakdown.h).
+struct OpsArgs {
+  std::vector<std::string> inputs;  // run.db or trace; one table each
+  std::string by = "op";            // op | leaf-op | module | range | annotation
+  std::string sort = "gpu";         // gpu | cpu | calls
+  bool shapes = false;              // a row per input shape
+  int64_t top = 20;                 // rows shown; 0: all
+  std::string format = "text";      // text | json
+  std::string window = "hta";       // hta | all
+  bool no_store = false;
+};
+int runOps(const OpsArgs& args);
+
 // `damscope record [options] -- CMD ARGS...`: runs CMD with the collector
 // injected; returns CMD's exit code (and dies of CMD's signal if one killed it).
 using RecordArgs = collector::RecordOptions;

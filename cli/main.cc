@@ -125,6 +125,31 @@ int main(int argc, char** argv) {
                    "Analyse in memory; write nothing but the report");
   report->add_flag("-f,--force", report_args.force, "Replace the output if it exists");
 
+  OpsArgs ops_args;
+  CLI::App* ops = app.add_subcommand(
+      "ops",
+      "Where the time goes, by op, module and range: every kernel, copy and memset charged to "
+      "the op that launched it (and backward work to its forward op's module) and to every "
+      "enclosing range; per name, the calls, GPU and host time (total and self), their share of "
+      "the analysed steps, and FLOP/s with the roofline place where FLOPs are known.");
+  ops->add_option("traces", ops_args.inputs,
+                  "run.db, Kineto JSON (.json/.json.gz) or nsys SQLite; a table each")
+      ->required();
+  ops->add_option("--by", ops_args.by,
+                  "op (default: framework ops, nested ones counted in their parents), leaf-op "
+                  "(the innermost op only), module (nn.Module), range (NVTX, record_function) "
+                  "or annotation (GPU user annotations)");
+  ops->add_option("--sort", ops_args.sort, "gpu (default), cpu or calls: largest first");
+  ops->add_flag("--shapes", ops_args.shapes, "A row per op and input shape (\"Input Dims\")");
+  ops->add_option("--top", ops_args.top, "Rows shown (default 20; 0: all)");
+  ops->add_option("--format", ops_args.format, "Output: text (default) or json");
+  ops->add_option("--window", ops_args.window,
+                  "hta (default: leave out the last step, as HTA does) or all");
+  ops->add_flag("--no-store", ops_args.no_store, "Analyse in memory; write nothing");
+  ops->footer(
+      "Usage: damscope ops TRACE... [--by op|leaf-op|module|range|annotation] "
+      "[--sort gpu|cpu|calls] [--shapes] [--top N] [--format text|json]");
+
   DiffArgs diff_args;
   CLI::App* diff = app.add_subcommand(
       "diff",
@@ -224,6 +249,7 @@ int main(int argc, char** argv) {
   if (*analyze) return runAnalyze(analyze_args);
   if (*export_cmd) return runExport(export_args);
   if (*diff) return runDiff(diff_args);
+  if (*ops) return runOps(ops_args);
   if (*report) return runReport(report_args);
   if (*record) {
     record_args.command =
