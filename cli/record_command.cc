@@ -22,7 +22,8 @@ int runRecord(const RecordArgs& args) {
     fmt::print(stderr,
                "damscope: --counters {}: every kernel launch waits for its kernel, which runs "
                "alone and is replayed until its counters are read; the program runs much slower "
-               "(stats collector.counters_replay_ns says by how much) and the kernel times in this recording are "
+               "(stats collector.counters_replay_ns says by how much) and the kernel times in this "
+               "recording are "
                "not its normal ones. Record timing without --counters.\n",
                collector::counterListText(prepared->counters));
   }

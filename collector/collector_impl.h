@@ -204,7 +204,7 @@ class CollectorImpl {
   bool gpu_active_ = false;
   std::unique_ptr<CuptiSession> cupti_;
   std::unique_ptr<BufferPool> pool_;
-  std::unique_ptr<CounterSession> counters_;  // with --counters, once CUPTI is loaded
+  std::unique_ptr<CounterSession> counters_;       // with --counters, once CUPTI is loaded
   std::vector<MeasuredLaunch> measured_launches_;  // the writer's, reused
   ExitOrder exit_order_;  // the writer's, while gpu_active_
 

@@ -242,8 +242,8 @@ void CollectorImpl::updateStats() {
         "counter readout (the cost of --counters)");
     set("collector.counters_busy_launches", n.busy - at_open.busy,
         "kernel launches not measured because another thread's launch was being measured");
-    set("collector.counters_lost", (n.ring_full - at_open.ring_full) +
-                                       (n.ranges_dropped - at_open.ranges_dropped),
+    set("collector.counters_lost",
+        (n.ring_full - at_open.ring_full) + (n.ranges_dropped - at_open.ranges_dropped),
         "measured launches whose values were lost (the collector's ring was full, or CUPTI "
         "dropped the range)");
     set("collector.counters_unmatched", w.measured->unmatched(),

@@ -23,7 +23,9 @@ constexpr const char* kMetricNames[kMetricCount] = {
     "dram__bytes_write.sum",
 };
 
-double at(const MetricValues& v, Metric m) { return v[static_cast<size_t>(m)]; }
+double at(const MetricValues& v, Metric m) {
+  return v[static_cast<size_t>(m)];
+}
 
 }  // namespace
 
@@ -33,8 +35,8 @@ Result<CounterSelection> parseCounterList(std::string_view text) {
   size_t start = 0;
   for (;;) {
     const size_t comma = text.find(',', start);
-    const std::string_view item =
-        text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    const std::string_view item = text.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     bool* group = item == "flops" ? &s.flops : item == "dram" ? &s.dram : nullptr;
     if (!group) {
       return Error("unknown counter group \"" + std::string(item) +
@@ -53,7 +55,9 @@ std::string counterListText(const CounterSelection& selection) {
   return selection.flops ? "flops" : selection.dram ? "dram" : "";
 }
 
-const char* metricName(Metric metric) { return kMetricNames[static_cast<size_t>(metric)]; }
+const char* metricName(Metric metric) {
+  return kMetricNames[static_cast<size_t>(metric)];
+}
 
 bool metricWanted(const CounterSelection& selection, Metric metric) {
   switch (metric) {

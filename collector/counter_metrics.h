@@ -55,11 +55,18 @@ std::string counterListText(const CounterSelection& selection);
 
 // Every metric damscope may read, in a fixed order (MetricValues' index).
 enum class Metric : uint8_t {
-  kDadd, kDmul, kDfma,
-  kFadd, kFmul, kFfma,
-  kHadd, kHmul, kHfma,
+  kDadd,
+  kDmul,
+  kDfma,
+  kFadd,
+  kFmul,
+  kFfma,
+  kHadd,
+  kHmul,
+  kHfma,
   kTensorInstructions,
-  kDramRead, kDramWrite,
+  kDramRead,
+  kDramWrite,
 };
 constexpr size_t kMetricCount = 12;
 // The CUPTI metric name (with its .sum rollup).

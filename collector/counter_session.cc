@@ -17,6 +17,10 @@
 #include <cmath>
 #include <limits>
 
+// NOLINT(bugprone-sizeof-expression) below: CUPTI's *_STRUCT_SIZE macros end
+// in sizeof the struct's last field, which for these structs is a pointer to
+// an aggregate; that size is what CUPTI wants (CUPTI_PROFILER_STRUCT_SIZE).
+
 namespace damscope::collector {
 
 struct CounterApi {
@@ -95,7 +99,8 @@ Result<std::unique_ptr<CounterHost>> CounterHost::create(std::shared_ptr<const C
   host->api_ = std::move(api);
   host->chip_ = chip;
   const CounterApi& a = *host->api_;
-  CUpti_Profiler_Host_Initialize_Params init{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+  CUpti_Profiler_Host_Initialize_Params init{
+      CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};  // NOLINT(bugprone-sizeof-expression)
   init.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
   init.pChipName = chip.c_str();
   init.pCounterAvailabilityImage = availability.empty() ? nullptr : availability.data();
@@ -152,7 +157,8 @@ Result<std::unique_ptr<CounterHost>> CounterHost::create(std::shared_ptr<const C
 
 CounterHost::~CounterHost() {
   if (!host_object_) return;
-  CUpti_Profiler_Host_Deinitialize_Params p{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+  CUpti_Profiler_Host_Deinitialize_Params p{
+      CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};  // NOLINT(bugprone-sizeof-expression)
   p.pHostObject = static_cast<CUpti_Profiler_Host_Object*>(host_object_);
   (void)api_->hostDeinitialize(&p);
 }
@@ -196,7 +202,9 @@ int64_t monotonicNs() {
   return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
-int64_t threadId() { return static_cast<int64_t>(::syscall(SYS_gettid)); }
+int64_t threadId() {
+  return static_cast<int64_t>(::syscall(SYS_gettid));
+}
 
 // Launch calls, runtime and driver, that start one kernel on the host's
 // behalf (cupti_runtime_cbid.h, cupti_driver_cbid.h, CUDA 13.0). Graph
@@ -288,7 +296,8 @@ void CounterSession::enter(uint32_t domain, const void* data) {
   if (domain != CUPTI_CB_DOMAIN_DRIVER_API || running_ || failed_.load()) return;
   Context* c = contextFor(cb->context);
   if (!c) return;
-  CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+  CUpti_RangeProfiler_Start_Params start{
+      CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};  // NOLINT(bugprone-sizeof-expression)
   start.pRangeProfilerObject = c->object;
   if (CUptiResult r = api_->start(&start); r != CUPTI_SUCCESS) {
     fail("cuptiRangeProfilerStart", r);
@@ -315,7 +324,8 @@ void CounterSession::measureExit() {
   running_ = nullptr;
   CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
   stop.pRangeProfilerObject = c.object;
-  if (CUptiResult r = api_->stop(&stop); r != CUPTI_SUCCESS) return fail("cuptiRangeProfilerStop", r);
+  if (CUptiResult r = api_->stop(&stop); r != CUPTI_SUCCESS)
+    return fail("cuptiRangeProfilerStop", r);
   CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
   decode.pRangeProfilerObject = c.object;
   if (CUptiResult r = api_->decode(&decode); r != CUPTI_SUCCESS) {
@@ -423,7 +433,8 @@ bool CounterSession::setUp(Context& c, void* ctx) {
   if (!c.host->missing().empty()) note += ")";
   chip_note_.set(note);
 
-  CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+  CUpti_RangeProfiler_Enable_Params enable{
+      CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};  // NOLINT(bugprone-sizeof-expression)
   enable.ctx = static_cast<CUcontext>(ctx);
   if (CUptiResult r = a.enable(&enable); r != CUPTI_SUCCESS) {
     return failed("cuptiRangeProfilerEnable", r);
@@ -492,7 +503,11 @@ CounterSession::Counts CounterSession::counts() const {
   return c;
 }
 
-std::string CounterSession::failure() const { return failure_.get(); }
-std::string CounterSession::chipNote() const { return chip_note_.get(); }
+std::string CounterSession::failure() const {
+  return failure_.get();
+}
+std::string CounterSession::chipNote() const {
+  return chip_note_.get();
+}
 
 }  // namespace damscope::collector

@@ -96,8 +96,8 @@ class CounterHost {
   std::string chip_;
   std::vector<uint8_t> config_image_;
   std::vector<const char*> names_;
-  std::vector<Metric> collected_;         // names_' metrics
-  mutable std::vector<double> scratch_;   // evaluate's output, one per name
+  std::vector<Metric> collected_;        // names_' metrics
+  mutable std::vector<double> scratch_;  // evaluate's output, one per name
   std::vector<std::string> missing_;
 };
 
@@ -127,10 +127,10 @@ class CounterSession {
   void take(std::vector<MeasuredLaunch>& out);
 
   struct Counts {
-    int64_t measured = 0;     // launches whose values reached the ring
-    int64_t measured_ns = 0;  // time inside measured launches (kernel, replays, readout)
-    int64_t busy = 0;         // launches not measured: another thread's launch was
-    int64_t ring_full = 0;    // values lost: the writer's ring was full
+    int64_t measured = 0;        // launches whose values reached the ring
+    int64_t measured_ns = 0;     // time inside measured launches (kernel, replays, readout)
+    int64_t busy = 0;            // launches not measured: another thread's launch was
+    int64_t ring_full = 0;       // values lost: the writer's ring was full
     int64_t ranges_dropped = 0;  // cuptiRangeProfilerDecodeData's numOfRangeDropped
   };
   Counts counts() const;

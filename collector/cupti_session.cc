@@ -13,8 +13,8 @@
 #include <sstream>
 #include <utility>
 
-#include "collector/cupti_activity_decoder.h"
 #include "collector/counter_session.h"
+#include "collector/cupti_activity_decoder.h"
 #include "collector/cupti_holder.h"
 
 #ifndef DAMSCOPE_CUPTI_BUILD_PATH
@@ -251,9 +251,10 @@ Status CuptiSession::start(BufferPool* pool, CounterSession* counters) {
       const CUptiResult r =
           api_->enableCallback(1, subscriber, static_cast<CUpti_CallbackDomain>(domain), cbid);
       if (r != CUPTI_SUCCESS) {
-        counters_error_ = "cuptiEnableCallback(" +
-                          std::string(domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "runtime" : "driver") +
-                          " launch " + std::to_string(cbid) + ") failed with " + text(r);
+        counters_error_ =
+            "cuptiEnableCallback(" +
+            std::string(domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "runtime" : "driver") + " launch " +
+            std::to_string(cbid) + ") failed with " + text(r);
       }
     }
     if (!counters_error_.empty() && api_->enableCallback) {

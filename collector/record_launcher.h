@@ -32,7 +32,7 @@ struct RecordOptions {
   int64_t buffer_mb = 8;
   int64_t buffers = 16;
   int64_t max_size_mb = kDefaultMaxFileMb;  // 0: no limit
-  std::optional<std::string> counters;  // --counters: "flops", "dram", "flops,dram"
+  std::optional<std::string> counters;      // --counters: "flops", "dram", "flops,dram"
   std::vector<std::string> command;
   std::string inject_library;  // empty: findInjectLibrary()
 };

@@ -206,8 +206,9 @@ Result<std::string> countersNote(const std::string& path) {
   };
   DAMSCOPE_ASSIGN_OR_RETURN(int64_t launches, stat("collector.counters_measured_launches"));
   DAMSCOPE_ASSIGN_OR_RETURN(int64_t replay_ns, stat("collector.counters_replay_ns"));
-  DAMSCOPE_ASSIGN_OR_RETURN(int64_t rows, count(db, "SELECT COUNT(*) FROM kernel_metrics WHERE "
-                                                    "source = 'measured' AND kernel_id IS NOT NULL"));
+  DAMSCOPE_ASSIGN_OR_RETURN(int64_t rows, count(db,
+                                                "SELECT COUNT(*) FROM kernel_metrics WHERE "
+                                                "source = 'measured' AND kernel_id IS NOT NULL"));
   if (status.rfind("not measured", 0) == 0) {
     return path + ": hardware counters (" + requested + ") " + status;
   }

@@ -104,10 +104,9 @@ TEST(CounterMetrics, EachSelectionAsksForItsMetricsOnly) {
 TEST(CounterMetrics, SaxpyOfNElementsIsTwoNFlopsAndThreeNFloatsOfDram) {
   // y = a*x + y over N floats: one FFMA per element, x and y read, y written.
   const double n = 1 << 20;
-  const KernelCounts c =
-      kernelCounts(kBoth, measured(kBoth, {{Metric::kFfma, n},
-                                           {Metric::kDramRead, 8 * n},
-                                           {Metric::kDramWrite, 4 * n}}));
+  const KernelCounts c = kernelCounts(kBoth, measured(kBoth, {{Metric::kFfma, n},
+                                                              {Metric::kDramRead, 8 * n},
+                                                              {Metric::kDramWrite, 4 * n}}));
   ASSERT_TRUE(c.flops);
   EXPECT_DOUBLE_EQ(*c.flops, 2 * n);
   ASSERT_TRUE(c.dram_bytes);
@@ -116,16 +115,15 @@ TEST(CounterMetrics, SaxpyOfNElementsIsTwoNFlopsAndThreeNFloatsOfDram) {
 }
 
 TEST(CounterMetrics, FmaCountsTwiceAddAndMulOnceInEveryPrecision) {
-  const KernelCounts c = kernelCounts(
-      kFlopsOnly, measured(kFlopsOnly, {{Metric::kDadd, 1},
-                                        {Metric::kDmul, 10},
-                                        {Metric::kDfma, 100},
-                                        {Metric::kFadd, 1000},
-                                        {Metric::kFmul, 10000},
-                                        {Metric::kFfma, 100000},
-                                        {Metric::kHadd, 1e6},
-                                        {Metric::kHmul, 1e7},
-                                        {Metric::kHfma, 1e8}}));
+  const KernelCounts c = kernelCounts(kFlopsOnly, measured(kFlopsOnly, {{Metric::kDadd, 1},
+                                                                        {Metric::kDmul, 10},
+                                                                        {Metric::kDfma, 100},
+                                                                        {Metric::kFadd, 1000},
+                                                                        {Metric::kFmul, 10000},
+                                                                        {Metric::kFfma, 100000},
+                                                                        {Metric::kHadd, 1e6},
+                                                                        {Metric::kHmul, 1e7},
+                                                                        {Metric::kHfma, 1e8}}));
   ASSERT_TRUE(c.flops);
   EXPECT_DOUBLE_EQ(*c.flops, 1 + 10 + 200 + 1000 + 10000 + 200000 + 1e6 + 1e7 + 2e8);
   EXPECT_FALSE(c.dram_bytes);  // not asked for
@@ -263,8 +261,8 @@ TEST_F(MeasuredToStore, ATensorCoreKernelKeepsItsBytesWithUnknownFlops) {
 class CounterHostOnThisCupti : public ::testing::Test {
  protected:
   void SetUp() override {
-    library_ = *DAMSCOPE_CUPTI_LIBRARY ? dlopen(DAMSCOPE_CUPTI_LIBRARY, RTLD_NOW | RTLD_LOCAL)
-                                       : nullptr;
+    library_ =
+        *DAMSCOPE_CUPTI_LIBRARY ? dlopen(DAMSCOPE_CUPTI_LIBRARY, RTLD_NOW | RTLD_LOCAL) : nullptr;
     if (!library_) GTEST_SKIP() << "no libcupti at build time: " << DAMSCOPE_CUPTI_LIBRARY;
     auto api = resolveCounterApi(library_, DAMSCOPE_CUPTI_LIBRARY);
     ASSERT_TRUE(api.ok()) << api.error().message();
@@ -299,8 +297,7 @@ TEST_F(CounterHostOnThisCupti, AChipWithoutDramBytesLeavesThemOutAndSaysWhich) {
 TEST_F(CounterHostOnThisCupti, AnUnknownChipIsAnErrorNamingIt) {
   auto host = CounterHost::create(api_, "XY999", {}, kBoth);
   ASSERT_FALSE(host.ok());
-  EXPECT_NE(host.error().message().find("chip XY999"), std::string::npos)
-      << host.error().message();
+  EXPECT_NE(host.error().message().find("chip XY999"), std::string::npos) << host.error().message();
 }
 
 TEST_F(CounterHostOnThisCupti, ASessionResolvesWithoutADeviceAndMeasuresNothingUntilCalled) {

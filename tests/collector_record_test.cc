@@ -468,8 +468,9 @@ TEST_F(Record, CountersWithoutAGpuSayWhyOnceAndTheProgramRunsWithItsExitCode) {
   // The cost is said before the program starts, the outcome once after.
   EXPECT_EQ(countOccurrences(r.err, "--counters flops,dram: every kernel launch waits"), 1u)
       << r.err;
-  EXPECT_EQ(countOccurrences(r.err, "hardware counters (flops,dram) cannot be measured: no NVIDIA "
-                                    "driver"),
+  EXPECT_EQ(countOccurrences(r.err,
+                             "hardware counters (flops,dram) cannot be measured: no NVIDIA "
+                             "driver"),
             1u)
       << r.err;
   EXPECT_EQ(countOccurrences(r.err, "hardware counters (flops,dram) not measured: "), 1u) << r.err;

@@ -199,9 +199,10 @@ int main(int argc, char** argv) {
   // At least one NCCL kernel per device per round (the send/recv).
   // elements: what each vector_add and scale kernel works on (one FADD or
   // FMUL per element: the FLOPs `record --counters` must measure).
-  std::printf("devices=%d steps=%d elements=%d kernels=%d graph_launches=%d graph_kernels=%d "
-              "copies=%d memsets=%d nccl_kernels_min=%d nccl=%s\n",
-              devices, steps, n, kernels, graph_launches, graph_launches * 3, copies, memsets,
-              nccl_rounds * devices, have_nccl ? "yes" : ("unavailable: " + nccl.error).c_str());
+  std::printf(
+      "devices=%d steps=%d elements=%d kernels=%d graph_launches=%d graph_kernels=%d "
+      "copies=%d memsets=%d nccl_kernels_min=%d nccl=%s\n",
+      devices, steps, n, kernels, graph_launches, graph_launches * 3, copies, memsets,
+      nccl_rounds * devices, have_nccl ? "yes" : ("unavailable: " + nccl.error).c_str());
   return 0;
 }
