@@ -190,6 +190,11 @@ int main(int argc, char** argv) {
                    "Stop recording when a trace file reaches this many MB (default 4096; 0 or "
                    "'unlimited': no limit)")
       ->transform([](const std::string& value) { return value == "unlimited" ? "0" : value; });
+  record->add_option("--counters", record_args.counters,
+                     "Measure hardware counters per kernel into kernel_metrics: flops (SASS "
+                     "floating-point instructions), dram (DRAM bytes read and written), or "
+                     "flops,dram. Every kernel is replayed and runs alone: the program runs "
+                     "much slower and its kernel times are not representative");
   // The command is everything after "--" (split off before parsing, below),
   // or everything from the first argument that is not a record option.
   record->prefix_command();

@@ -16,6 +16,17 @@ int runRecord(const RecordArgs& args) {
     printError(prepared.error().message());
     return kExitBadInput;
   }
+  if (prepared->counters.any()) {
+    // Kernel replay serializes and repeats every kernel (counter_session.h):
+    // the user must know before a long run, not after.
+    fmt::print(stderr,
+               "damscope: --counters {}: every kernel launch waits for its kernel, which runs "
+               "alone and is replayed until its counters are read; the program runs much slower "
+               "(stats collector.counters_replay_ns says by how much) and the kernel times in this "
+               "recording are "
+               "not its normal ones. Record timing without --counters.\n",
+               collector::counterListText(prepared->counters));
+  }
   Result<collector::ChildStatus> status = collector::runRecorded(prepared.value());
   if (!status.ok()) {
     printError(status.error().message());
@@ -50,6 +61,14 @@ int runRecord(const RecordArgs& args) {
       } else if (const std::string note = collector::abruptEndNote(file, finalized.value());
                  !note.empty()) {
         printError(note);
+      }
+      if (prepared->counters.any()) {
+        Result<std::string> note = collector::countersNote(file);
+        if (!note.ok()) {
+          printError(note.error().message());
+        } else if (!note->empty()) {
+          fmt::print(stderr, "damscope: {}\n", *note);
+        }
       }
       fmt::print(stderr, "damscope: wrote {}\n", file);
     }

@@ -173,6 +173,32 @@ std::string CollectorImpl::gpuStatus() {
   return gpu_status_;
 }
 
+void CollectorImpl::countersUnavailable(const std::string& reason) {
+  if (!config_.counters.any()) return;
+  {
+    std::lock_guard<std::mutex> lock(gpu_mutex_);
+    if (!counters_unavailable_.empty()) return;
+    counters_unavailable_ = reason;
+  }
+  sayOnce("counters", "hardware counters (" + counterListText(config_.counters) +
+                          ") cannot be measured: " + reason + "; kernels are not replayed");
+}
+
+std::string CollectorImpl::countersStatus() {
+  {
+    std::lock_guard<std::mutex> lock(gpu_mutex_);
+    if (!counters_unavailable_.empty()) return "not measured: " + counters_unavailable_;
+  }
+  if (!writerOwnsGpu() || !counters_) {
+    return "not measured: GPU activity was not recorded (" + gpuStatus() + ")";
+  }
+  if (const std::string failure = counters_->failure(); !failure.empty()) {
+    return "stopped: " + failure;
+  }
+  const std::string chip = counters_->chipNote();
+  return chip.empty() ? "measuring (no kernel launched yet)" : "measured on " + chip;
+}
+
 void CollectorImpl::startGpu() {
   if (gpu_active_) return;
   if (!cupti_) {
@@ -182,9 +208,19 @@ void CollectorImpl::startGpu() {
       setGpuStatus(reason);
       sayOnce("gpu:" + reason, "GPU activity cannot be recorded: " + reason +
                                    "; recording NVTX ranges and CPU samples only");
+      countersUnavailable("GPU activity cannot be recorded (" + reason + ")");
       return;
     }
     cupti_ = std::move(loaded).value();
+  }
+  if (config_.counters.any() && !counters_) {
+    auto session =
+        CounterSession::create(cupti_->library(), cupti_->libraryPath(), config_.counters);
+    if (session.ok()) {
+      counters_ = std::move(session).value();
+    } else {
+      countersUnavailable(session.error().message());
+    }
   }
   if (!pool_) {
     pool_ = BufferPool::create(config_.buffer_bytes, config_.buffer_count);
@@ -194,16 +230,19 @@ void CollectorImpl::startGpu() {
                                  " bytes for CUPTI buffers";
       setGpuStatus(reason);
       sayOnce("gpu:" + reason, "GPU activity cannot be recorded: " + reason);
+      countersUnavailable("GPU activity cannot be recorded (" + reason + ")");
       return;
     }
   }
-  if (Status s = cupti_->start(pool_.get()); !s.ok()) {
+  if (Status s = cupti_->start(pool_.get(), counters_.get()); !s.ok()) {
     const std::string reason = s.error().message();
     setGpuStatus(reason);
     sayOnce("gpu:" + reason, "GPU activity cannot be recorded: " + reason +
                                  "; recording NVTX ranges and CPU samples only");
+    countersUnavailable("GPU activity cannot be recorded (" + reason + ")");
     return;
   }
+  if (counters_ && !cupti_->countersError().empty()) countersUnavailable(cupti_->countersError());
   gpu_active_ = true;
   setGpuStatus("recorded");
   // Ahead of what CUPTI registered while starting (exit_order.h); the CUPTI

@@ -102,6 +102,13 @@ Result<CollectorConfig> configFromEnvironment(const GetEnv& getenv) {
   c.max_file_bytes = max_mb << 20;
   if (const char* v = getenv("DAMSCOPE_CONTROL_DIR"); v && *v) c.control_dir = v;
   if (const char* v = getenv("DAMSCOPE_CUPTI_PATH"); v && *v) c.cupti_path = v;
+  if (const char* v = getenv("DAMSCOPE_COUNTERS"); v && *v) {
+    Result<CounterSelection> counters = parseCounterList(v);
+    if (!counters.ok()) {
+      return Error(std::string("DAMSCOPE_COUNTERS=") + v + ": " + counters.error().message());
+    }
+    c.counters = counters.value();
+  }
   return c;
 }
 
@@ -120,6 +127,7 @@ std::vector<std::pair<std::string, std::string>> toEnvironment(const CollectorCo
   };
   if (!c.control_dir.empty()) env.emplace_back("DAMSCOPE_CONTROL_DIR", c.control_dir);
   if (!c.cupti_path.empty()) env.emplace_back("DAMSCOPE_CUPTI_PATH", c.cupti_path);
+  env.emplace_back("DAMSCOPE_COUNTERS", counterListText(c.counters));
   return env;
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "collector/counter_metrics.h"
 
 namespace damscope::collector {
 
@@ -45,6 +46,10 @@ struct CollectorConfig {
   int64_t max_file_bytes = kDefaultMaxFileBytes;
   std::string control_dir;  // DAMSCOPE_CONTROL_DIR; empty: control_socket.h's default
   std::string cupti_path;   // DAMSCOPE_CUPTI_PATH; empty: search (cupti_session.h)
+  // DAMSCOPE_COUNTERS ("flops", "dram", "flops,dram"; unset or empty: none):
+  // hardware counters per kernel with the CUPTI range profiler
+  // (counter_session.h), which replays every kernel.
+  CounterSelection counters;
 };
 
 // The longest delay or window: 10^7 s, about 115 days. Nothing longer is a

@@ -54,10 +54,12 @@
 #include "collector/capture_writer.h"
 #include "collector/collector_config.h"
 #include "collector/control_channel.h"
+#include "collector/counter_session.h"
 #include "collector/cpu_sampler.h"
 #include "collector/cupti_session.h"
 #include "collector/exit_order.h"
 #include "collector/gpu_activity_rows.h"
+#include "collector/measured_kernel_rows.h"
 #include "collector/nvtx_assembler.h"
 #include "collector/output_naming.h"
 
@@ -95,6 +97,8 @@ class CollectorImpl {
   struct Window {
     std::unique_ptr<CaptureWriter> capture;
     std::unique_ptr<GpuActivityRows> gpu;
+    std::unique_ptr<MeasuredKernelRows> measured;  // with --counters
+    CounterSession::Counts counters_at_open;
     std::unique_ptr<NvtxAssembler> nvtx;
     int number = 0;
     AttachJob* job = nullptr;  // nullptr: the window record opened
@@ -136,6 +140,11 @@ class CollectorImpl {
   void closeGpuWindow();
   void setGpuStatus(const std::string& status);
   std::string gpuStatus();
+  // --counters cannot be measured in this process: stores the reason (meta
+  // collector.counters) and says so once.
+  void countersUnavailable(const std::string& reason);
+  // The meta collector.counters value (writer thread).
+  std::string countersStatus();
 
   // Draining (writer thread). drainNvtx returns the most events it took from
   // one thread's ring.
@@ -190,10 +199,13 @@ class CollectorImpl {
   std::atomic<CudaPhase> cuda_phase_{CudaPhase::kNotInitialized};
   bool window_open_ = false;                                        // gpu_mutex_
   std::string gpu_status_ = "the process did not initialize CUDA";  // gpu_mutex_
+  std::string counters_unavailable_;  // gpu_mutex_; why --counters cannot be measured
   // The owner's (cuda_phase_).
   bool gpu_active_ = false;
   std::unique_ptr<CuptiSession> cupti_;
   std::unique_ptr<BufferPool> pool_;
+  std::unique_ptr<CounterSession> counters_;       // with --counters, once CUPTI is loaded
+  std::vector<MeasuredLaunch> measured_launches_;  // the writer's, reused
   ExitOrder exit_order_;  // the writer's, while gpu_active_
 
   // Attach jobs and shutdown; never held across a CUPTI call.

@@ -69,6 +69,13 @@ bool CollectorImpl::openWindow(AttachJob* job, std::string* error) {
   w->gpu = std::make_unique<GpuActivityRows>(c, 0);
   w->gpu->setDeviceObserver([this](const DeviceActivity& d) { devices_[d.device] = d; });
   for (const auto& [ordinal, device] : devices_) w->gpu->onDevice(device);
+  if (config_.counters.any()) {
+    w->measured = std::make_unique<MeasuredKernelRows>(c, config_.counters);
+    w->gpu->setKernelObserver([measured = w->measured.get()](uint32_t correlation, int64_t row) {
+      measured->onKernel(correlation, row);
+    });
+    c.setMeta("collector.counters_requested", counterListText(config_.counters));
+  }
   w->nvtx = std::make_unique<NvtxAssembler>(c, nvtx_names_, w->start_ns);
   Window* raw = w.get();
   w->nvtx->setStepObserver([raw](int64_t start, int64_t) {
@@ -89,6 +96,7 @@ bool CollectorImpl::openWindow(AttachJob* job, std::string* error) {
   }
   if (writer_starts_gpu) {
     window_->pool_exhausted_at_open = pool_ ? pool_->exhaustedCount() : 0;
+    if (counters_) window_->counters_at_open = counters_->counts();
     startGpu();
   }
   if (config_.sample_hz > 0) {
@@ -102,6 +110,7 @@ bool CollectorImpl::openWindow(AttachJob* job, std::string* error) {
   if (const std::string status = gpuStatus(); status.rfind("no NVIDIA driver", 0) == 0) {
     sayOnce("gpu:" + status, "GPU activity cannot be recorded: " + status +
                                  "; recording NVTX ranges and CPU samples only");
+    countersUnavailable(status);
   }
   const std::string path = window_->capture->path();
   commitWindow();
@@ -137,6 +146,13 @@ size_t CollectorImpl::drainNvtx() {
 
 void CollectorImpl::drainGpu() {
   if (!writerOwnsGpu() || !pool_) return;
+  if (counters_ && window_ && window_->measured) {
+    measured_launches_.clear();
+    counters_->take(measured_launches_);
+    for (const MeasuredLaunch& m : measured_launches_) {
+      window_->measured->onMeasured(m.correlation_id, m.values);
+    }
+  }
   filled_.clear();
   pool_->takeCompleted(filled_);
   for (const BufferPool::Filled& f : filled_) {
@@ -212,6 +228,30 @@ void CollectorImpl::updateStats() {
       "CUPTI buffers whose walk stopped at an invalid or incomplete record");
   set("collector.dropped_records", w.cupti_dropped + nvtx_dropped,
       "all events lost while recording: CUPTI's dropped records plus NVTX ring overflow");
+  if (w.measured) {
+    c.setMeta("collector.counters", countersStatus());
+    CounterSession::Counts n;
+    if (writerOwnsGpu() && counters_) n = counters_->counts();
+    const CounterSession::Counts& at_open = w.counters_at_open;
+    // Written even when 0: a recording with --counters says how many it measured.
+    c.addStat("collector.counters_measured_launches",
+              n.measured - at_open.measured - c.stat("collector.counters_measured_launches"),
+              "kernel launches whose hardware counters were read (--counters)");
+    set("collector.counters_replay_ns", n.measured_ns - at_open.measured_ns,
+        "ns the program spent inside measured launches: the kernel, its replays and the "
+        "counter readout (the cost of --counters)");
+    set("collector.counters_busy_launches", n.busy - at_open.busy,
+        "kernel launches not measured because another thread's launch was being measured");
+    set("collector.counters_lost",
+        (n.ring_full - at_open.ring_full) + (n.ranges_dropped - at_open.ranges_dropped),
+        "measured launches whose values were lost (the collector's ring was full, or CUPTI "
+        "dropped the range)");
+    set("collector.counters_unmatched", w.measured->unmatched(),
+        "measured launches whose kernel record never arrived: no kernel_metrics row");
+    set("collector.counters_tensor_kernels", w.measured->tensorKernels(),
+        "measured kernels that issued tensor-core instructions: FLOPs not measured (only SASS "
+        "floating-point instructions are counted), DRAM bytes kept");
+  }
   if (sampler_) {
     set("collector.cpu_samples_late", sampler_->late() - w.sampler_late_at_open,
         "CPU samples taken more than a period late (the sampler thread was not scheduled)");
@@ -247,6 +287,7 @@ void CollectorImpl::checkSizeLimit() {
 void CollectorImpl::commitWindow() {
   Window& w = *window_;
   w.gpu->resolvePending();
+  if (w.measured) w.measured->resolvePending();
   checkSizeLimit();
   updateStats();
   // Everything that ended before this moment is in this commit (the rings
@@ -300,6 +341,7 @@ void CollectorImpl::closeWindow(const char* reason) {
     const int64_t end = nowNs();
     win.nvtx->closeAll(end);
     win.gpu->resolvePending(/*final_commit=*/true);
+    if (win.measured) win.measured->resolvePending(/*final_commit=*/true);
     checkSizeLimit();  // the last batch too
     updateStats();
     win.capture->setMeta("collector.window_end_ns", std::to_string(end));

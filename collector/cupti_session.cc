@@ -13,6 +13,7 @@
 #include <sstream>
 #include <utility>
 
+#include "collector/counter_session.h"
 #include "collector/cupti_activity_decoder.h"
 #include "collector/cupti_holder.h"
 
@@ -40,6 +41,7 @@ struct CuptiSession::Api {
   decltype(&cuptiActivityGetNumDroppedRecords) getNumDroppedRecords = nullptr;
   decltype(&cuptiGetTimestamp) getTimestamp = nullptr;
   decltype(&cuptiSetThreadIdType) setThreadIdType = nullptr;
+  decltype(&cuptiEnableCallback) enableCallback = nullptr;  // optional: only --counters needs it
 };
 
 namespace {
@@ -70,8 +72,12 @@ uint64_t CUPTIAPI realtimeNs() noexcept {
 }
 
 // The subscription exists to claim CUPTI (and learn whether someone else
-// has); no callback domain is enabled, so this is never called.
-void CUPTIAPI ignoreCallback(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) noexcept {}
+// has). Only with --counters are callbacks enabled, the launch calls', and
+// `userdata` is then the counter session; otherwise this is never called.
+void CUPTIAPI launchCallback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                             const void* data) noexcept {
+  if (userdata) static_cast<CounterSession*>(userdata)->onCallback(domain, cbid, data);
+}
 
 std::string readProcMaps() {
   std::ifstream in("/proc/self/maps");
@@ -149,6 +155,7 @@ Result<std::unique_ptr<CuptiSession>> CuptiSession::load(const std::string& expl
   resolve(api->getNumDroppedRecords, "cuptiActivityGetNumDroppedRecords", true);
   resolve(api->getTimestamp, "cuptiGetTimestamp", true);
   resolve(api->setThreadIdType, "cuptiSetThreadIdType", true);
+  resolve(api->enableCallback, "cuptiEnableCallback", false);
   if (missing) {
     return Error("CUPTI at " + session->library_path_ + " lacks " + missing_name +
                  "; damscope needs CUPTI " + std::to_string(kSupportedMajor));
@@ -170,7 +177,7 @@ CuptiSession::~CuptiSession() {
   // libcupti stays loaded: CUPTI may still call into its own threads.
 }
 
-Status CuptiSession::start(BufferPool* pool) {
+Status CuptiSession::start(BufferPool* pool, CounterSession* counters) {
   if (subscriber_) return okStatus();
   auto text = [&](CUptiResult r) {
     const char* s = nullptr;
@@ -178,7 +185,7 @@ Status CuptiSession::start(BufferPool* pool) {
     return std::string(s);
   };
   CUpti_SubscriberHandle subscriber = nullptr;
-  const CUptiResult subscribed = api_->subscribe(&subscriber, &ignoreCallback, nullptr);
+  const CUptiResult subscribed = api_->subscribe(&subscriber, &launchCallback, counters);
   if (subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
     return Error(
         "CUPTI is already in use in this process (CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_"
@@ -234,6 +241,28 @@ Status CuptiSession::start(BufferPool* pool) {
           text(r));
     }
     unavailable_kinds_.push_back(std::string(k.name) + " (" + text(r) + ")");
+  }
+  counters_error_.clear();
+  if (counters) {
+    const auto callbacks = CounterSession::launchCallbacks();
+    if (!api_->enableCallback) counters_error_ = "CUPTI lacks cuptiEnableCallback";
+    for (const auto& [domain, cbid] : callbacks) {
+      if (!counters_error_.empty()) break;
+      const CUptiResult r =
+          api_->enableCallback(1, subscriber, static_cast<CUpti_CallbackDomain>(domain), cbid);
+      if (r != CUPTI_SUCCESS) {
+        counters_error_ =
+            "cuptiEnableCallback(" +
+            std::string(domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "runtime" : "driver") + " launch " +
+            std::to_string(cbid) + ") failed with " + text(r);
+      }
+    }
+    if (!counters_error_.empty() && api_->enableCallback) {
+      // Half the launch calls bracketed would measure some launches only.
+      for (const auto& [domain, cbid] : callbacks) {
+        (void)api_->enableCallback(0, subscriber, static_cast<CUpti_CallbackDomain>(domain), cbid);
+      }
+    }
   }
   return okStatus();
 }

@@ -41,6 +41,8 @@
 
 namespace damscope::collector {
 
+class CounterSession;
+
 class CuptiSession {
  public:
   // Loads libcupti and checks that its major version is the one this build
@@ -52,7 +54,11 @@ class CuptiSession {
   // buffers from `pool`, selects CLOCK_REALTIME timestamps and OS thread ids,
   // and enables the activity kinds. Kinds other than kernels that the device
   // refuses are listed in unavailableKinds() and do not fail the start.
-  Status start(BufferPool* pool);
+  // With `counters`, CUPTI also calls it back at the entry and exit of every
+  // kernel launch call (CounterSession::launchCallbacks); when those
+  // callbacks cannot be enabled, countersError() says why and tracing goes
+  // on without them. `counters` must outlive the subscription.
+  Status start(BufferPool* pool, CounterSession* counters = nullptr);
   // Disables the kinds, forces out every buffer, reads the dropped-record
   // count one last time (kept for takeDroppedRecords) and unsubscribes.
   Status stop();
@@ -76,6 +82,11 @@ class CuptiSession {
   uint32_t version() const { return version_; }
   const std::string& libraryPath() const { return library_path_; }
   const std::vector<std::string>& unavailableKinds() const { return unavailable_kinds_; }
+  // Why the launch callbacks for counters could not be enabled ("" if they were).
+  const std::string& countersError() const { return counters_error_; }
+  // The dlopen handle of libcupti (the counter session resolves its own
+  // functions in the same library: one CUPTI per process).
+  void* library() const { return library_; }
 
   struct Api;  // libcupti's functions, resolved with dlsym (cupti_session.cc)
 
@@ -91,6 +102,7 @@ class CuptiSession {
   int64_t clock_offset_ns_ = 0;
   const char* clock_source_ = "timestamp_callback";
   std::vector<std::string> unavailable_kinds_;
+  std::string counters_error_;
   std::vector<int> enabled_kinds_;
   int64_t dropped_at_stop_ = 0;
 };

@@ -170,6 +170,7 @@ void GpuActivityRows::onKernel(const KernelActivity& a) {
   const int64_t id = capture_.nextId(t_.kernels);
   r.external_id = externalIdFor(a.correlation_id, KernelTable::kSqlName, id);
   t_.kernels.append(r);
+  if (kernel_observer_ && a.correlation_id != 0) kernel_observer_(a.correlation_id, id);
 }
 
 void GpuActivityRows::onMemcpy(const MemcpyActivity& a) {

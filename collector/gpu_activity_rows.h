@@ -92,6 +92,11 @@ class GpuActivityRows final : public ActivitySink {
   void setDeviceObserver(std::function<void(const DeviceActivity&)> observer) {
     device_observer_ = std::move(observer);
   }
+  // Called with every kernels row written: its correlation id and global
+  // row id (measured_kernel_rows.h joins counters to it).
+  void setKernelObserver(std::function<void(uint32_t correlation_id, int64_t row)> observer) {
+    kernel_observer_ = std::move(observer);
+  }
 
   // Stat names this sink writes, for docs and tests.
   static constexpr const char* kStatNoTimestamps = "collector.records_without_timestamps";
@@ -127,6 +132,7 @@ class GpuActivityRows final : public ActivitySink {
   TraceTables& t_;
   int64_t clock_offset_ns_;
   std::function<void(const DeviceActivity&)> device_observer_;
+  std::function<void(uint32_t, int64_t)> kernel_observer_;
 
   RecentMap<int64_t> thread_of_correlation_;     // correlation -> threads.id
   RecentMap<uint64_t> external_of_correlation_;  // correlation -> external id

@@ -124,6 +124,12 @@ Result<PreparedRecord> prepareRecord(const RecordOptions& options) {
   if (options.max_size_mb < 0 || options.max_size_mb > (int64_t{1} << 30)) {
     return Error("--max-size: must be from 0 (no limit) to 1073741824 MB");
   }
+  CounterSelection counters;
+  if (options.counters) {
+    Result<CounterSelection> parsed = parseCounterList(*options.counters);
+    if (!parsed.ok()) return Error("--counters: " + parsed.error().message());
+    counters = parsed.value();
+  }
 
   std::error_code ec;
   PreparedRecord record;
@@ -165,6 +171,8 @@ Result<PreparedRecord> prepareRecord(const RecordOptions& options) {
   config.buffer_bytes = static_cast<size_t>(options.buffer_mb) << 20;
   config.buffer_count = static_cast<size_t>(options.buffers);
   config.max_file_bytes = options.max_size_mb << 20;
+  config.counters = counters;
+  record.counters = counters;
   if (const char* dir_env = std::getenv("DAMSCOPE_CONTROL_DIR")) config.control_dir = dir_env;
   if (const char* cupti = std::getenv("DAMSCOPE_CUPTI_PATH")) config.cupti_path = cupti;
 

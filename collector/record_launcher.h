@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@ struct RecordOptions {
   int64_t buffer_mb = 8;
   int64_t buffers = 16;
   int64_t max_size_mb = kDefaultMaxFileMb;  // 0: no limit
+  std::optional<std::string> counters;      // --counters: "flops", "dram", "flops,dram"
   std::vector<std::string> command;
   std::string inject_library;  // empty: findInjectLibrary()
 };
@@ -40,6 +42,7 @@ struct PreparedRecord {
   std::string inject_library;  // absolute
   std::vector<std::string> command;
   std::vector<std::string> environment;  // NAME=value, the command's whole environment
+  CounterSelection counters;             // --counters, parsed
   // The rank this record itself runs as (its launcher's RANK, LOCAL_RANK or
   // OMPI_COMM_WORLD_RANK), -1 for none: then it owns that rank's files only.
   int32_t rank = -1;

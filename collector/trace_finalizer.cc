@@ -70,19 +70,28 @@ Status sortTable(Database& db, const std::string& table, bool has_dur) {
   DAMSCOPE_RETURN_IF_ERROR(db.exec("INSERT INTO " + copy + "(id" + columns + ") SELECT NULL" +
                                    columns + " FROM " + table + " ORDER BY " + order + ";"));
   DAMSCOPE_RETURN_IF_ERROR(db.exec("DELETE FROM " + copy + " WHERE id = -1;"));
+  // The references to the renumbered rows follow them: a range's parent,
+  // and a measured counter's kernel (kernel_metrics, --counters).
+  std::string follow;
   if (table == "ranges") {
+    follow = "UPDATE " + copy +
+             " SET parent_id = (SELECT new_id FROM remap WHERE old_id = " + copy +
+             ".parent_id) WHERE parent_id IS NOT NULL;";
+  } else if (table == "kernels") {
+    follow =
+        "UPDATE kernel_metrics SET kernel_id = (SELECT new_id FROM remap WHERE old_id = "
+        "kernel_metrics.kernel_id) WHERE kernel_id IS NOT NULL;";
+  }
+  if (!follow.empty()) {
     // old id -> new id, numbered the same way.
     DAMSCOPE_RETURN_IF_ERROR(
         db.exec("CREATE TEMP TABLE remap(new_id INTEGER PRIMARY KEY, old_id INTEGER);"
                 "INSERT INTO remap VALUES(-1, NULL);"
-                "INSERT INTO remap(new_id, old_id) SELECT NULL, id FROM ranges ORDER BY " +
-                order +
+                "INSERT INTO remap(new_id, old_id) SELECT NULL, id FROM " +
+                table + " ORDER BY " + order +
                 ";"
-                "CREATE INDEX temp.remap_by_old ON remap(old_id);"
-                "UPDATE " +
-                copy + " SET parent_id = (SELECT new_id FROM remap WHERE old_id = " + copy +
-                ".parent_id) WHERE parent_id IS NOT NULL;"
-                "DROP TABLE remap;"));
+                "CREATE INDEX temp.remap_by_old ON remap(old_id);" +
+                follow + "DROP TABLE remap;"));
   }
   return db.exec("DROP TABLE " + table + "; ALTER TABLE " + copy + " RENAME TO " + table + ";");
 }
@@ -182,6 +191,33 @@ std::string abruptEndNote(const std::string& path, const FinalizeReport& report)
          "or the file stopped taking writes): the last " +
          seconds + " s, about " + std::to_string(report.estimated_lost_events) +
          " events, are missing (stats collector.estimated_lost_events)";
+}
+
+Result<std::string> countersNote(const std::string& path) {
+  DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadOnly));
+  DAMSCOPE_ASSIGN_OR_RETURN(std::string requested, metaValue(db, "collector.counters_requested"));
+  if (requested.empty()) return std::string();
+  DAMSCOPE_ASSIGN_OR_RETURN(std::string status, metaValue(db, "collector.counters"));
+  auto stat = [&](const char* name) -> Result<int64_t> {
+    DAMSCOPE_ASSIGN_OR_RETURN(Statement stmt, db.prepare("SELECT value FROM stats WHERE name=?"));
+    stmt.bindText(1, name);
+    DAMSCOPE_ASSIGN_OR_RETURN(bool row, stmt.step());
+    return row ? stmt.columnInt(0) : 0;
+  };
+  DAMSCOPE_ASSIGN_OR_RETURN(int64_t launches, stat("collector.counters_measured_launches"));
+  DAMSCOPE_ASSIGN_OR_RETURN(int64_t replay_ns, stat("collector.counters_replay_ns"));
+  DAMSCOPE_ASSIGN_OR_RETURN(int64_t rows, count(db,
+                                                "SELECT COUNT(*) FROM kernel_metrics WHERE "
+                                                "source = 'measured' AND kernel_id IS NOT NULL"));
+  if (status.rfind("not measured", 0) == 0) {
+    return path + ": hardware counters (" + requested + ") " + status;
+  }
+  char seconds[32];
+  std::snprintf(seconds, sizeof(seconds), "%.2f", static_cast<double>(replay_ns) / 1e9);
+  return path + ": hardware counters (" + requested + ") " + status + ": " +
+         std::to_string(launches) + " kernel launches measured, " + std::to_string(rows) +
+         " kernel_metrics rows; " + seconds +
+         " s spent inside measured launches (kernel replay, stats collector.counters_replay_ns)";
 }
 
 Result<bool> needsFinalize(const std::string& path) {

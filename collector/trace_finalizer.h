@@ -14,10 +14,11 @@
 // insert rate (bench/collector_bench), and leaves them to the same step.
 //
 // finalizeTraceFile rewrites each unsorted event table in (ts, -dur) order,
-// remaps ranges.parent_id to the new ids, creates the schema's indexes, and
-// sets meta collector.finalized to 1. The library writes 0, so a file that
-// was never finalized (the program was injected by hand and killed) says so;
-// it is complete up to its last commit, only unsorted and unindexed.
+// remaps ranges.parent_id and kernel_metrics.kernel_id to the new ids,
+// creates the schema's indexes, and sets meta collector.finalized to 1. The
+// library writes 0, so a file that was never finalized (the program was
+// injected by hand and killed) says so; it is complete up to its last
+// commit, only unsorted and unindexed.
 //
 // An abrupt end is recorded here too. A window the collector closed has
 // meta collector.end_reason; a process killed outright (SIGKILL, the OOM
@@ -69,5 +70,11 @@ Result<FinalizeReport> finalizeTraceFile(const std::string& path,
 
 // One line for the user about an abrupt end ("" when the end was not abrupt).
 std::string abruptEndNote(const std::string& path, const FinalizeReport& report);
+
+// One line for the user about the hardware counters of a recording made
+// with --counters: how many launches were measured and the time spent in
+// them, or why none were (meta collector.counters); "" for a recording
+// without --counters.
+Result<std::string> countersNote(const std::string& path);
 
 }  // namespace damscope::collector

@@ -7,7 +7,9 @@
 #     record` and checks with scripts/check_gpu_trace.sh that its kernels
 #     (plain, CUDA-graph and NCCL), copies, memsets, synchronizations,
 #     devices and NVTX ranges all arrived, linked to their launch calls and
-#     on one clock;
+#     on one clock; then records it again with `--counters flops,dram` and
+#     checks the measured FLOPs of its vector_add and scale kernels (one
+#     FADD/FMUL per element) and that their DRAM bytes were measured;
 #  2. the GPT-2 trainer on the CUDA backend: each GPU scenario recorded and
 #     diagnosed as what it reproduces (`damscope analyze --format json`), the
 #     CUDA graph's effect on the host-bound share, capacity refused before
@@ -96,6 +98,46 @@ collector_check() {
   fi
   bash scripts/check_gpu_trace.sh "$tmp/run.db"
 }
+# ---- 1b. Hardware counters: record --counters flops,dram ----------------------
+# Each vector_add (c = a + b) and scale (x *= s) kernel of cuda_workload is one
+# FADD or FMUL per element: `elements` FLOPs exactly (FLOPs = 2*FMA + ADD +
+# MUL, counter_metrics.h). Its DRAM bytes are only bounded: 3 arrays of
+# `elements` floats move at most once each without caching, and L2 may hold
+# them, so 0 < bytes is not guaranteed; at most 10x that traffic is asked.
+# Graph kernels are not measured (counter_session.h).
+counters_check() {
+  local steps=2 summary elements
+  echo "gpu_selftest: damscope record --counters flops,dram -- $workload --steps $steps"
+  "$damscope" record --counters flops,dram -o "$tmp/counters.db" -- "$workload" --steps $steps \
+    >"$tmp/counters_out.txt" 2>"$tmp/counters_err.txt" || { cat "$tmp/counters_err.txt"; return 1; }
+  cat "$tmp/counters_out.txt" "$tmp/counters_err.txt"
+  summary=$(tail -n 1 "$tmp/counters_out.txt")
+  elements=$(sed -n 's/.*\belements=\([0-9]*\).*/\1/p' <<<"$summary")
+  [ -n "$elements" ] || { echo "gpu_selftest: no elements= in: $summary"; return 1; }
+  # python3 is required above; GPU machines often lack the sqlite3 shell.
+  q() {
+    python3 -c 'import sqlite3, sys
+for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]):
+    print("|".join("" if v is None else str(v) for v in row))' "$tmp/counters.db" "$1"
+  }
+  local ok=0 status rows wrong graph dram launches unmatched
+  status=$(q "SELECT value FROM meta WHERE key = 'collector.counters'")
+  [[ $status == "measured on "* ]] || { echo "gpu_selftest: counters: meta collector.counters = '$status'"; ok=1; }
+  for kernel in vector_add scale; do
+    rows=$(q "SELECT COUNT(*) FROM kernel_metrics m JOIN kernels k ON k.id = m.kernel_id JOIN strings s ON s.id = k.name WHERE m.source = 'measured' AND s.value LIKE '$kernel(%'")
+    wrong=$(q "SELECT COUNT(*) FROM kernel_metrics m JOIN kernels k ON k.id = m.kernel_id JOIN strings s ON s.id = k.name WHERE s.value LIKE '$kernel(%' AND (m.flops IS NOT $elements.0 OR m.dram_bytes IS NULL OR m.dram_bytes > 10 * 3 * 4 * $elements)")
+    echo "gpu_selftest: counters: $kernel: $rows measured rows (expected $steps), $wrong with FLOPs other than $elements or implausible bytes"
+    [ "$rows" = "$steps" ] && [ "$wrong" = 0 ] || ok=1
+  done
+  graph=$(q "SELECT COUNT(*) FROM kernel_metrics m JOIN kernels k ON k.id = m.kernel_id WHERE k.graph_id IS NOT NULL")
+  [ "$graph" = 0 ] || { echo "gpu_selftest: counters: $graph graph kernels measured"; ok=1; }
+  launches=$(q "SELECT value FROM stats WHERE name = 'collector.counters_measured_launches'")
+  unmatched=$(q "SELECT COALESCE((SELECT value FROM stats WHERE name = 'collector.counters_unmatched'), 0)")
+  echo "gpu_selftest: counters: $launches launches measured, $unmatched unmatched; $(grep 'hardware counters' "$tmp/counters_err.txt")"
+  [ "$unmatched" = 0 ] || ok=1
+  return $ok
+}
+
 # ---- 0. The GPU unit tests ---------------------------------------------------
 # First: if an op of the CUDA backend is wrong, every scenario below is too.
 for unit in "$build/tests/gpt2/gpt2_cuda_backend_test" \
@@ -115,6 +157,12 @@ if collector_check; then
   result PASS "collector: cuda_workload recorded completely"
 else
   result FAIL "collector: cuda_workload recorded completely" "see the lines above"
+fi
+
+if counters_check; then
+  result PASS "collector: record --counters flops,dram measures cuda_workload's FLOPs"
+else
+  result FAIL "collector: record --counters flops,dram measures cuda_workload's FLOPs" "see the lines above"
 fi
 
 # ---- 2. The GPT-2 trainer on the CUDA backend -------------------------------

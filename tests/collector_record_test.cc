@@ -449,6 +449,50 @@ TEST_F(Record, OptionValuesBeyondTheirRangeAreOneLineNamingTheOptionAndStartNoth
   EXPECT_EQ(rangesNamed(load("run.db"), "step").size(), 1u);
 }
 
+TEST_F(Record, BadCountersAreOneLineNamingTheOptionAndStartNothing) {
+  for (const std::string value : {"", "flop", "flops,", "flops,dram,flops", "dram,,flops"}) {
+    const ProcessResult r = record({"-o", out("run.db"), "--counters", value},
+                                   {"--steps", "1", "--pid-file", out("started")});
+    EXPECT_EQ(r.exit_code, 2) << "'" << value << "': " << r.err;
+    EXPECT_EQ(r.err.rfind("damscope: --counters: ", 0), 0u) << r.err;
+    EXPECT_EQ(countOccurrences(r.err, "\n"), 1u) << r.err;
+    EXPECT_FALSE(fs::exists(out("started"))) << "'" << value << "' started the program";
+  }
+}
+
+TEST_F(Record, CountersWithoutAGpuSayWhyOnceAndTheProgramRunsWithItsExitCode) {
+  const ProcessResult r = record({"-o", out("run.db"), "--counters", "dram,flops"},
+                                 {"--steps", "2", "--exit-code", "6"});
+  ASSERT_TRUE(r.exited) << r.err;
+  EXPECT_EQ(r.exit_code, 6) << r.err;
+  // The cost is said before the program starts, the outcome once after.
+  EXPECT_EQ(countOccurrences(r.err, "--counters flops,dram: every kernel launch waits"), 1u)
+      << r.err;
+  EXPECT_EQ(countOccurrences(r.err,
+                             "hardware counters (flops,dram) cannot be measured: no NVIDIA "
+                             "driver"),
+            1u)
+      << r.err;
+  EXPECT_EQ(countOccurrences(r.err, "hardware counters (flops,dram) not measured: "), 1u) << r.err;
+
+  const TraceTables t = load("run.db");
+  EXPECT_EQ(t.getMeta("collector.counters_requested"), "flops,dram");
+  EXPECT_EQ(t.getMeta("collector.counters").rfind("not measured: no NVIDIA driver", 0), 0u)
+      << t.getMeta("collector.counters");
+  EXPECT_EQ(t.getStat("collector.counters_measured_launches"), 0);
+  EXPECT_TRUE(t.kernel_metrics.empty());
+  EXPECT_EQ(rangesNamed(t, "step").size(), 2u);  // everything else recorded as usual
+}
+
+TEST_F(Record, WithoutCountersNothingIsSaidOrWrittenAboutThem) {
+  const ProcessResult r = record({"-o", out("run.db")}, {"--steps", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("counters"), std::string::npos) << r.err;
+  const TraceTables t = load("run.db");
+  EXPECT_EQ(t.getMeta("collector.counters"), "");
+  EXPECT_EQ(t.getStat("collector.counters_measured_launches"), 0);
+}
+
 TEST_F(Record, ACommandThatNeverUsesCudaOrNvtxLeavesNoFileAndSaysWhy) {
   const ProcessResult r =
       runProcess({damscopeBinary(), "record", "-o", out("run.db"), "--", "/bin/sh", "-c", "exit 9"},

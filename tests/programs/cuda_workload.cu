@@ -15,6 +15,8 @@
 // told NCCL is not expected.
 //
 // Usage: cuda_workload [--steps N]; prints one line of what it launched.
+// `record --counters` measures it too (gpu_selftest.sh): vector_add is one
+// FADD per element, scale one FMUL, so each is `elements` FLOPs.
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 #include <nvtx3/nvToolsExt.h>
@@ -195,9 +197,12 @@ int main(int argc, char** argv) {
     for (int d = 0; d < devices; ++d) nccl.commDestroy(comms[d]);
   }
   // At least one NCCL kernel per device per round (the send/recv).
-  std::printf("devices=%d steps=%d kernels=%d graph_launches=%d graph_kernels=%d copies=%d "
-              "memsets=%d nccl_kernels_min=%d nccl=%s\n",
-              devices, steps, kernels, graph_launches, graph_launches * 3, copies, memsets,
-              nccl_rounds * devices, have_nccl ? "yes" : ("unavailable: " + nccl.error).c_str());
+  // elements: what each vector_add and scale kernel works on (one FADD or
+  // FMUL per element: the FLOPs `record --counters` must measure).
+  std::printf(
+      "devices=%d steps=%d elements=%d kernels=%d graph_launches=%d graph_kernels=%d "
+      "copies=%d memsets=%d nccl_kernels_min=%d nccl=%s\n",
+      devices, steps, n, kernels, graph_launches, graph_launches * 3, copies, memsets,
+      nccl_rounds * devices, have_nccl ? "yes" : ("unavailable: " + nccl.error).c_str());
   return 0;
 }
