@@ -99,6 +99,13 @@ RankResult everyFigureKnown() {
   for (StepMfu& m : r.mfu.steps) m.mfu_pct = 40.0, m.hardware_flops = 2e12, m.hfu_pct = 25.0;
   if (r.memory) r.memory->device_bytes = 80e9, r.memory->pct_of_device = 50.0;
   for (DeviceUtilization& u : r.utilization.devices) u.sm_efficiency_pct = 80, u.occupancy_pct = 40;
+  OpRow op;
+  op.name = "aten::mm", op.shapes = "[[64,128],[128,32]]", op.calls = 4, op.gpu_ops = 4;
+  op.gpu_total_ns = op.gpu_self_ns = 400, op.gpu_total_pct = 12.5, op.cpu_total_pct = 3;
+  op.cpu_total_ns = 90, op.cpu_self_ns = 60, op.flops = 2e9, op.flop_time_ns = 400;
+  op.achieved_flops_per_s = 5e12, op.intensity = 20, op.ceiling_flops_per_s = 4e13;
+  op.pct_of_ceiling = 12.5, op.memory_bound = true;
+  r.top_ops.push_back(op);
   RooflinePoint point;
   point.name = "volta_sgemm", point.category = KernelCategory::kGemm, point.kernels = 2;
   point.time_ns = 100, point.flops = 1e9, point.bytes = 1e6, point.intensity = 1e3;

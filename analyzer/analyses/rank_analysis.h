@@ -33,6 +33,7 @@
 #include "analyzer/analyses/launch_statistics.h"
 #include "analyzer/analyses/memory_estimate.h"
 #include "analyzer/analyses/mfu.h"
+#include "analyzer/analyses/op_breakdown.h"
 #include "analyzer/analyses/profiler_overview.h"
 #include "analyzer/analyses/roofline.h"
 #include "analyzer/analyses/scorecard.h"
@@ -65,6 +66,8 @@ struct AnalysisOptions {
   std::optional<Precision> precision;  // the user's; empty: runPrecision decides
   MfuOptions mfu;
   RooflineOptions roofline;
+  // The top ops the result keeps: the leaf-op grouping, by GPU time.
+  OpBreakdownOptions ops{OpGrouping::kLeafOp, false, OpSort::kGpu, 25};
 };
 
 // Everything damscope computes for one rank, as the analyses report it.
@@ -85,6 +88,7 @@ struct RankAnalysis {
   RunPrecision precision;
   DevicePeaks peaks;
   RooflineReport roofline;
+  OpBreakdownReport ops;  // the framework ops behind the GPU work (options.ops)
   MfuReport mfu;
   std::optional<MemoryEstimate> memory;
   ProfilerOverviewReport overview;

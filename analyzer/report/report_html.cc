@@ -349,6 +349,26 @@ std::string kernelsSection(const RankResult& a, const ReportOptions& o) {
   return out + "</table>";
 }
 
+std::string opsSection(const RankResult& a, const ReportOptions& o) {
+  if (a.top_ops.empty()) return "";
+  std::string out =
+      "<h2>Ops</h2><p class=\"sub\">GPU time by the framework op that launched it "
+      "(<span class=\"mono\">damscope ops</span> has the whole table, by op, module or "
+      "range).</p><table><tr><th>op</th><th class=\"num\">calls</th><th class=\"num\">GPU "
+      "time</th><th class=\"num\">share</th><th class=\"num\">FLOP/s</th><th>roofline</th></tr>";
+  for (size_t i = 0; i < std::min(o.top_kernels, a.top_ops.size()); ++i) {
+    const OpRow& op = a.top_ops[i];
+    out += fmt::format(
+        "<tr><td class=\"name mono\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+        htmlEscape(op.name), withThousands(op.calls),
+        formatDuration(static_cast<double>(op.gpu_total_ns)), percent(op.gpu_total_pct),
+        op.achieved_flops_per_s ? flopRate(*op.achieved_flops_per_s) : "",
+        htmlEscape(opRooflineWords(op)));
+  }
+  return out + "</table>";
+}
+
 std::string memorySection(const RankResult& a) {
   if (!a.memory) return "";
   const MemoryEstimate& m = *a.memory;
@@ -443,6 +463,7 @@ std::string renderHtmlReport(const RunResult& run, const std::optional<StepStrip
   out += stepsSection(a);
   out += rooflineSection(a, options);
   out += kernelsSection(a, options);
+  out += opsSection(a, options);
   out += memorySection(a);
   out += ranksSection(run);
   out += notesSection(a, options);

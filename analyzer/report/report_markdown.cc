@@ -88,6 +88,20 @@ std::string renderMarkdownReport(const RunResult& run, const ReportOptions& o) {
                          percent(t.pct));
     }
   }
+  if (!a.top_ops.empty()) {
+    out +=
+        "\n## Ops\n\nGPU time by the framework op that launched it (`damscope ops` has the whole "
+        "table, by op, module or range).\n\n| op | calls | GPU time | share | FLOP/s | "
+        "roofline |\n|---|--:|--:|--:|--:|---|\n";
+    for (size_t i = 0; i < std::min(o.top_kernels, a.top_ops.size()); ++i) {
+      const OpRow& op = a.top_ops[i];
+      out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", cellName(op.name),
+                         withThousands(op.calls), formatDuration(static_cast<double>(op.gpu_total_ns)),
+                         percent(op.gpu_total_pct),
+                         op.achieved_flops_per_s ? flopRate(*op.achieved_flops_per_s) : "",
+                         opRooflineWords(op));
+    }
+  }
   if (a.roofline.kernels_with_work > 0) {
     out += fmt::format(
         "\n## Roofline\n\n{} kernels placed ({} of kernel time).\n\n| kernel | class | FLOP/byte | "

@@ -108,6 +108,7 @@ DAMSCOPE_FIGURES_JSON(RankComparison, DAMSCOPE_RANK_COMPARISON_COLUMNS)
 DAMSCOPE_FIGURES_JSON(RooflinePoint, DAMSCOPE_ROOFLINE_COLUMNS)
 DAMSCOPE_FIGURES_JSON(RooflineCeiling, DAMSCOPE_ROOFLINE_CEILING_COLUMNS)
 DAMSCOPE_FIGURES_JSON(CollectivePoint, DAMSCOPE_COLLECTIVE_COLUMNS)
+DAMSCOPE_FIGURES_JSON(OpRow, DAMSCOPE_TOP_OP_COLUMNS)
 
 template <typename Element>
 json objectOf(const Element& x) {
@@ -189,6 +190,7 @@ json rankJson(const RankResult& a) {
   r["roofline"]["kernels"] = arrayOf(a.roofline.kernels);
   r["roofline"]["classes"] = arrayOf(a.roofline.classes);
   r["roofline"]["collectives"] = arrayOf(a.roofline.collectives);
+  r["top_ops"] = arrayOf(a.top_ops);
 
   json steps = json::array();
   for (size_t i = 0; i < a.steps.size(); ++i) {

@@ -242,6 +242,22 @@ std::string figureLines(const RankResult& a) {
     out += line + "\n";
   }
   out += rooflineLine(a.roofline);
+  if (!a.top_ops.empty()) {
+    // The ops behind the GPU time: `damscope ops` has the whole table.
+    // One op per item, never split across lines.
+    std::string line = "Ops      GPU time by the op that launched it:";
+    for (size_t i = 0; i < std::min<size_t>(5, a.top_ops.size()); ++i) {
+      const OpRow& o = a.top_ops[i];
+      const std::string item = fmt::format(" {} {}{}", o.name, percent(o.gpu_total_pct),
+                                           i + 1 < std::min<size_t>(5, a.top_ops.size()) ? "," : "");
+      if (line.size() + item.size() > 100) {
+        out += line + "\n";
+        line = "        ";
+      }
+      line += item;
+    }
+    out += line + "\n";
+  }
   out += memoryLine(a.memory);
   if (a.comparison && a.comparison->steps > 0) {
     const RankComparison& c = *a.comparison;

@@ -99,6 +99,13 @@ std::string boundSourceWords(const RooflineReport& r) {
   return out + " of computation kernel time";
 }
 
+std::string opRooflineWords(const OpRow& op) {
+  if (!op.memory_bound) return "";
+  std::string out = *op.memory_bound ? "memory-bound" : "compute-bound";
+  if (op.pct_of_ceiling) out += fmt::format(", {} of its ceiling", percent(*op.pct_of_ceiling));
+  return out;
+}
+
 std::string gainWords(const Finding& f) {
   if (f.kind == FindingKind::kTraceQuality) return "about the trace, not the run: no speed-up";
   if (f.max_gain_pct) return fmt::format("saves at most {} of step time", percent(f.max_gain_pct));

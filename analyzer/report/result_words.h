@@ -31,6 +31,8 @@ std::string_view metricSourceWords(MetricSource source);        // "estimated fr
 // Where the verdict's compute/memory split came from: "from op shapes on
 // 92.1 %, from kernel names on 7.9 % of computation kernel time".
 std::string boundSourceWords(const RooflineReport& roofline);
+// An op's place on the roofline: "memory-bound, 41.0 % of its ceiling", or "".
+std::string opRooflineWords(const OpRow& op);
 
 // "saves at most 12.3 % of step time", or why no bound is stated.
 std::string gainWords(const Finding& finding);

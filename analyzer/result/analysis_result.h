@@ -159,6 +159,9 @@ struct RankResult {
   std::optional<ScorecardResult> scorecard;                       // empty: no GPU work to judge
   MfuReport mfu;                         // MFU and HFU, with what they rest on (mfu.h)
   RooflineReport roofline;               // roofline placement (roofline.h)
+  // The framework ops whose GPU work took the most time, largest first
+  // (op_breakdown.h, leaf-op grouping).
+  std::vector<OpRow> top_ops;
   std::optional<MemoryEstimate> memory;  // empty without a model
   FindingsReport findings;
   DataLossReport data_loss;

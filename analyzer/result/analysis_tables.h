@@ -559,6 +559,38 @@ namespace damscope {
   X(int64_t, example_kernel_id, kNullable, "`kernels.id` of its longest run", x.example_kernel_id, \
     kNoJson)
 
+// x: an OpRow of the leaf-op grouping (op_breakdown.h).
+#define DAMSCOPE_TOP_OP_COLUMNS(X)                                                                 \
+  X(std::string, name, kNotNull, "the framework op that launched the GPU work (innermost op)",     \
+    x.name, inJson("name"))                                                                        \
+  X(int64_t, calls, kNotNull, "its calls in the window", x.calls, inJson("calls"))                 \
+  X(int64_t, gpu_ops, kNotNull, "GPU operations it launched", x.gpu_ops, inJson("gpu_ops"))        \
+  X(std::string, shapes, kNullable, "its \"Input Dims\", when the rows are per shape", x.shapes,    \
+    kNoJson)                                                                                       \
+  X(int64_t, gpu_ns, kNotNull, "their summed durations", x.gpu_total_ns, inJson("gpu_ns"))         \
+  X(int64_t, gpu_self_ns, kNotNull, "the same (a leaf op launches all its work itself)",          \
+    x.gpu_self_ns, kNoJson)                                                                        \
+  X(double, gpu_pct, kNotNull, "of the analysed window", x.gpu_total_pct,                          \
+    inJson("gpu_pct", JsonForm::kPct))                                                             \
+  X(double, cpu_pct, kNotNull, "host time inside its calls, of the analysed window",              \
+    x.cpu_total_pct, inJson("cpu_pct", JsonForm::kPct))                                            \
+  X(int64_t, cpu_total_ns, kNullable, "host time inside its calls", x.cpu_total_ns,                \
+    inJson("cpu_total_ns"))                                                                        \
+  X(int64_t, cpu_self_ns, kNullable, "less the ops it called", x.cpu_self_ns,                      \
+    inJson("cpu_self_ns"))                                                                         \
+  X(double, flops, kNullable, "FLOPs of its kernels (kernel work)", x.flops, inJson("flops"))      \
+  X(int64_t, flop_time_ns, kNotNull, "the time of those of its kernels with FLOPs",                \
+    x.flop_time_ns, kNoJson)                                                                       \
+  X(double, achieved_flops_per_s, kNullable, "their FLOPs over their time",                        \
+    x.achieved_flops_per_s, inJson("achieved_flops_per_s"))                                        \
+  X(double, intensity, kNullable, "FLOP/byte", x.intensity, inJson("intensity"))                   \
+  X(double, ceiling_flops_per_s, kNullable, "min(peak, bandwidth x intensity)",                    \
+    x.ceiling_flops_per_s, inJson("ceiling_flops_per_s"))                                          \
+  X(double, pct_of_ceiling, kNullable, "achieved, of the roofline ceiling", x.pct_of_ceiling,      \
+    inJson("pct_of_ceiling", JsonForm::kPct))                                                      \
+  X(int32_t, memory_bound, kNullable, "1: below the ridge point", x.memory_bound,                  \
+    inJson("memory_bound"))
+
 // x: a RooflineCeiling.
 #define DAMSCOPE_ROOFLINE_CEILING_COLUMNS(X)                                                    \
   X(std::string, precision, kNotNull, "the precision", x.precision, inJson("precision"))        \
@@ -661,6 +693,11 @@ DAMSCOPE_DEFINE_DECLARED_TABLE(RooflineCeilingTable, "roofline_ceilings",
 DAMSCOPE_DEFINE_DECLARED_TABLE(CollectiveTable, "collectives",
                                "Collectives against the network ceiling.",
                                DAMSCOPE_COLLECTIVE_COLUMNS)
+DAMSCOPE_DEFINE_DECLARED_TABLE(TopOpTable, "top_ops",
+                               "The framework ops whose GPU work took the most time in the "
+                               "analysis window, largest first (`damscope ops --by leaf-op`, "
+                               "docs/ops.md).",
+                               DAMSCOPE_TOP_OP_COLUMNS)
 DAMSCOPE_DEFINE_DECLARED_TABLE(CollectiveStartTable, "collective_starts",
                                "The rank's communication kernels in the analysis window, in time "
                                "order: what the cross-rank analysis compares across ranks "
@@ -691,6 +728,7 @@ DAMSCOPE_DEFINE_DECLARED_TABLE(CollectiveStartTable, "collective_starts",
   T(RooflineTable, roofline)                    \
   T(RooflineCeilingTable, roofline_ceilings)    \
   T(CollectiveTable, collectives)               \
+  T(TopOpTable, top_ops)                        \
   T(CollectiveStartTable, collective_starts)
 
 #define DAMSCOPE_ANALYSIS_TABLE_MEMBER(Struct, member) Struct member;
@@ -718,7 +756,8 @@ struct AnalysisTables {
 // again instead of shown (the GUI and the report read any stored results of
 // this version). 5: the kernels_below_roof finding and the FP32 reading of
 // cuBLAS's FFMA kernels. 6: op formulas for every common ATen family, the
-// roofline's share per source of computation kernel time, MFU from op shapes.
+// roofline's share per source of computation kernel time, MFU from op shapes,
+// the top ops.
 constexpr int kAnalysisSchemaVersion = 6;
 
 }  // namespace damscope

@@ -175,6 +175,7 @@ RankResult buildRankResult(const RankAnalysis& a, const std::string& source,
   }
   r.mfu = a.mfu;
   r.roofline = a.roofline;
+  r.top_ops = a.ops.rows;
   r.memory = a.memory;
   r.findings = a.findings;
   r.data_loss = a.loss;

@@ -43,6 +43,7 @@ DAMSCOPE_ROW_CODEC(MfuStepTable, StepMfu, DAMSCOPE_MFU_STEP_COLUMNS)
 DAMSCOPE_ROW_CODEC(RooflineTable, RooflinePoint, DAMSCOPE_ROOFLINE_COLUMNS)
 DAMSCOPE_ROW_CODEC(RooflineCeilingTable, RooflineCeiling, DAMSCOPE_ROOFLINE_CEILING_COLUMNS)
 DAMSCOPE_ROW_CODEC(CollectiveTable, CollectivePoint, DAMSCOPE_COLLECTIVE_COLUMNS)
+DAMSCOPE_ROW_CODEC(TopOpTable, OpRow, DAMSCOPE_TOP_OP_COLUMNS)
 DAMSCOPE_ROW_CODEC(CollectiveStartTable, RankCollective, DAMSCOPE_COLLECTIVE_START_COLUMNS)
 
 // The table a GPU operation's row is in (gaps.next_table).
@@ -351,6 +352,7 @@ AnalysisTables toAnalysisTables(const RankResult& r, const std::vector<RankCompa
   }
   for (const RooflineCeiling& c : r.roofline.ceilings) storeRow(t.roofline_ceilings, c);
   for (const CollectivePoint& c : r.roofline.collectives) storeRow(t.collectives, c);
+  for (const OpRow& o : r.top_ops) storeRow(t.top_ops, o);
   for (const RankCollective& c : r.collective_starts) {
     storeRow(t.collective_starts, c);
     t.collective_starts.name.push_back(r.collective_names[static_cast<size_t>(c.name)]);
@@ -388,6 +390,7 @@ Result<StoredRank> toRankResult(const AnalysisTables& t, const std::string& stor
   readRoofline(t, in, r);
   readAll(t.roofline_ceilings, in, r.roofline.ceilings);
   readAll(t.collectives, in, r.roofline.collectives);
+  readAll(t.top_ops, in, r.top_ops);
   readCollectiveStarts(t, in, r);
   readCrossRank(t, in, out);
   if (in.failed()) return in.error();
