@@ -180,6 +180,36 @@ TEST(RunDiff, KernelsOutsideATopListHaveABoundNotAFigure) {
   EXPECT_NE(formatRankDiff(d).find("<150 ns"), std::string::npos) << formatRankDiff(d);
 }
 
+// The ops that moved: per step, and outside a run's top ops a bound (less
+// than its list's last op).
+TEST(RunDiff, OpsThatMovedMostWithBoundsOutsideTheList) {
+  RankResult before, after;
+  before.window.step_count = 2;
+  after.window.step_count = 2;
+  auto op = [](const std::string& name, int64_t calls, int64_t ns) {
+    OpRow o;
+    o.name = name, o.calls = calls, o.gpu_total_ns = ns;
+    return o;
+  };
+  before.top_ops = {op("aten::mm", 4, 800), op("aten::add", 4, 200)};
+  after.top_ops = {op("aten::mm", 4, 300), op("CompiledFunction", 2, 250)};
+  const RankDiff d = diffRanks(before, after);
+  ASSERT_EQ(d.ops.size(), 3u);
+  EXPECT_EQ(d.ops[0].name, "aten::mm");  // 400 -> 150 per step
+  EXPECT_DOUBLE_EQ(*d.ops[0].ns_per_step.before, 400);
+  EXPECT_DOUBLE_EQ(*d.ops[0].ns_per_step.after, 150);
+  EXPECT_DOUBLE_EQ(d.ops[0].moved_ns, 250);
+  EXPECT_DOUBLE_EQ(*d.ops[0].calls_per_step.after, 2);
+  // CompiledFunction: 125 per step after, less than aten::add's 100 before.
+  EXPECT_EQ(d.ops[1].name, "CompiledFunction");
+  EXPECT_FALSE(d.ops[1].ns_per_step.before);
+  EXPECT_DOUBLE_EQ(*d.ops[1].before_below_ns, 100);
+  EXPECT_DOUBLE_EQ(d.ops[1].moved_ns, 25);
+  // aten::add: 100 before, under CompiledFunction's 125 after: no least move.
+  EXPECT_EQ(d.ops[2].name, "aten::add");
+  EXPECT_DOUBLE_EQ(d.ops[2].moved_ns, 0);
+}
+
 TEST(RunDiff, RunsWithoutStepsCompareTotals) {
   RankResult before, after;
   before.kernels.total_ns = 1000;

@@ -90,6 +90,16 @@ json rankDiffJson(const RankDiff& d) {
                        {"launches", counts(k.kernels_per_step)}});
   }
   r["kernels"] = kernels;
+  json ops = json::array();
+  for (const OpChange& o : d.ops) {
+    ops.push_back({{"name", o.name},
+                   {"us", micros(o.ns_per_step)},
+                   {"before_below_us", value(o.before_below_ns, 1e-3, 1000)},
+                   {"after_below_us", value(o.after_below_ns, 1e-3, 1000)},
+                   {"moved_us", value(o.moved_ns, 1e-3, 1000)},
+                   {"calls", counts(o.calls_per_step)}});
+  }
+  r["ops"] = ops;
 
   json findings = json::array();
   for (const FindingChange& f : d.findings) {

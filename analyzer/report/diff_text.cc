@@ -172,6 +172,20 @@ std::string kernelLines(const RankDiff& d) {
                     figure(t.after, k.after_below_ns), change, k.name);
     out += clipText(line, kWidth) + "\n";
   }
+  if (d.ops.empty()) return out;
+  out += fmt::format("\nOps that moved most (GPU time of what each launched, {}; <: below the "
+                     "run's top ops)\n",
+                     per);
+  out += fmt::format("  {:>11} {:>11} {:>11}  {}\n", "before", "after", "change", "op");
+  for (const OpChange& o : d.ops) {
+    const Change& t = o.ns_per_step;
+    std::string change = signedDuration(t.delta());
+    if (change.empty() && o.moved_ns > 0) change = (t.after ? ">+" : ">-") + duration(o.moved_ns);
+    const std::string line =
+        fmt::format("  {:>11} {:>11} {:>11}  {}", figure(t.before, o.before_below_ns),
+                    figure(t.after, o.after_below_ns), change, o.name);
+    out += clipText(line, kWidth) + "\n";
+  }
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace damscope {
 namespace {
@@ -91,6 +92,16 @@ std::vector<CategoryChange> categoryChanges(const Side& b, const Side& a) {
   return out;
 }
 
+// How far a time per step moved: |change| where both runs have a figure, else
+// the least it can have moved given the other run's bound.
+double movedNs(const Change& ns, const std::optional<double>& before_below,
+               const std::optional<double>& after_below) {
+  if (const std::optional<double> delta = ns.delta()) return std::abs(*delta);
+  if (ns.after && before_below) return std::max(0.0, *ns.after - *before_below);
+  if (ns.before && after_below) return std::max(0.0, *ns.before - *after_below);
+  return 0;
+}
+
 std::vector<KernelChange> kernelChanges(const Side& b, const Side& a, size_t limit) {
   std::map<std::string, KernelCategory> names;
   for (const Side* s : {&b, &a}) {
@@ -128,18 +139,47 @@ std::vector<KernelChange> kernelChanges(const Side& b, const Side& a, size_t lim
                           figure(a, ka, ua, &TopKernelResult::kernels)};
     if (!c.ns_per_step.before) c.before_below_ns = ub.below;
     if (!c.ns_per_step.after) c.after_below_ns = ua.below;
-    if (const std::optional<double> delta = c.ns_per_step.delta()) {
-      c.moved_ns = std::abs(*delta);
-    } else if (c.ns_per_step.after && c.before_below_ns) {
-      c.moved_ns = std::max(0.0, *c.ns_per_step.after - *c.before_below_ns);
-    } else if (c.ns_per_step.before && c.after_below_ns) {
-      c.moved_ns = std::max(0.0, *c.ns_per_step.before - *c.after_below_ns);
-    }
+    c.moved_ns = movedNs(c.ns_per_step, c.before_below_ns, c.after_below_ns);
     out.push_back(std::move(c));
   }
   std::stable_sort(out.begin(), out.end(), [](const KernelChange& x, const KernelChange& y) {
     return x.moved_ns > y.moved_ns;
   });
+  if (out.size() > limit) out.resize(limit);
+  return out;
+}
+
+std::vector<OpChange> opChanges(const Side& b, const Side& a, size_t limit) {
+  std::set<std::string> names;
+  for (const Side* s : {&b, &a}) {
+    for (const OpRow& o : s->r.top_ops) names.insert(o.name);
+  }
+  auto of = [](const Side& s, const std::string& name) -> const OpRow* {
+    for (const OpRow& o : s.r.top_ops) {
+      if (o.name == name) return &o;
+    }
+    return nullptr;
+  };
+  // An op outside a run's list took less than its last (smallest) op.
+  auto below = [](const Side& s) -> std::optional<double> {
+    if (s.r.top_ops.empty()) return std::nullopt;
+    return s.perStep(s.r.top_ops.back().gpu_total_ns);
+  };
+  std::vector<OpChange> out;
+  for (const std::string& name : names) {
+    const OpRow* ob = of(b, name);
+    const OpRow* oa = of(a, name);
+    OpChange c;
+    c.name = name;
+    if (ob) c.ns_per_step.before = b.perStep(ob->gpu_total_ns), c.calls_per_step.before = b.perStep(ob->calls);
+    if (oa) c.ns_per_step.after = a.perStep(oa->gpu_total_ns), c.calls_per_step.after = a.perStep(oa->calls);
+    if (!ob) c.before_below_ns = below(b);
+    if (!oa) c.after_below_ns = below(a);
+    c.moved_ns = movedNs(c.ns_per_step, c.before_below_ns, c.after_below_ns);
+    out.push_back(std::move(c));
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const OpChange& x, const OpChange& y) { return x.moved_ns > y.moved_ns; });
   if (out.size() > limit) out.resize(limit);
   return out;
 }
@@ -249,6 +289,7 @@ RankDiff diffRanks(const RankResult& before, const RankResult& after, const Diff
   d.kernel_ns_per_step = {b.perStep(before.kernels.total_ns), a.perStep(after.kernels.total_ns)};
   d.categories = categoryChanges(b, a);
   d.kernels = kernelChanges(b, a, options.top_kernels);
+  d.ops = opChanges(b, a, options.top_ops);
   d.findings = findingChanges(b, a);
 
   if (!d.per_step) {

@@ -16,6 +16,7 @@
 //   MFU, HFU         where a run has them (mfu.h)
 //   kernels          each category's share of kernel time and time per step,
 //                    and the kernels whose time per step moved most
+//   ops              the framework ops whose GPU time per step moved most
 //   findings         the rules that fired after but not before (appeared),
 //                    before but not after (disappeared), and in both
 //                    (remained), with their metric before and after
@@ -79,6 +80,19 @@ struct KernelChange {
   bool operator==(const KernelChange&) const = default;
 };
 
+// One framework op (by name) whose GPU time moved: from the runs' top ops
+// (RankResult::top_ops); an op outside a run's list took less than the
+// list's last op there.
+struct OpChange {
+  std::string name;
+  Change ns_per_step;                     // GPU time of the work it launched
+  Change calls_per_step;
+  std::optional<double> before_below_ns;  // not in the list before: less than this
+  std::optional<double> after_below_ns;   // likewise after
+  double moved_ns = 0;  // |change|, or the least it can be where a figure is a bound
+  bool operator==(const OpChange&) const = default;
+};
+
 enum class FindingState : uint8_t { kAppeared, kDisappeared, kRemained };
 std::string_view toText(FindingState state);  // "appeared", "disappeared", "remained"
 
@@ -112,6 +126,7 @@ struct RankDiff {
   Change kernel_ns_per_step;                                   // all kernel time
   std::vector<CategoryChange> categories;                      // largest share (either run) first
   std::vector<KernelChange> kernels;    // largest moved_ns first, DiffOptions::top_kernels at most
+  std::vector<OpChange> ops;            // largest moved_ns first, DiffOptions::top_ops at most
   std::vector<FindingChange> findings;  // appeared, disappeared, remained; each in rank order
   std::vector<std::string> notes;       // what a reader must know to trust the comparison
 
@@ -127,6 +142,7 @@ struct RunDiff {
 
 struct DiffOptions {
   size_t top_kernels = 10;
+  size_t top_ops = 10;
 };
 
 RankDiff diffRanks(const RankResult& before, const RankResult& after,
