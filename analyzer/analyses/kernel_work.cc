@@ -274,32 +274,6 @@ KernelWorkReport computeKernelWork(const AnalysisInput& in) {
   for (const auto& [range, c] : counts) {
     if (!has_kernels[static_cast<size_t>(range)]) ++report.ranges_without_kernels;
   }
-  // The framework op behind each kernel still without work: the gap the next
-  // formula would fill.
-  const StringId op_category = t.strings.find("cpu_op");
-  RangesByThread ops;
-  if (op_category.valid()) {
-    for (size_t i = 0; i < t.ranges.size(); ++i) {
-      if (t.ranges.category[i] == op_category && !isNull(t.ranges.thread_id[i])) {
-        addRange(t, static_cast<int64_t>(i), ops);
-      }
-    }
-  }
-  const auto unplaced = [&](const GpuOp& op) {
-    return best_trust[static_cast<size_t>(op.row)] == 3 && op.work != GpuWork::kCommunication;
-  };
-  std::vector<char> seen(t.kernels.size(), 0);
-  for (const auto& [range, kernels] : launchesIn(in, std::move(ops), unplaced)) {
-    for (size_t g : kernels) {
-      report.unplaced.push_back({in.gpu()[g].row, range});
-      seen[static_cast<size_t>(in.gpu()[g].row)] = 1;
-    }
-  }
-  for (const GpuOp& op : in.gpu()) {
-    if (op.kind == GpuOpKind::kKernel && unplaced(op) && !seen[static_cast<size_t>(op.row)]) {
-      report.unplaced.push_back({op.row, kNullInt});
-    }
-  }
   std::sort(report.kernels.begin(), report.kernels.end(),
             [](const KernelWork& a, const KernelWork& b) { return a.kernel < b.kernel; });
   for (const KernelWork& w : report.kernels) {

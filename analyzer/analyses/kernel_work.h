@@ -44,18 +44,11 @@ struct KernelWork {
   bool model_math = false;   // FLOPs of a matrix, convolution or attention op's shapes (MFU counts them)
 };
 
-// A kernel no source gave work to, and the framework op that launched it.
-struct UnplacedKernel {
-  int64_t kernel = 0;        // kernels row
-  int64_t op = kNullInt;     // ranges row of the innermost framework op; kNullInt: none
-};
-
 struct KernelWorkReport {
   std::vector<KernelWork> kernels;  // by kernels row, only kernels with counts
   // Kernels that got counts, per source (MetricSource order).
   std::array<int64_t, 3> kernels_by_source{};
   int64_t ranges_without_kernels = 0;  // ranges with counts but no kernel launched inside
-  std::vector<UnplacedKernel> unplaced;  // computation kernels without work (not collectives)
 };
 
 KernelWorkReport computeKernelWork(const AnalysisInput& input);

@@ -1,9 +1,12 @@
 // Where the time goes, by op, module and range: see op_breakdown.h.
 #include "analyzer/analyses/op_breakdown.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <numeric>
 #include <span>
 #include <unordered_map>
 
@@ -145,6 +148,7 @@ class Attribution {
   std::span<const int32_t> threadTimeline(int64_t thread) const;
   std::vector<int32_t> chain_;
   bool backward_charged_ = false;
+  std::vector<std::vector<int32_t>> gpu_ops_;  // per slot, with keep_gpu_ops
 };
 
 bool Attribution::inWindow(size_t r) const {
@@ -334,6 +338,12 @@ void Attribution::chargeGpu(const KernelWorkReport& work) {
     const int64_t dur = op.end - op.ts;
     ++report_.gpu_ops;
     report_.gpu_ns += dur;
+    const KernelWork* w = op.kind == GpuOpKind::kKernel ? work_of(op.row) : nullptr;
+    // A computation kernel with no work is off the roofline.
+    const bool computation = op.kind == GpuOpKind::kKernel && op.work != GpuWork::kCommunication;
+    const bool unplaced = computation && (w == nullptr || (!(w->flops > 0) && !w->bytes));
+    if (computation) report_.kernel_ns += dur;
+    if (unplaced) report_.unplaced_ns += dur;
     chain_.clear();
     backward_charged_ = false;
     if (annotations()) {
@@ -355,13 +365,17 @@ void Attribution::chargeGpu(const KernelWorkReport& work) {
       continue;
     }
     if (backward_charged_) ++report_.backward_ops;
-    const KernelWork* w = op.kind == GpuOpKind::kKernel ? work_of(op.row) : nullptr;
     for (size_t c = 0; c < chain_.size(); ++c) {
       OpRow& row = rows_[static_cast<size_t>(chain_[c])];
       ++row.gpu_ops;
+      if (options_.keep_gpu_ops) {
+        if (gpu_ops_.size() < rows_.size()) gpu_ops_.resize(rows_.size());
+        gpu_ops_[static_cast<size_t>(chain_[c])].push_back(static_cast<int32_t>(i));
+      }
       if (!annotations()) {
         row.gpu_total_ns += dur;
         if (c == 0) row.gpu_self_ns += dur;
+        if (unplaced) row.unplaced_ns += dur;
       }
       if (w != nullptr && w->flops > 0) {
         row.flops += w->flops;
@@ -466,14 +480,25 @@ OpBreakdownReport Attribution::run(const KernelWorkReport& work, const OpRoofs& 
     }
     return row.gpu_total_ns;
   };
-  std::sort(rows_.begin(), rows_.end(), [&](const OpRow& a, const OpRow& b) {
+  // Sorted through an order of slots, so that each row's GPU operations
+  // follow it.
+  std::vector<size_t> order(rows_.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+    const OpRow& a = rows_[x];
+    const OpRow& b = rows_[y];
     const int64_t ka = key(a), kb = key(b);
     if (ka != kb) return ka > kb;
     return a.name != b.name ? a.name < b.name : a.shapes < b.shapes;
   });
   report_.row_count = rows_.size();
-  if (options_.top > 0 && rows_.size() > options_.top) rows_.resize(options_.top);
-  report_.rows = std::move(rows_);
+  if (options_.top > 0 && order.size() > options_.top) order.resize(options_.top);
+  report_.rows.reserve(order.size());
+  if (options_.keep_gpu_ops) gpu_ops_.resize(rows_.size()), report_.gpu_ops_of_row.reserve(order.size());
+  for (size_t slot : order) {
+    report_.rows.push_back(std::move(rows_[slot]));
+    if (options_.keep_gpu_ops) report_.gpu_ops_of_row.push_back(std::move(gpu_ops_[slot]));
+  }
   return std::move(report_);
 }
 
@@ -507,6 +532,36 @@ OpBreakdownReport computeOpBreakdown(const AnalysisInput& input, const WindowRep
                                      const KernelWorkReport& work, const OpRoofs& roofs,
                                      const OpBreakdownOptions& options) {
   return Attribution(input, window, options).run(work, roofs);
+}
+
+std::optional<AnalysisNote> unplacedOpsNote(const OpBreakdownReport& ops) {
+  if (ops.kernel_ns <= 0 || ops.unplaced_ns <= 0) return std::nullopt;
+  std::vector<std::pair<std::string_view, int64_t>> by_op;
+  int64_t in_rows = 0;
+  for (const OpRow& row : ops.rows) {
+    if (row.unplaced_ns > 0) by_op.emplace_back(row.name, row.unplaced_ns);
+    in_rows += row.unplaced_ns;
+  }
+  // What no listed op launched: kernels without a launch call or outside
+  // every op, and the ops past the table's cut.
+  if (ops.unplaced_ns > in_rows) {
+    by_op.emplace_back("(no framework op, or past the top ops)", ops.unplaced_ns - in_rows);
+  }
+  std::sort(by_op.begin(), by_op.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
+  std::string list;
+  size_t shown = 0;
+  for (const auto& [name, ns] : by_op) {
+    const double pct = 100.0 * static_cast<double>(ns) / static_cast<double>(ops.kernel_ns);
+    if (pct < 0.5 || shown == 6) break;
+    list += fmt::format("{}{} {:.1f} %", shown == 0 ? "" : ", ", name, pct);
+    ++shown;
+  }
+  if (shown == 0) return std::nullopt;
+  return AnalysisNote{"roofline",
+                      "kernels not placed (no counters, annotation or op formula), by the op that "
+                      "launched them: " + list + " of computation kernel time"};
 }
 
 }  // namespace damscope

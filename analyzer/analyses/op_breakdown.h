@@ -97,6 +97,7 @@
 #include <vector>
 
 #include "analyzer/analyses/analysis_input.h"
+#include "analyzer/analyses/analysis_note.h"
 #include "analyzer/analyses/analysis_window.h"
 #include "analyzer/analyses/kernel_work.h"
 
@@ -122,6 +123,9 @@ struct OpRow {
   // Work of the kernels in gpu_total (kernel_work.h).
   double flops = 0;
   int64_t flop_time_ns = 0;  // time of the kernels with FLOPs
+  // Time of its computation kernels (not collectives) with neither FLOPs nor
+  // bytes: off the roofline, what the next op formula would place.
+  int64_t unplaced_ns = 0;
   std::optional<double> achieved_flops_per_s;
   std::optional<double> intensity;  // FLOP/byte
   std::optional<double> ceiling_flops_per_s;
@@ -141,6 +145,9 @@ struct OpBreakdownOptions {
   bool by_shape = false;  // one row per (name, "Input Dims")
   OpSort sort = OpSort::kGpu;
   size_t top = 0;  // rows kept after sorting; 0: all
+  // Keep each row's GPU operations (OpBreakdownReport::gpu_ops_of_row): what
+  // a viewer selects when a row is clicked.
+  bool keep_gpu_ops = false;
 };
 
 struct OpBreakdownReport {
@@ -153,13 +160,24 @@ struct OpBreakdownReport {
   int64_t outside_ops = 0;  // a launch call in no range of the grouping
   int64_t outside_ns = 0;
   int64_t backward_ops = 0;  // kModule: charged through a backward node's forward op
+  int64_t kernel_ns = 0;     // window computation kernels (not collectives): their time
+  int64_t unplaced_ns = 0;   // of those, with no work; outside_/unattributed_ included
   size_t row_count = 0;      // rows before `top` cut them
   std::vector<OpRow> rows;   // sorted by options.sort
+  // With keep_gpu_ops, per row: its GPU operations (indexes into
+  // AnalysisInput::gpu(), in time order), those gpu_total_ns sums.
+  std::vector<std::vector<int32_t>> gpu_ops_of_row;
   bool operator==(const OpBreakdownReport&) const = default;
 };
 
 OpBreakdownReport computeOpBreakdown(const AnalysisInput& input, const WindowReport& window,
                                      const KernelWorkReport& work, const OpRoofs& roofs,
                                      const OpBreakdownOptions& options);
+
+// From a leaf-op table: the ops whose computation kernels are off the
+// roofline (no counters, annotation or op formula), by that time, as a note
+// saying where the next formula would count most; empty when under 0.5 %
+// each.
+std::optional<AnalysisNote> unplacedOpsNote(const OpBreakdownReport& leaf_ops);
 
 }  // namespace damscope

@@ -43,12 +43,12 @@ std::optional<Dims> dimsOf(const json& d) {
   return out;
 }
 
-// The text of the array that follows `"key":` in a flat JSON object, or ""
+// The text of the array that follows `quoted` (a key with its quotes) and a
+// colon in a flat JSON object, or ""
 // when there is none. Kineto's args objects are flat, and their other values
 // (ids, call stacks) are long and unique: reading just these fields is what
 // lets a counter cache by shape.
-std::string_view arrayField(std::string_view object, std::string_view key) {
-  const std::string quoted = "\"" + std::string(key) + "\"";
+std::string_view arrayField(std::string_view object, std::string_view quoted) {
   const size_t at = object.find(quoted);
   if (at == std::string_view::npos) return {};
   size_t i = at + quoted.size();
@@ -79,8 +79,10 @@ struct Fields {
 };
 
 Fields fieldsOf(std::string_view args) {
-  return {arrayField(args, "Input Dims"), arrayField(args, "Input type"),
-          arrayField(args, "Concrete Inputs")};
+  // Most ops of a trace without shapes have none: one search says so.
+  const std::string_view dims = arrayField(args, "\"Input Dims\"");
+  if (dims.empty()) return {};
+  return {dims, arrayField(args, "\"Input type\""), arrayField(args, "\"Concrete Inputs\"")};
 }
 
 std::optional<std::vector<OpInput>> inputsOf(const Fields& f) {

@@ -82,11 +82,13 @@ Result<RankAnalysis> analyzeRank(const TraceTables& tables, const AnalysisOption
   RooflineAnalysis roofline =
       computeRoofline(in, a.window, a.work, a.peaks, a.precision.precision, options.roofline);
   a.roofline = std::move(roofline.report);
-  for (const AnalysisNote& n : roofline.notes) a.notes.push_back(n);
   a.ops = computeOpBreakdown(in, a.window, a.work,
                              {a.peaks.peakFlopsPerS(a.precision.precision),
                               a.peaks.bandwidth_bytes_per_s},
                              options.ops);
+  if (options.ops.grouping == OpGrouping::kLeafOp) {
+    if (auto note = unplacedOpsNote(a.ops)) a.notes.push_back(*note);
+  }
   // Kernels with a roofline point are compute- or memory-bound by it, from
   // here on (the scorecard and the findings read GpuOp::work).
   a.input->applyBoundOverrides(roofline.bound_overrides);

@@ -1,7 +1,6 @@
 // Roofline placement: see roofline.h.
 #include "analyzer/analyses/roofline.h"
 
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -123,46 +122,6 @@ std::optional<BusBytes> busBytes(std::string_view args_json) {
   return BusBytes{name, factor * elements * *size};
 }
 
-// The ops whose window kernels have no work, by their time: what a formula
-// (op_formulas.h) or counters would place next.
-std::optional<AnalysisNote> unplacedNote(const AnalysisInput& in, const WindowReport& window,
-                                         const KernelWorkReport& work, int64_t kernel_time) {
-  const TraceTables& t = in.tables();
-  std::vector<int64_t> window_time(t.kernels.size(), -1);
-  for (size_t g = 0; g < in.gpu().size(); ++g) {
-    const GpuOp& op = in.gpu()[g];
-    if (op.kind == GpuOpKind::kKernel && window.in_window[g]) {
-      window_time[static_cast<size_t>(op.row)] = op.end - op.ts;
-    }
-  }
-  std::unordered_map<std::string_view, int64_t> by_op;
-  for (const UnplacedKernel& k : work.unplaced) {
-    const int64_t dur = window_time[static_cast<size_t>(k.kernel)];
-    if (dur < 0) continue;
-    const std::string_view op = isNull(k.op)
-                                    ? std::string_view("(no framework op)")
-                                    : t.strings.get(t.ranges.name[static_cast<size_t>(k.op)]);
-    by_op[op] += dur;
-  }
-  std::vector<std::pair<std::string_view, int64_t>> ops(by_op.begin(), by_op.end());
-  std::sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) {
-    return a.second != b.second ? a.second > b.second : a.first < b.first;
-  });
-  // Ops under 0.5 % of the time are not what the next formula should be for.
-  std::string list;
-  size_t shown = 0;
-  for (const auto& [op, time] : ops) {
-    const double pct = 100.0 * static_cast<double>(time) / static_cast<double>(kernel_time);
-    if (pct < 0.5 || shown == 6) break;
-    list += fmt::format("{}{} {:.1f} %", shown == 0 ? "" : ", ", op, pct);
-    ++shown;
-  }
-  if (shown == 0) return std::nullopt;
-  return AnalysisNote{"roofline", "kernels not placed (no counters, annotation or op formula), "
-                                  "by the op that launched them: " +
-                                      list + " of kernel time"};
-}
-
 }  // namespace
 
 RooflineAnalysis computeRoofline(const AnalysisInput& in, const WindowReport& window,
@@ -251,7 +210,6 @@ RooflineAnalysis computeRoofline(const AnalysisInput& in, const WindowReport& wi
       r.time_by_source_pct[s] =
           100.0 * static_cast<double>(source_time[s]) / static_cast<double>(kernel_time);
     }
-    if (auto note = unplacedNote(in, window, work, kernel_time)) out.notes.push_back(*note);
   }
 
   std::vector<const Sum*> names;

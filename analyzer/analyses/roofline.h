@@ -37,7 +37,6 @@
 #include <vector>
 
 #include "analyzer/analyses/analysis_input.h"
-#include "analyzer/analyses/analysis_note.h"
 #include "analyzer/analyses/analysis_window.h"
 #include "analyzer/analyses/device_peaks.h"
 #include "analyzer/analyses/kernel_work.h"
@@ -104,13 +103,11 @@ struct RooflineReport {
   bool operator==(const RooflineReport&) const = default;
 };
 
-// What computeRoofline finds: the report, the kernels whose roofline side
-// differs from their category's reading (AnalysisInput::applyBoundOverrides),
-// and a note naming the ops whose kernels it could not place.
+// What computeRoofline finds: the report, and the kernels whose roofline side
+// differs from their category's reading (AnalysisInput::applyBoundOverrides).
 struct RooflineAnalysis {
   RooflineReport report;
   std::vector<std::pair<int64_t, GpuWork>> bound_overrides;  // (kernels row, work)
-  std::vector<AnalysisNote> notes;
 };
 
 RooflineAnalysis computeRoofline(const AnalysisInput& input, const WindowReport& window,

@@ -581,6 +581,9 @@ namespace damscope {
   X(double, flops, kNullable, "FLOPs of its kernels (kernel work)", x.flops, inJson("flops"))      \
   X(int64_t, flop_time_ns, kNotNull, "the time of those of its kernels with FLOPs",                \
     x.flop_time_ns, kNoJson)                                                                       \
+  X(int64_t, unplaced_ns, kNotNull,                                                                \
+    "the time of its computation kernels with neither FLOPs nor bytes (off the roofline)",         \
+    x.unplaced_ns, inJson("unplaced_ns"))                                                          \
   X(double, achieved_flops_per_s, kNullable, "their FLOPs over their time",                        \
     x.achieved_flops_per_s, inJson("achieved_flops_per_s"))                                        \
   X(double, intensity, kNullable, "FLOP/byte", x.intensity, inJson("intensity"))                   \

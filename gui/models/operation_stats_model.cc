@@ -7,7 +7,9 @@
 
 #include <QLocale>
 
+#include "analyzer/analyses/analysis_input.h"
 #include "analyzer/analyses/kernel_categories.h"
+#include "analyzer/analyses/op_breakdown.h"
 #include "analyzer/report/text_format.h"
 #include "gui/models/qt_text.h"
 
@@ -89,6 +91,52 @@ std::vector<Group> groupBy(const Table& table, int rank, EventKind kind,
   return groups;
 }
 
+EventKind eventKindOf(GpuOpKind kind) {
+  switch (kind) {
+    case GpuOpKind::kKernel:
+      return EventKind::kKernel;
+    case GpuOpKind::kMemcpy:
+      return EventKind::kMemcpy;
+    case GpuOpKind::kMemset:
+      return EventKind::kMemset;
+    case GpuOpKind::kSync:
+      break;
+  }
+  return EventKind::kSync;
+}
+
+// The leaf-op table of op_breakdown.h over the GPU work that starts in the
+// window (host ranges: all of them, as the window counts GPU work).
+std::vector<OperationRow> opRows(const TraceTables& t, int rank,
+                                 const std::optional<TimeWindow>& window, double device_ns) {
+  const AnalysisInput in = AnalysisInput::build(t);
+  WindowReport w;
+  w.mode = WindowMode::kAll;
+  w.in_window.resize(in.gpu().size());
+  for (size_t g = 0; g < in.gpu().size(); ++g) w.in_window[g] = counts(window, in.gpu()[g].ts);
+  OpBreakdownOptions options;
+  options.grouping = OpGrouping::kLeafOp;
+  options.keep_gpu_ops = true;
+  const OpBreakdownReport report = computeOpBreakdown(in, w, {}, {}, options);
+  std::vector<OperationRow> out;
+  out.reserve(report.rows.size());
+  for (size_t i = 0; i < report.rows.size(); ++i) {
+    const OpRow& op = report.rows[i];
+    OperationRow row;
+    row.name = op.name;
+    row.count = op.calls;
+    row.total_ns = op.gpu_total_ns;
+    row.average_ns = op.calls > 0 ? static_cast<double>(op.gpu_total_ns) / static_cast<double>(op.calls) : 0;
+    row.pct = device_ns > 0 ? 100.0 * static_cast<double>(op.gpu_total_ns) / device_ns : 0;
+    for (int32_t g : report.gpu_ops_of_row[i]) {
+      const GpuOp& gpu = in.gpu()[static_cast<size_t>(g)];
+      row.events.push_back({rank, eventKindOf(gpu.kind), gpu.row});
+    }
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<OperationRow> operationRows(const AnalysedRun& run, int rank, OperationKind kind,
@@ -134,6 +182,8 @@ std::vector<OperationRow> operationRows(const AnalysedRun& run, int rank, Operat
       }
       break;
     }
+    case OperationKind::kOps:
+      return opRows(t, rank, window, device_ns);
     case OperationKind::kApiCalls:
       groups = groupBy(
           t.api_calls, rank, EventKind::kApiCall, window,
@@ -165,6 +215,9 @@ OperationStatsModel::OperationStatsModel(OperationKind kind, QObject* parent)
     case OperationKind::kApiCalls:
       columns_ = {C::kName,   C::kCount, C::kTotal, C::kAverage,
                   C::kMedian, C::kMin,   C::kMax,   C::kPct};
+      break;
+    case OperationKind::kOps:
+      columns_ = {C::kName, C::kCount, C::kTotal, C::kAverage, C::kPct};
       break;
   }
 }
@@ -294,15 +347,17 @@ QVariant OperationStatsModel::headerData(int section, Qt::Orientation orientatio
   const QString device = cpu_ ? QStringLiteral("CPU") : QStringLiteral("GPU");
   switch (columns_[static_cast<size_t>(section)]) {
     case Column::kName:
-      return kind_ == OperationKind::kCopies ? tr("Kind") : tr("Name");
+      return kind_ == OperationKind::kCopies ? tr("Kind")
+             : kind_ == OperationKind::kOps  ? tr("Op")
+                                             : tr("Name");
     case Column::kCategory:
       return tr("Category");
     case Column::kCount:
-      return tr("Count");
+      return kind_ == OperationKind::kOps ? tr("Calls") : tr("Count");
     case Column::kTotal:
-      return tr("Total");
+      return kind_ == OperationKind::kOps ? tr("%1 time").arg(device) : tr("Total");
     case Column::kAverage:
-      return tr("Average");
+      return kind_ == OperationKind::kOps ? tr("%1 time per call").arg(device) : tr("Average");
     case Column::kMedian:
       return tr("Median");
     case Column::kMin:

@@ -9,6 +9,11 @@
 // SortRole carries them as numbers, so a proxy sorting on it sorts
 // numerically ("9 µs" before "10 µs").
 //
+// The Ops table is `damscope ops --by leaf-op` (op_breakdown.h): one row
+// per framework op, its calls and the GPU time of the kernels, copies and
+// memsets it launched (per call in the average column); its events are
+// those GPU operations.
+//
 // Shares: a kernel or copy row's "% of GPU time" is its total over the total
 // of all device operations of the rank (kernels + copies + memsets), so the
 // kernel and copy tables add up to 100 % together; an API row's share is of
@@ -32,7 +37,7 @@
 
 namespace damscope {
 
-enum class OperationKind : uint8_t { kKernels, kCopies, kApiCalls };
+enum class OperationKind : uint8_t { kKernels, kCopies, kApiCalls, kOps };
 
 // One row of a summary. Times in ns; bytes only for copies (0 otherwise).
 struct OperationRow {

@@ -19,6 +19,7 @@ StatisticsPanel::StatisticsPanel(QWidget* parent) : QWidget(parent) {
   tabs_->addTab(makeTab(OperationKind::kKernels), tr("Kernels"));
   tabs_->addTab(makeTab(OperationKind::kCopies), tr("Copies"));
   tabs_->addTab(makeTab(OperationKind::kApiCalls), tr("API calls"));
+  tabs_->addTab(makeTab(OperationKind::kOps), tr("Ops"));
   layout->addWidget(tabs_);
 }
 
@@ -31,6 +32,7 @@ QWidget* StatisticsPanel::makeTab(OperationKind kind) {
   t.filter = new QLineEdit(page);
   t.filter->setClearButtonEnabled(true);
   t.filter->setPlaceholderText(kind == OperationKind::kCopies ? tr("Filter by copy kind")
+                               : kind == OperationKind::kOps  ? tr("Filter by op")
                                                               : tr("Filter by name"));
   t.model = new OperationStatsModel(kind, this);
   t.proxy = new OperationFilterProxy(this);

@@ -1,4 +1,4 @@
-// The statistics panel: tabs Kernels / Copies / API calls, each a sortable
+// The statistics panel: tabs Kernels / Copies / API calls / Ops, each a sortable
 // table over OperationStatsModel behind its filter proxy, a filter box, and a
 // duration histogram of the selected row's runs. Selecting a row asks the
 // timeline to show every instance of it. With a time window selected, the
@@ -59,7 +59,7 @@ class StatisticsPanel : public QWidget {
   std::shared_ptr<const AnalysedRun> run_;
   int rank_ = 0;
   QTabWidget* tabs_ = nullptr;
-  std::array<Tab, 3> tabs_of_;
+  std::array<Tab, 4> tabs_of_;
 };
 
 }  // namespace damscope

@@ -2,6 +2,8 @@
 // summaries (figures against hand-computed ones, numeric sorting and
 // filtering through the proxy), the findings, the ranks of a two-rank run and
 // the event details; every model under QAbstractItemModelTester.
+#include <algorithm>
+
 #include <QAbstractItemModelTester>
 
 #include <gtest/gtest.h>
@@ -39,8 +41,8 @@ const OperationRow* rowNamed(const OperationStatsModel& m, const std::string& na
 
 TEST(OperationStatsModel, EveryKindPassesTheModelTesterOnARunAndOnNone) {
   const auto run = smallRun();
-  for (OperationKind kind :
-       {OperationKind::kKernels, OperationKind::kCopies, OperationKind::kApiCalls}) {
+  for (OperationKind kind : {OperationKind::kKernels, OperationKind::kCopies,
+                            OperationKind::kApiCalls, OperationKind::kOps}) {
     OperationStatsModel model(kind);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     OperationFilterProxy proxy;
@@ -151,6 +153,26 @@ TEST(OperationStatsModel, TheProxySortsDurationsAsNumbersAndFiltersIgnoringCase)
   EXPECT_EQ(proxy.index(0, 0).data(), QStringLiteral("Long_kernel"));
   proxy.setNameFilter({});
   EXPECT_EQ(proxy.rowCount(), 3);
+}
+
+// The Ops table: each step's aten::linear launched one copy and six kernels
+// (140 µs each, the copy 40 µs): 3 calls, 2,640 µs of GPU time, 21 events.
+TEST(OperationStatsModel, OpsAreTheFrameworkOpsThatLaunchedTheGpuWork) {
+  const auto run = smallRun();
+  const std::vector<OperationRow> rows = operationRows(*run, 0, OperationKind::kOps);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].name, "aten::linear");
+  EXPECT_EQ(rows[0].count, 3);
+  EXPECT_EQ(rows[0].total_ns, testing::us(3 * (40 + 6 * 140)));
+  EXPECT_DOUBLE_EQ(rows[0].average_ns, static_cast<double>(testing::us(40 + 6 * 140)));
+  EXPECT_DOUBLE_EQ(rows[0].pct, 100);
+  ASSERT_EQ(rows[0].events.size(), 21u);
+  EXPECT_EQ(std::count_if(rows[0].events.begin(), rows[0].events.end(),
+                          [](const EventRef& e) { return e.kind == EventKind::kMemcpy; }),
+            3);
+  OperationStatsModel model(OperationKind::kOps);
+  model.setRun(run, 0);
+  EXPECT_EQ(model.headerData(1, Qt::Horizontal).toString(), QStringLiteral("Calls"));
 }
 
 TEST(OperationStatsModel, CopiesAreGroupedByKindWithBytes) {

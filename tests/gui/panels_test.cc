@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QListView>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTest>
 
@@ -83,6 +84,26 @@ TEST(StatisticsPanel, SelectingARowRequestsEveryInstanceAndFillsTheHistogram) {
   const DurationBins& bins = panel.histogram(OperationKind::kKernels)->bins();
   ASSERT_EQ(bins.counts.size(), 1u);  // nine runs of the same duration
   EXPECT_EQ(bins.counts[0], 9);
+  EXPECT_TRUE(painted(panel.grab().toImage()));
+}
+
+// A click on an op selects the GPU work it launched.
+TEST(StatisticsPanel, SelectingAnOpRequestsTheGpuWorkItLaunched) {
+  const auto run = smallRun();
+  StatisticsPanel panel;
+  panel.resize(900, 600);
+  panel.setRun(run, 0);
+  QSignalSpy spy(&panel, &StatisticsPanel::eventsRequested);
+  QTableView* view = panel.view(OperationKind::kOps);
+  ASSERT_EQ(view->model()->rowCount(), 1);
+  view->selectionModel()->setCurrentIndex(view->model()->index(0, 0),
+                                          QItemSelectionModel::ClearAndSelect |
+                                              QItemSelectionModel::Rows);
+  ASSERT_EQ(spy.count(), 1);
+  const auto events = spy.at(0).at(0).value<EventRefs>();
+  EXPECT_EQ(events, operationRows(*run, 0, OperationKind::kOps).front().events);
+  EXPECT_EQ(events.size(), 21u);
+  panel.tabs()->setCurrentIndex(3);
   EXPECT_TRUE(painted(panel.grab().toImage()));
 }
 
