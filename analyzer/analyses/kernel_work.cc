@@ -105,10 +105,11 @@ void addRange(const TraceTables& t, int64_t range, RangesByThread& by_thread) {
 }
 
 // For each kernel `wanted` says to look for, launched by a call inside one of
-// the ranges, the innermost such range on the call's thread.
+// the ranges, the innermost such range on the call's thread (`by_thread`'s
+// lists are sorted in place).
 template <typename Wanted>
 std::unordered_map<int64_t, std::vector<size_t>> launchesIn(const AnalysisInput& in,
-                                                            RangesByThread by_thread,
+                                                            RangesByThread& by_thread,
                                                             const Wanted& wanted) {
   const TraceTables& t = in.tables();
   if (by_thread.empty()) return {};
@@ -238,7 +239,7 @@ KernelWorkReport computeKernelWork(const AnalysisInput& in) {
     const auto lacks_better = [&](const GpuOp& op) {
       return best_trust[static_cast<size_t>(op.row)] > trust(source);
     };
-    for (auto& [range, ops] : launchesIn(in, std::move(ranges), lacks_better)) {
+    for (auto& [range, ops] : launchesIn(in, ranges, lacks_better)) {
       has_kernels[static_cast<size_t>(range)] = 1;
       const RangeCounts& c = counts.at(range);
       // A matrix op's FLOPs are its GEMM's, not those of the transposes,

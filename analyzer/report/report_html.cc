@@ -279,7 +279,7 @@ std::string rooflineSection(const RankResult& a, const ReportOptions& o) {
                       metricSourceWords(static_cast<MetricSource>(i)));
     }
     out += fmt::format(
-        "<p class=\"sub\">{} kernels placed, {} of kernel time ({}). Circles are kernel names, "
+        "<p class=\"sub\">{} kernels placed, {} of computation kernel time ({}). Circles are kernel names, "
         "sized by their time; below the ridge a kernel is limited by memory bandwidth, above it "
         "by the arithmetic peak.</p>",
         withThousands(r.kernels_with_work), percent(r.time_with_work_pct), sources);

@@ -104,7 +104,7 @@ std::string renderMarkdownReport(const RunResult& run, const ReportOptions& o) {
   }
   if (a.roofline.kernels_with_work > 0) {
     out += fmt::format(
-        "\n## Roofline\n\n{} kernels placed ({} of kernel time).\n\n| kernel | class | FLOP/byte | "
+        "\n## Roofline\n\n{} kernels placed ({} of computation kernel time).\n\n| kernel | class | FLOP/byte | "
         "achieved | of roof | time |\n|---|---|--:|--:|--:|--:|\n",
         withThousands(a.roofline.kernels_with_work), percent(a.roofline.time_with_work_pct));
     size_t shown = 0;

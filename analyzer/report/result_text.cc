@@ -150,7 +150,7 @@ std::string mfuLine(const MfuReport& m) {
                        flopsSourceWords(m.flops_source));
     if (m.flops_source == FlopsSource::kOpShapes && m.model_flops_per_step &&
         m.op_shapes_coverage_pct) {
-      line += fmt::format(" ({} per step; the shapes cover {} of kernel time)",
+      line += fmt::format(" ({} per step; the shapes cover {} of computation kernel time)",
                           flopCount(*m.model_flops_per_step), percent(*m.op_shapes_coverage_pct));
     }
     if (m.model && m.model->layers && m.model->d_model && m.model->seq_len) {
@@ -181,7 +181,7 @@ std::string rooflineLine(const RooflineReport& r) {
     if (*p.memory_bound) memory_ns += p.time_ns;
   }
   std::string line =
-      fmt::format("Roofline {} kernels placed ({} of kernel time; {})",
+      fmt::format("Roofline {} kernels placed ({} of computation kernel time; {})",
                   withThousands(r.kernels_with_work), percent(r.time_with_work_pct), sources);
   if (placed_ns > 0) {
     line += fmt::format(

@@ -213,7 +213,7 @@ void RooflineChart::build() {
   chart->legend()->setVisible(true);
 
   QStringList notes;
-  notes << tr("%1 placed, %2 of kernel time.")
+  notes << tr("%1 placed, %2 of computation kernel time.")
                .arg(counted(static_cast<int64_t>(plot_.markers.size()), "kernel"),
                     qtString(percent(r.roofline.time_with_work_pct)));
   if (plot_.left_out > 0) {

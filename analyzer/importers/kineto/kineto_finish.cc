@@ -59,7 +59,7 @@ std::vector<int64_t> kernelsOfCounterRanges(TraceTables& t) {
       kernel_of_correlation.try_emplace(t.kernels.correlation_id[k], static_cast<int64_t>(k));
     }
   }
-  const bool create = t.kernels.size() == 0;
+  const bool create = t.kernels.empty();
   int64_t matched = 0;
   for (size_t i = 0; i < ranges.size(); ++i) {
     const size_t r = static_cast<size_t>(ranges[i]);
