@@ -15,6 +15,7 @@
 #include "analyzer/report/text_format.h"
 #include "cli/commands.h"
 #include "cli/long_work.h"
+#include "cli/window_flag.h"
 
 namespace damscope {
 namespace {
@@ -104,13 +105,9 @@ std::string optionsKey(const AnalyzeArgs& args) {
 // The pipeline's options from the flags; an error names the flag.
 Result<PipelineOptions> pipelineOptions(const AnalyzeArgs& args) {
   PipelineOptions options;
-  if (args.window == "hta") {
-    options.analysis.window.mode = WindowMode::kHta;
-  } else if (args.window == "all") {
-    options.analysis.window.mode = WindowMode::kAll;
-  } else {
-    return Error("--window " + args.window + ": expected hta or all");
-  }
+  Result<WindowMode> window = windowModeFlag(args.window);
+  if (!window.ok()) return window.error();
+  options.analysis.window.mode = *window;
   if (args.format != "text" && args.format != "json") {
     return Error("--format " + args.format + ": expected text or json");
   }

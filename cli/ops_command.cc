@@ -15,6 +15,7 @@
 #include "analyzer/report/text_format.h"
 #include "cli/commands.h"
 #include "cli/long_work.h"
+#include "cli/window_flag.h"
 
 namespace damscope {
 namespace {
@@ -43,13 +44,9 @@ Result<OpBreakdownOptions> opOptions(const OpsArgs& args) {
 
 Result<PipelineOptions> pipelineOptions(const OpsArgs& args) {
   PipelineOptions options;
-  if (args.window == "hta") {
-    options.analysis.window.mode = WindowMode::kHta;
-  } else if (args.window == "all") {
-    options.analysis.window.mode = WindowMode::kAll;
-  } else {
-    return Error("--window " + args.window + ": expected hta or all");
-  }
+  Result<WindowMode> window = windowModeFlag(args.window);
+  if (!window.ok()) return window.error();
+  options.analysis.window.mode = *window;
   options.store = !args.no_store;
   return options;
 }

@@ -97,6 +97,7 @@ TEST(OpsCli, BadInputIsOneLineAndExitCode2) {
   for (const std::string& args :
        {"ops --no-store --by kernel " + trace, "ops --no-store --sort name " + trace,
         "ops --no-store --format xml " + trace, "ops --no-store --top -1 " + trace,
+        "ops --no-store --window sideways " + trace,
         "ops --no-store " + dir.file("missing.json")}) {
     CommandResult r = damscope(args);
     EXPECT_EQ(r.exit_code, 2) << args;

@@ -71,20 +71,6 @@ std::optional<EventKind> kindOfEvidence(EvidenceTable table) {
   return std::nullopt;
 }
 
-EventKind kindOfOp(GpuOpKind kind) {
-  switch (kind) {
-    case GpuOpKind::kKernel:
-      return EventKind::kKernel;
-    case GpuOpKind::kMemcpy:
-      return EventKind::kMemcpy;
-    case GpuOpKind::kMemset:
-      return EventKind::kMemset;
-    case GpuOpKind::kSync:
-      return EventKind::kSync;
-  }
-  return EventKind::kKernel;
-}
-
 template <typename Table>
 void minTs(const Table& table, int64_t& out) {
   if (!table.ts.empty()) out = std::min(out, *std::min_element(table.ts.begin(), table.ts.end()));
@@ -140,7 +126,7 @@ void addGap(EventDetailLines& out, const EventRef& ref, const AnalysedRun& run) 
     if (!name.empty()) out.emplace_back("Evidence", fmt::format("{} {}", kindText(*kind), name));
   }
   if (g.next_kind && g.next_id) {
-    const std::string name = nameOf({ref.rank, kindOfOp(*g.next_kind), *g.next_id}, run);
+    const std::string name = nameOf({ref.rank, eventKindOf(*g.next_kind), *g.next_id}, run);
     if (!name.empty()) out.emplace_back("Ended by", name);
   }
 }

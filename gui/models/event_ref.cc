@@ -7,6 +7,21 @@
 #include "analyzer/report/vocabulary.h"
 
 namespace damscope {
+
+EventKind eventKindOf(GpuOpKind kind) {
+  switch (kind) {
+    case GpuOpKind::kKernel:
+      return EventKind::kKernel;
+    case GpuOpKind::kMemcpy:
+      return EventKind::kMemcpy;
+    case GpuOpKind::kMemset:
+      return EventKind::kMemset;
+    case GpuOpKind::kSync:
+      break;
+  }
+  return EventKind::kSync;
+}
+
 namespace {
 
 template <typename Table>

@@ -30,6 +30,10 @@ struct EventRef {
 };
 using EventRefs = std::vector<EventRef>;
 
+// The event table that holds a GPU operation of this kind (the analyzer's
+// GpuOp rows point into kernels, memcpys, memsets or syncs).
+EventKind eventKindOf(GpuOpKind kind);
+
 // The event a finding's evidence item names; empty for counters and stats
 // rows, which are not events on the timeline.
 std::optional<EventRef> eventOfEvidence(const EvidenceItem& item, int32_t rank);

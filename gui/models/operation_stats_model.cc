@@ -91,20 +91,6 @@ std::vector<Group> groupBy(const Table& table, int rank, EventKind kind,
   return groups;
 }
 
-EventKind eventKindOf(GpuOpKind kind) {
-  switch (kind) {
-    case GpuOpKind::kKernel:
-      return EventKind::kKernel;
-    case GpuOpKind::kMemcpy:
-      return EventKind::kMemcpy;
-    case GpuOpKind::kMemset:
-      return EventKind::kMemset;
-    case GpuOpKind::kSync:
-      break;
-  }
-  return EventKind::kSync;
-}
-
 // The leaf-op table of op_breakdown.h over the GPU work that starts in the
 // window (host ranges: all of them, as the window counts GPU work).
 std::vector<OperationRow> opRows(const TraceTables& t, int rank,

@@ -117,5 +117,12 @@ TEST(EventRef, StaleReferencesNameNothing) {
   EXPECT_FALSE(eventOfEvidence(EvidenceItem{EvidenceSource::kStats, 1}, 0));
 }
 
+TEST(EventRef, AGpuOperationNamesTheTableThatHoldsIt) {
+  EXPECT_EQ(eventKindOf(GpuOpKind::kKernel), EventKind::kKernel);
+  EXPECT_EQ(eventKindOf(GpuOpKind::kMemcpy), EventKind::kMemcpy);
+  EXPECT_EQ(eventKindOf(GpuOpKind::kMemset), EventKind::kMemset);
+  EXPECT_EQ(eventKindOf(GpuOpKind::kSync), EventKind::kSync);
+}
+
 }  // namespace
 }  // namespace damscope
