@@ -213,6 +213,29 @@ TEST(AnalysisSharedTraces, EveryTraceAnalysesWithoutNaN) {
   EXPECT_TRUE(said);
 }
 
+// The saxpy export's GPU idles mostly for a reason the trace does not show
+// (other idle about 50 %, host/launch stall under 1 %): the verdict says so
+// and names the largest known stall, data loading, next; it is not charged
+// to the host.
+TEST(AnalysisSharedTraces, UnexplainedIdleIsStarvedWithTheLargestKnownCauseNamed) {
+  DAMSCOPE_REQUIRE_SHARED_TRACES();
+  const RankResult& result = analysed("nsys/saxpy_mpi_a100_nsys2022.sqlite").result;
+  ASSERT_TRUE(result.scorecard);
+  const Scorecard& run = result.scorecard->run;
+  EXPECT_EQ(run.verdict, Verdict::kStarved);
+  EXPECT_GT(run.pct(Axis::kOtherIdle), run.pct(Axis::kDataStall));
+  EXPECT_LT(run.pct(Axis::kHostStall), 1.0);
+  EXPECT_EQ(run.largestKnownStall(), Axis::kDataStall);
+  const std::string text = formatRankSummary(result);
+  EXPECT_NE(text.find("VERDICT  STARVED"), std::string::npos) << text;
+  EXPECT_NE(text.find("a cause the trace does not show; the largest known cause is data stall"),
+            std::string::npos)
+      << text;
+  const nlohmann::json json = rankJson(result);
+  EXPECT_EQ(json["verdict"], "starved");
+  EXPECT_EQ(json["largest_known_stall"], "data_stall");
+}
+
 // Every real trace's result survives its stored form: the rows read back
 // into a RankResult equal to the one computed (operator==, every field).
 TEST(AnalysisSharedTraces, StoredRowsReadBackAsTheSameResult) {

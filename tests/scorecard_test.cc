@@ -62,6 +62,26 @@ TEST(Scorecard, StarvedGpuIsJudgedByItsLargestStall) {
   EXPECT_EQ(c.verdict, Verdict::kDataBound);
 }
 
+TEST(Scorecard, UnexplainedIdleIsCalledStarvedNotChargedToTheHost) {
+  // The saxpy nsys export's shape: data 25.9, host 0.3, other idle 49.8 %.
+  //           data  host sync comm mem comp other
+  Scorecard c = card({259, 3, 0, 0, 0, 240, 498});
+  decideVerdict(c, {});
+  EXPECT_EQ(c.verdict, Verdict::kStarved);
+  EXPECT_EQ(c.deciding_axis, Axis::kOtherIdle);
+  EXPECT_EQ(c.largestKnownStall(), Axis::kDataStall);
+  EXPECT_EQ(toText(c.verdict), "starved");
+  EXPECT_EQ(damTerm(c.verdict), "Unknown");
+
+  c = card({0, 0, 0, 0, 0, 50, 50});  // nothing the trace explains
+  decideVerdict(c, {});
+  EXPECT_EQ(c.verdict, Verdict::kStarved);
+  EXPECT_FALSE(c.largestKnownStall());
+
+  c = card({0, 20, 20, 0, 0, 40, 20});  // ties go to the earlier axis
+  EXPECT_EQ(c.largestKnownStall(), Axis::kHostStall);
+}
+
 TEST(Scorecard, FedGpuIsMemoryOrComputeBoundByKernelTime) {
   Scorecard c = card({5, 5, 0, 0, 60, 30, 0});  // stalls 10 % < 20 %
   decideVerdict(c, {});

@@ -87,6 +87,8 @@ std::string_view toText(Verdict verdict) {
       return "memory-bound";
     case Verdict::kComputeBound:
       return "compute-bound";
+    case Verdict::kStarved:
+      return "starved";
   }
   return "none";
 }
@@ -106,6 +108,9 @@ std::string_view verdictLabel(Verdict verdict, DeviceKind kind) {
         return "the ops are limited by memory bandwidth";
       case Verdict::kComputeBound:
         return "the ops are limited by arithmetic throughput";
+      case Verdict::kStarved:
+        return "the compute thread idles for a cause the trace does not show: record the host in "
+               "more detail";
     }
   }
   switch (verdict) {
@@ -121,6 +126,9 @@ std::string_view verdictLabel(Verdict verdict, DeviceKind kind) {
       return "the kernels are limited by memory bandwidth";
     case Verdict::kComputeBound:
       return "the kernels are limited by arithmetic throughput";
+    case Verdict::kStarved:
+      return "the GPU idles for a cause the trace does not show: record the host in more detail "
+             "(CPU sampling, OS runtime, NVTX around data loading and the step)";
   }
   return "";
 }
@@ -139,6 +147,8 @@ std::string_view damTerm(Verdict verdict) {
       return "Machine";
     case Verdict::kComputeBound:
       return "Algorithm";
+    case Verdict::kStarved:
+      return "Unknown";
   }
   return "-";
 }
@@ -158,6 +168,16 @@ double Scorecard::pct(Axis axis) const {
 
 double Scorecard::stallPct() const {
   return 100.0 - pct(Axis::kComputeBound) - pct(Axis::kMemoryBound);
+}
+
+std::optional<Axis> Scorecard::largestKnownStall() const {
+  std::optional<Axis> best;
+  for (Axis a : {Axis::kDataStall, Axis::kHostStall, Axis::kSyncStall,
+                 Axis::kExposedCommunication}) {
+    const int64_t t = ns[static_cast<size_t>(a)];
+    if (t > 0 && (!best || t > ns[static_cast<size_t>(*best)])) best = a;
+  }
+  return best;
 }
 
 void decideVerdict(Scorecard& card, const ScorecardOptions& options) {
@@ -180,6 +200,9 @@ void decideVerdict(Scorecard& card, const ScorecardOptions& options) {
         break;
       case Axis::kExposedCommunication:
         card.verdict = Verdict::kCommunicationBound;
+        break;
+      case Axis::kOtherIdle:
+        card.verdict = Verdict::kStarved;
         break;
       default:
         card.verdict = Verdict::kHostBound;

@@ -29,9 +29,13 @@
 // ScorecardOptions::starved_pct of the time, no kernel optimization can
 // help much, and the verdict is the largest stall: data -> "data-bound",
 // host launch or sync -> "host-bound", exposed communication ->
-// "communication-bound"; if unexplained idle is the largest, "host-bound"
-// too, since a GPU idles for lack of work and the host is the one that
-// issues it. Otherwise the GPU is fed, and the larger of compute- and
+// "communication-bound". If idle time the trace does not explain (other_idle)
+// is the largest, the verdict says exactly that — "starved", the cause not in
+// the trace — and names the largest known stall next (largestKnownStall),
+// rather than charging the host with idle it was never seen causing: a
+// verdict must not contradict its own bar (a trace called host-bound at
+// 0.3 % host stall and 49.8 % unexplained idle misleads the reader into
+// tuning launches). Otherwise the GPU is fed, and the larger of compute- and
 // memory-bound kernel time names it: "compute-bound" (Algorithm) or
 // "memory-bound" (Machine). The default threshold, 20 %, is where removing
 // the stalls is worth at least 1.25x, more than typical kernel-level wins.
@@ -39,6 +43,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -69,13 +74,15 @@ enum class Verdict : uint8_t {
   kHostBound,
   kCommunicationBound,
   kMemoryBound,
-  kComputeBound
+  kComputeBound,
+  kStarved,  // the largest stall is idle the trace does not explain
 };
-constexpr size_t kVerdictCount = 6;
+constexpr size_t kVerdictCount = 7;
 std::string_view toText(Verdict verdict);        // "data-bound"
 // "the input pipeline starves the GPU"; `kind` kCpu speaks of a CPU run's ops.
 std::string_view verdictLabel(Verdict verdict, DeviceKind kind = DeviceKind::kGpu);
-std::string_view damTerm(Verdict verdict);  // Data | Algorithm | Machine | Communication | Host
+// Data | Algorithm | Machine | Communication | Host | Unknown (starved)
+std::string_view damTerm(Verdict verdict);
 
 struct Scorecard {
   int64_t start = 0;
@@ -88,6 +95,10 @@ struct Scorecard {
   int64_t total() const;
   double pct(Axis axis) const;
   double stallPct() const;  // everything but compute_bound and memory_bound
+  // The largest stall the trace explains (data, host, sync or exposed
+  // communication), ties to the earlier one; empty when none took any time.
+  // A starved verdict names it next.
+  std::optional<Axis> largestKnownStall() const;
   bool operator==(const Scorecard&) const = default;
 };
 

@@ -77,23 +77,6 @@ footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
 @media print { main { padding: 0; } .finding, .figure { break-inside: avoid; } }
 )css";
 
-std::string_view verdictColour(Verdict v) {
-  switch (v) {
-    case Verdict::kDataBound:
-      return axisColour(Axis::kDataStall);
-    case Verdict::kHostBound:
-      return axisColour(Axis::kHostStall);
-    case Verdict::kCommunicationBound:
-      return axisColour(Axis::kExposedCommunication);
-    case Verdict::kMemoryBound:
-      return axisColour(Axis::kMemoryBound);
-    case Verdict::kComputeBound:
-      return axisColour(Axis::kComputeBound);
-    default:
-      return "#6b7280";
-  }
-}
-
 std::string legendItem(std::string_view colour, const std::string& label) {
   return fmt::format("<li><i style=\"background:{}\"></i>{}</li>", colour, htmlEscape(label));
 }
@@ -126,12 +109,7 @@ std::string verdictSection(const RankResult& a) {
       "<span class=\"term\">D·A·M: {}</span></div><p>{}.</p>",
       verdictColour(run.verdict), htmlEscape(upperCase(toText(run.verdict))),
       htmlEscape(damTerm(run.verdict)), htmlEscape(verdictLabel(run.verdict, a.device_kind)));
-  const bool starved = run.stallPct() >= a.starved_threshold_pct;
-  out += fmt::format(
-      "<p>The {} is {}: stalls take <b>{}</b> of the step ({} {:.0f} %); {} take <b>{}</b>.</p>",
-      deviceWord(a), starved ? "starved" : "fed", percent(run.stallPct()),
-      starved ? "threshold" : "under the threshold of", a.starved_threshold_pct,
-      htmlEscape(axisLabel(run.deciding_axis)), percent(run.pct(run.deciding_axis)));
+  out += "<p>" + htmlEscape(sentenceCase(stallWords(a))) + ".</p>";
   out += fmt::format("<p class=\"sub\">Compute/memory split: {}.</p>",
                      htmlEscape(boundSourceWords(a.roofline)));
   if (a.verdict_may_be_off) {

@@ -27,6 +27,7 @@ std::string verdictPart(const RankResult& a) {
   std::string out =
       fmt::format("**Verdict: {}** (D·A·M: {}) — {}.\n\n", upperCase(toText(run.verdict)),
                   damTerm(run.verdict), verdictLabel(run.verdict, a.device_kind));
+  out += sentenceCase(stallWords(a)) + ".\n\n";
   out += "Compute/memory split: " + boundSourceWords(a.roofline) + ".\n\n";
   if (a.verdict_may_be_off) {
     out += fmt::format("> Caution: {} of the trace's events were lost; the verdict may be off.\n\n",

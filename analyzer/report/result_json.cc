@@ -175,6 +175,9 @@ json rankJson(const RankResult& a) {
     }
   }
   r["scorecard"] = scorecard;
+  // A starved verdict's next word: the largest stall the trace explains.
+  const std::optional<Axis> known = a.scorecard ? a.scorecard->run.largestKnownStall() : std::nullopt;
+  r["largest_known_stall"] = known ? json(std::string(toText(*known))) : json(nullptr);
 
   json findings = json::array();
   for (const Finding& f : a.findings.findings) {

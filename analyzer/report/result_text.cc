@@ -80,18 +80,7 @@ std::string verdictLines(const RankResult& a) {
   std::string out =
       fmt::format("VERDICT  {}  (D\u00b7A\u00b7M: {}) {}\n", upperCase(toText(run.verdict)),
                   damTerm(run.verdict), verdictLabel(run.verdict, a.device_kind));
-  if (run.stallPct() >= a.starved_threshold_pct) {
-    out += fmt::format(
-        "         the {} is starved: stalls take {} of the step (threshold {:.0f} %); the "
-        "largest is {} at {}\n",
-        deviceWord(a), percent(run.stallPct()), a.starved_threshold_pct,
-        axisLabel(run.deciding_axis), percent(run.pct(run.deciding_axis)));
-  } else {
-    out += fmt::format(
-        "         the {} is fed: stalls take {} of the step (under {:.0f} %); {} take {}\n",
-        deviceWord(a), percent(run.stallPct()), a.starved_threshold_pct,
-        axisLabel(run.deciding_axis), percent(run.pct(run.deciding_axis)));
-  }
+  out += "         " + stallWords(a) + "\n";
   out += "         compute/memory split: " + boundSourceWords(a.roofline) + "\n";
   if (a.verdict_may_be_off) {
     out += fmt::format(

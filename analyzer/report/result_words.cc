@@ -99,6 +99,28 @@ std::string boundSourceWords(const RooflineReport& r) {
   return out + " of computation kernel time";
 }
 
+std::string stallWords(const RankResult& a) {
+  if (!a.scorecard) return "";
+  const Scorecard& run = a.scorecard->run;
+  if (run.stallPct() < a.starved_threshold_pct) {
+    return fmt::format("the {} is fed: stalls take {} of the step (under {:.0f} %); {} take {}",
+                       deviceWord(a), percent(run.stallPct()), a.starved_threshold_pct,
+                       axisLabel(run.deciding_axis), percent(run.pct(run.deciding_axis)));
+  }
+  std::string out = fmt::format(
+      "the {} is starved: stalls take {} of the step (threshold {:.0f} %); the largest is {} at {}",
+      deviceWord(a), percent(run.stallPct()), a.starved_threshold_pct,
+      axisLabel(run.deciding_axis), percent(run.pct(run.deciding_axis)));
+  if (run.verdict == Verdict::kStarved) {
+    const std::optional<Axis> known = run.largestKnownStall();
+    out += known ? fmt::format(", a cause the trace does not show; the largest known cause is {} "
+                               "at {}",
+                               axisLabel(*known), percent(run.pct(*known)))
+                 : std::string(", a cause the trace does not show; no known cause took any time");
+  }
+  return out;
+}
+
 std::string opRooflineWords(const OpRow& op) {
   if (!op.memory_bound) return "";
   std::string out = *op.memory_bound ? "memory-bound" : "compute-bound";

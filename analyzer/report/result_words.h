@@ -31,6 +31,12 @@ std::string_view metricSourceWords(MetricSource source);        // "estimated fr
 // Where the verdict's compute/memory split came from: "from op shapes on
 // 92.1 %, from kernel names on 7.9 % of computation kernel time".
 std::string boundSourceWords(const RooflineReport& roofline);
+// Why the verdict is what it is, from the run's scorecard: "the GPU is
+// starved: stalls take 76.0 % of the step (threshold 20 %); the largest is
+// data stall at 41.2 %", or "... is fed: ...; compute-bound kernels take
+// 71.0 %". When the largest stall is idle the trace does not explain, it
+// says so and names the largest known stall next. Empty without a scorecard.
+std::string stallWords(const RankResult& rank);
 // An op's place on the roofline: "memory-bound, 41.0 % of its ceiling", or "".
 std::string opRooflineWords(const OpRow& op);
 

@@ -55,6 +55,12 @@ std::string upperCase(std::string_view text) {
   return out;
 }
 
+std::string sentenceCase(std::string_view text) {
+  std::string out(text);
+  if (!out.empty()) out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
+  return out;
+}
+
 std::string clipText(std::string_view text, size_t max) {
   if (text.size() <= max) return std::string(text);
   size_t cut = max > 3 ? max - 3 : 0;

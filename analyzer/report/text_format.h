@@ -16,6 +16,7 @@ std::string formatDuration(double ns);
 std::string utcTimestamp(int64_t ns_since_epoch);  // "2022-11-30 04:48:07.389 UTC"
 
 std::string upperCase(std::string_view text);  // ASCII letters only: "data-bound" -> "DATA-BOUND"
+std::string sentenceCase(std::string_view text);  // the first ASCII letter only: "the GPU" -> "The GPU"
 
 // `text` cut to at most `max` bytes, ending in "..." when cut, never inside a
 // UTF-8 character: for kernel signatures where the start says which kernel.

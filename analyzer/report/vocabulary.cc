@@ -81,4 +81,24 @@ std::string_view categoryColour(KernelCategory category) {
   return "#a3a3a3";
 }
 
+std::string_view verdictColour(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kDataBound:
+      return axisColour(Axis::kDataStall);
+    case Verdict::kHostBound:
+      return axisColour(Axis::kHostStall);
+    case Verdict::kCommunicationBound:
+      return axisColour(Axis::kExposedCommunication);
+    case Verdict::kMemoryBound:
+      return axisColour(Axis::kMemoryBound);
+    case Verdict::kComputeBound:
+      return axisColour(Axis::kComputeBound);
+    case Verdict::kStarved:
+      return axisColour(Axis::kOtherIdle);
+    case Verdict::kNone:
+      break;
+  }
+  return "#6b7280";
+}
+
 }  // namespace damscope

@@ -15,5 +15,9 @@ std::string_view axisColour(Axis axis);
 std::string_view causeColour(GapCause cause);
 std::string_view causeLabel(GapCause cause);  // "data loading"
 std::string_view categoryColour(KernelCategory category);
+// The verdict wears the colour of the axis it names (host-bound: host stall,
+// also when synchronization decided it; starved: the unexplained idle), so a
+// verdict and its bar never disagree; no verdict is a neutral grey.
+std::string_view verdictColour(Verdict verdict);
 
 }  // namespace damscope

@@ -52,7 +52,8 @@ namespace damscope {
   X(std::string, device_kind, kNullable, "`gpu`, or `cpu` on a CPU run (see \"CPU runs\")",        \
     x.device_kind, inJson("device_kind"))                                                          \
   X(std::string, verdict, kNotNull,                                                                \
-    "`data-bound`, `host-bound`, `communication-bound`, `memory-bound`, `compute-bound`, `none`",  \
+    "`data-bound`, `host-bound`, `communication-bound`, `memory-bound`, `compute-bound`, "           \
+    "`starved` (the largest stall is idle the trace does not explain), `none`",                    \
     DAMSCOPE_DERIVED(x.verdict()), inJson("verdict"))                                              \
   X(int32_t, verdict_may_be_off, kNotNull,                                                         \
     "1: so many events were lost on the way in that the verdict may be wrong (Data loss)",         \
@@ -413,7 +414,8 @@ namespace damscope {
   X(int64_t, ts, kNotNull, "the time the axes split", x.start, kNoJson)                           \
   X(int64_t, dur, kNotNull, "the time the axes split", DAMSCOPE_DERIVED(x.end - x.start), kNoJson) \
   X(std::string, verdict, kNotNull,                                                               \
-    "`data-bound`, `host-bound`, `communication-bound`, `memory-bound`, `compute-bound`, `none`", \
+    "`data-bound`, `host-bound`, `communication-bound`, `memory-bound`, `compute-bound`, "          \
+    "`starved` (the largest stall is idle the trace does not explain), `none`",                   \
     x.verdict, kNoJson)                                                                           \
   X(std::string, deciding_axis, kNotNull, "the axis the verdict rests on", x.deciding_axis,       \
     kNoJson)                                                                                      \
@@ -760,7 +762,8 @@ struct AnalysisTables {
 // this version). 5: the kernels_below_roof finding and the FP32 reading of
 // cuBLAS's FFMA kernels. 6: op formulas for every common ATen family, the
 // roofline's share per source of computation kernel time, MFU from op shapes,
-// the top ops.
-constexpr int kAnalysisSchemaVersion = 6;
+// the top ops. 7: the starved verdict (unexplained idle is no longer charged
+// to the host).
+constexpr int kAnalysisSchemaVersion = 7;
 
 }  // namespace damscope

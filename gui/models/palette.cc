@@ -28,6 +28,9 @@ QColor causeColor(GapCause cause) {
 QColor categoryColor(KernelCategory category) {
   return fromHex(categoryColour(category));
 }
+QColor verdictColor(Verdict verdict) {
+  return fromHex(verdictColour(verdict));
+}
 
 QColor eventKindColor(EventKind kind) {
   switch (kind) {

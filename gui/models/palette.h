@@ -24,6 +24,8 @@ namespace damscope {
 QColor axisColor(Axis axis);
 QColor causeColor(GapCause cause);
 QColor categoryColor(KernelCategory category);
+// The verdict pill's colour: the report's verdictColour (vocabulary.h).
+QColor verdictColor(Verdict verdict);
 
 // The fill of an event that has no colour of its own: copies and memsets in
 // blue-greys (data moved, not computed), runtime API calls in sand, syncs in

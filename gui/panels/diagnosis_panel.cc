@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include "analyzer/report/result_words.h"
+#include "analyzer/report/text_format.h"
 #include "gui/models/findings_model.h"
 #include "gui/models/palette.h"
 #include "gui/models/qt_text.h"
@@ -289,19 +290,24 @@ void DiagnosisPanel::showResult(const RankResult* r) {
     sentence_->setText(
         tr("There was no %1 work in the analysed window to judge.").arg(qtString(deviceWord(*r))));
   } else {
-    const QColor colour = axisColor(r->scorecard->run.deciding_axis);
+    const QColor colour = verdictColor(verdict);
     verdict_->setText(
         qtString(toText(verdict)).replace(0, 1, qtString(toText(verdict)).left(1).toUpper()));
-    // A pill in the deciding axis's colour, text in black or white to match.
+    // A pill in the verdict's colour, text in black or white to match.
     verdict_->setStyleSheet(QStringLiteral("QLabel { background: %1; color: %2; border-radius: 6px;"
                                            " padding: 3px 12px; }")
                                 .arg(colour.name(), textOn(colour).name()));
     verdict_->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Preferred);
     QString sentence = qtString(verdictLabel(verdict, r->device_kind));
     if (!sentence.isEmpty()) sentence[0] = sentence[0].toUpper();
-    sentence_->setText(sentence + (r->verdict_may_be_off
-                                       ? tr(" (so much of the trace was lost that this may be off)")
-                                       : QString()));
+    // Why: the stall share and its largest part, the same words as the
+    // text summary's and the report's (result_words.h).
+    sentence_->setText(sentence +
+                       (r->verdict_may_be_off
+                            ? tr(" (so much of the trace was lost that this may be off)")
+                            : QString()) +
+                       QStringLiteral(".\n") + qtString(sentenceCase(stallWords(*r))) +
+                       QStringLiteral("."));
   }
   QStringList context;
   if (const std::string device = deviceLabel(*r); !device.empty()) {
