@@ -39,6 +39,9 @@ namespace damscope {
 namespace {
 
 constexpr int kMaxRecent = 10;
+// The Event dock's height: the name and six lines of a kernel's details
+// in column groups (event_details_panel.h), launch call included.
+constexpr int kEventDockHeight = 200;
 const char* const kOpenFilter =
     "Traces (*.db *.json *.json.gz *.sqlite *.sqlite3);;damscope run (*.db);;"
     "PyTorch profiler trace (*.json *.json.gz);;Nsight Systems export (*.sqlite *.sqlite3);;"
@@ -130,8 +133,13 @@ void MainWindow::buildParts() {
   details_dock->setWidget(details_);
   details_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                             QDockWidget::DockWidgetClosable);
-  addDockWidget(Qt::RightDockWidgetArea, details_dock);
-  resizeDocks({diagnosis_dock, details_dock}, {700, 260}, Qt::Vertical);
+  // Under the views, as Nsight Systems' and Perfetto's details are: wide
+  // and short, the panel lays its lines out in columns and shows a kernel's
+  // launch call without scrolling, and the right column keeps its whole
+  // height for the diagnosis, three findings in view at 1600x1000 (issue 31 §5).
+  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+  addDockWidget(Qt::BottomDockWidgetArea, details_dock);
+  resizeDocks({details_dock}, {kEventDockHeight}, Qt::Vertical);
 
   // Everything that points at events shows them on the timeline.
   connect(diagnosis_, &DiagnosisPanel::eventsRequested, this, &MainWindow::showEvents);
