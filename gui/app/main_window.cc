@@ -241,6 +241,7 @@ void MainWindow::setBusy(bool busy) {
   progress_->setVisible(busy);
   cancel_->setVisible(busy);
   progress_label_->setVisible(busy);
+  progress_->setRange(0, 1000);
   if (busy) progress_->setValue(0);
 }
 
@@ -266,7 +267,19 @@ void MainWindow::onLoaded(std::shared_ptr<const AnalysedRun> run, const QStringL
   if (timeline_->isReady()) {
     emit runShown();
   } else {
-    connect(timeline_, &TimelineView::ready, this, &MainWindow::runShown, Qt::SingleShotConnection);
+    // The last stage of opening a large run, said as such: the loader's bar
+    // would otherwise end at 100 % while the timeline is still built.
+    progress_label_->setText("Building the timeline of " + fileNames(inputs));
+    progress_label_->show();
+    progress_->setRange(0, 0);  // a busy bar: the build reports no fraction
+    progress_->show();
+    connect(
+        timeline_, &TimelineView::ready, this,
+        [this] {
+          setBusy(false);
+          emit runShown();
+        },
+        Qt::SingleShotConnection);
   }
 }
 
