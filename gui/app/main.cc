@@ -14,6 +14,7 @@
 // Exit codes follow the CLI's: 0 done, 2 bad input (a file that cannot be
 // opened, an unknown view), 1 anything else.
 #include <QApplication>
+#include <QCoreApplication>
 #include <QCommandLineParser>
 #include <QTimer>
 #include <cstdio>
@@ -60,9 +61,71 @@ void quietQtWarnings(QtMsgType type, const QMessageLogContext&, const QString& m
   }
 }
 
+// The command line as damscope-gui reads it; --help and --version print
+// from it before any window system is touched.
+struct CommandLine {
+  QCommandLineParser parser;
+  QCommandLineOption screenshot{
+      "screenshot", "Save an image of the window once the run is analysed, then exit.",
+      "FILE.png"};
+  QCommandLineOption view{
+      "view", "The view to show: timeline, diagnosis, charts, roofline, statistics or ranks.",
+      "VIEW", "timeline"};
+  QCommandLineOption size{"size", "Window size for --screenshot (default 1600x1000).", "WxH",
+                          "1600x1000"};
+  QCommandLineOption window{"window",
+                            "Analyse a time window, seconds from the trace's start (as the ruler "
+                            "shows them), as a Shift+drag on the timeline does.",
+                            "START..END"};
+
+  CommandLine() {
+    parser.setApplicationDescription(
+        "damscope's desktop GUI: the timeline with its bubbles, the diagnosis, charts, kernel "
+        "statistics and ranks of a training run.");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(
+        "files",
+        "run.db, PyTorch profiler trace (.json, .json.gz) or nsys export (.sqlite); "
+        "several files open as the ranks of one job.",
+        "[FILE...]");
+    parser.addOption(screenshot);
+    parser.addOption(view);
+    parser.addOption(size);
+    parser.addOption(window);
+  }
+};
+
+// Whether the command line only asks for the help or the version: QApplication
+// needs a display (it aborts without one), and printing text needs none.
+bool wantsTextOnly(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const QByteArray arg(argv[i]);
+    if (arg == "--") return false;
+    if (arg == "-h" || arg == "--help" || arg == "-?" || arg == "--help-all" || arg == "-v" ||
+        arg == "--version") {
+      return true;
+    }
+  }
+  return false;
+}
+
+void nameApplication() {
+  QCoreApplication::setOrganizationName("damscope");
+  QCoreApplication::setApplicationName("damscope-gui");
+  QCoreApplication::setApplicationVersion(DAMSCOPE_VERSION);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (wantsTextOnly(argc, argv)) {
+    const QCoreApplication text_only(argc, argv);
+    nameApplication();
+    CommandLine command_line;
+    command_line.parser.process(text_only);  // prints and exits
+    return kExitFailure;
+  }
   // A screenshot needs no display: without one, draw offscreen.
   if (wantsScreenshot(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
       qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
@@ -70,37 +133,14 @@ int main(int argc, char** argv) {
   }
   if (wantsScreenshot(argc, argv)) qInstallMessageHandler(quietQtWarnings);
   QApplication app(argc, argv);
-  QApplication::setOrganizationName("damscope");
-  QApplication::setApplicationName("damscope-gui");
-  QApplication::setApplicationVersion(DAMSCOPE_VERSION);
+  nameApplication();
 
-  QCommandLineParser parser;
-  parser.setApplicationDescription(
-      "damscope's desktop GUI: the timeline with its bubbles, the diagnosis, charts, kernel "
-      "statistics and ranks of a training run.");
-  parser.addHelpOption();
-  parser.addVersionOption();
-  parser.addPositionalArgument(
-      "files",
-      "run.db, PyTorch profiler trace (.json, .json.gz) or nsys export (.sqlite); "
-      "several files open as the ranks of one job.",
-      "[FILE...]");
-  const QCommandLineOption screenshot(
-      "screenshot", "Save an image of the window once the run is analysed, then exit.", "FILE.png");
-  const QCommandLineOption view(
-      "view", "The view to show: timeline, diagnosis, charts, roofline, statistics or ranks.",
-      "VIEW", "timeline");
-  const QCommandLineOption size("size", "Window size for --screenshot (default 1600x1000).", "WxH",
-                                "1600x1000");
-  const QCommandLineOption window_option(
-      "window",
-      "Analyse a time window, seconds from the trace's start (as the ruler shows them), "
-      "as a Shift+drag on the timeline does.",
-      "START..END");
-  parser.addOption(screenshot);
-  parser.addOption(view);
-  parser.addOption(size);
-  parser.addOption(window_option);
+  CommandLine command_line;
+  QCommandLineParser& parser = command_line.parser;
+  const QCommandLineOption& screenshot = command_line.screenshot;
+  const QCommandLineOption& view = command_line.view;
+  const QCommandLineOption& size = command_line.size;
+  const QCommandLineOption& window_option = command_line.window;
   parser.process(app);
 
   const auto chosen = damscope::MainWindow::viewNamed(parser.value(view));

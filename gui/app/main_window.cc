@@ -39,6 +39,9 @@ namespace damscope {
 namespace {
 
 constexpr int kMaxRecent = 10;
+// The Event dock's height: the name and six lines of a kernel's details
+// in column groups (event_details_panel.h), launch call included.
+constexpr int kEventDockHeight = 200;
 const char* const kOpenFilter =
     "Traces (*.db *.json *.json.gz *.sqlite *.sqlite3);;damscope run (*.db);;"
     "PyTorch profiler trace (*.json *.json.gz);;Nsight Systems export (*.sqlite *.sqlite3);;"
@@ -130,8 +133,13 @@ void MainWindow::buildParts() {
   details_dock->setWidget(details_);
   details_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                             QDockWidget::DockWidgetClosable);
-  addDockWidget(Qt::RightDockWidgetArea, details_dock);
-  resizeDocks({diagnosis_dock, details_dock}, {700, 260}, Qt::Vertical);
+  // Under the views, as Nsight Systems' and Perfetto's details are: wide
+  // and short, the panel lays its lines out in columns and shows a kernel's
+  // launch call without scrolling, and the right column keeps its whole
+  // height for the diagnosis, three findings in view at 1600x1000 (issue 31 §5).
+  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+  addDockWidget(Qt::BottomDockWidgetArea, details_dock);
+  resizeDocks({details_dock}, {kEventDockHeight}, Qt::Vertical);
 
   // Everything that points at events shows them on the timeline.
   connect(diagnosis_, &DiagnosisPanel::eventsRequested, this, &MainWindow::showEvents);
@@ -233,6 +241,7 @@ void MainWindow::setBusy(bool busy) {
   progress_->setVisible(busy);
   cancel_->setVisible(busy);
   progress_label_->setVisible(busy);
+  progress_->setRange(0, 1000);
   if (busy) progress_->setValue(0);
 }
 
@@ -258,7 +267,19 @@ void MainWindow::onLoaded(std::shared_ptr<const AnalysedRun> run, const QStringL
   if (timeline_->isReady()) {
     emit runShown();
   } else {
-    connect(timeline_, &TimelineView::ready, this, &MainWindow::runShown, Qt::SingleShotConnection);
+    // The last stage of opening a large run, said as such: the loader's bar
+    // would otherwise end at 100 % while the timeline is still built.
+    progress_label_->setText("Building the timeline of " + fileNames(inputs));
+    progress_label_->show();
+    progress_->setRange(0, 0);  // a busy bar: the build reports no fraction
+    progress_->show();
+    connect(
+        timeline_, &TimelineView::ready, this,
+        [this] {
+          setBusy(false);
+          emit runShown();
+        },
+        Qt::SingleShotConnection);
   }
 }
 

@@ -103,6 +103,7 @@ void RooflineChart::build() {
     return;
   }
   const QPalette pal = palette();
+  chart->setTitle(qtString(rooflineTitle(r.roofline, plot_.markers.size())));
   unit_ = rateUnitFor(plot_.y.max);
   auto* x_axis = logAxis(plot_.x, 1, tr("arithmetic intensity (FLOP/byte)"), pal);
   auto* y_axis = logAxis(plot_.y, unit_.scale, tr("achieved %1").arg(unit_.name), pal);
@@ -213,9 +214,6 @@ void RooflineChart::build() {
   chart->legend()->setVisible(true);
 
   QStringList notes;
-  notes << tr("%1 placed, %2 of computation kernel time.")
-               .arg(counted(static_cast<int64_t>(plot_.markers.size()), "kernel"),
-                    qtString(percent(r.roofline.time_with_work_pct)));
   if (plot_.left_out > 0) {
     notes << (plot_.left_out == 1
                   ? tr("1 kernel without FLOPs or bytes is not shown.")

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/report/result_words.h"
+
 namespace damscope {
 namespace {
 
@@ -150,6 +152,15 @@ std::string rateWords(double flops_per_s) {
     }
   }
   return fmt::format("{:.3g} FLOP/s", flops_per_s);
+}
+
+std::string rooflineTitle(const RooflineReport& roofline, size_t placed) {
+  const std::string kernels = placed == 1 ? "1 kernel" : fmt::format("{} kernels", placed);
+  std::string title = fmt::format("Roofline of {}: {} of computation kernel time", kernels,
+                                  percent(roofline.time_with_work_pct));
+  // Rounded to 100.0 % with a sliver left: the rest is named only when it shows.
+  if (roofline.time_with_work_pct < 99.95) title += " (the rest has no FLOP or byte counts)";
+  return title;
 }
 
 }  // namespace damscope

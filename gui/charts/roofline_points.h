@@ -81,6 +81,13 @@ std::optional<size_t> markerAt(const std::vector<QPointF>& centres,
                                const std::vector<double>& diameters, QPointF at,
                                double min_hit_px = 5);
 
+// The chart's title: how many kernels are placed and what share of the
+// computation kernel time they hold (RooflineReport::time_with_work_pct), so
+// a roofline built from 0.1 % of the time says so where it is read first,
+// not only in the caption: "Roofline of 12 kernels: 0.1 % of computation
+// kernel time (the rest has no FLOP or byte counts)".
+std::string rooflineTitle(const RooflineReport& roofline, size_t placed);
+
 // The name of the memory roof: "DRAM" on a CPU run, "HBM" on a GPU.
 const char* memoryWord(DeviceKind kind);
 

@@ -19,6 +19,7 @@
 #include "analyzer/report/result_words.h"
 #include "analyzer/report/text_format.h"
 #include "gui/charts/chart_axes.h"
+#include "gui/models/figure_scope.h"
 #include "gui/models/palette.h"
 #include "gui/models/qt_text.h"
 
@@ -68,8 +69,12 @@ void TopKernelsChart::build() {
     return;
   }
   const QPalette pal = palette();
-  chart->setTitle(bars_.size() == 1 ? tr("The kernel by total time")
-                                    : tr("Top %1 kernels by total time").arg(bars_.size()));
+  // The bars count the analysed steps (RankResult::kernels); the title says
+  // so, as the statistics beside it may count the whole trace.
+  const QString scope = analysedStepsWords(r);
+  chart->setTitle(bars_.size() == 1
+                      ? tr("The kernel by total time in %1").arg(scope)
+                      : tr("Top %1 kernels by total time in %2").arg(bars_.size()).arg(scope));
   series_ = new QHorizontalStackedBarSeries;
   series_->setBarWidth(0.75);
   std::array<QBarSet*, kKernelCategoryCount> sets{};
@@ -133,7 +138,16 @@ std::optional<size_t> TopKernelsChart::barAt(QPointF viewport_pos) const {
 bool TopKernelsChart::onPress(QPointF pos) {
   const std::optional<size_t> bar = barAt(pos);
   if (!bar) return false;
-  emit eventsRequested(kernelsNamed(*run_, rank_, bars_[*bar].name));
+  // The runs the bar counts: those of the analysed steps.
+  EventRefs runs = kernelsNamed(*run_, rank_, bars_[*bar].name);
+  const RankResult& r = run_->run.ranks[static_cast<size_t>(rank_)];
+  if (const std::optional<TimeWindow> window = scopeWindow(r, FigureScope::kAnalysedSteps)) {
+    std::erase_if(runs, [&](const EventRef& e) {
+      const std::optional<EventSpan> span = spanOf(e, *run_);
+      return !span || !window->contains(span->ts);
+    });
+  }
+  emit eventsRequested(runs);
   return true;
 }
 
@@ -145,11 +159,13 @@ void TopKernelsChart::onHover(QPointF pos, QPoint global_pos) {
   }
   const KernelBar& b = bars_[*bar];
   QToolTip::showText(global_pos,
-                     tr("<b>%1</b><br>%2<br>%3 ms in %4, mean %5<br>%6 of kernel time")
+                     tr("<b>%1</b><br>%2<br>%3 ms in %4, mean %5<br>%6 of the kernel time of %7")
                          .arg(qtString(clipText(b.name, 400)).toHtmlEscaped(), qtString(toText(b.category)))
                          .arg(b.ms, 0, 'f', 2)
                          .arg(counted(b.kernels, "run"))
-                         .arg(qtString(formatDuration(b.mean_ms * 1e6)), qtString(percent(b.pct))),
+                         .arg(qtString(formatDuration(b.mean_ms * 1e6)), qtString(percent(b.pct)),
+                              scopeWords(run_->run.ranks[static_cast<size_t>(rank_)],
+                                         FigureScope::kAnalysedSteps)),
                      viewport());
 }
 

@@ -2,6 +2,7 @@
 #include "gui/models/findings_model.h"
 
 #include "analyzer/report/result_words.h"
+#include "gui/models/figure_text.h"
 
 namespace damscope {
 
@@ -48,8 +49,7 @@ QString severityText(Severity s) {
 }
 
 QString gainText(const Finding& f) {
-  return f.max_gain_pct ? QStringLiteral("%1 %").arg(*f.max_gain_pct, 0, 'f', 1)
-                        : QStringLiteral("—");
+  return f.max_gain_pct ? percentText(*f.max_gain_pct) : missingText();
 }
 
 }  // namespace

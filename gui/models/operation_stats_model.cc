@@ -11,6 +11,7 @@
 #include "analyzer/analyses/kernel_categories.h"
 #include "analyzer/analyses/op_breakdown.h"
 #include "analyzer/report/text_format.h"
+#include "gui/models/figure_text.h"
 #include "gui/models/qt_text.h"
 
 namespace damscope {
@@ -125,10 +126,13 @@ std::vector<OperationRow> opRows(const TraceTables& t, int rank,
 
 }  // namespace
 
-std::vector<OperationRow> operationRows(const AnalysedRun& run, int rank, OperationKind kind,
-                                        const std::optional<TimeWindow>& window) {
-  std::vector<OperationRow> out;
+OperationTable operationTable(const AnalysedRun& run, int rank, OperationKind kind,
+                              const std::optional<TimeWindow>& window) {
+  OperationTable out;
   if (rank < 0 || static_cast<size_t>(rank) >= run.tables.size()) return out;
+  if (static_cast<size_t>(rank) < run.run.ranks.size()) {
+    out.cpu = run.run.ranks[static_cast<size_t>(rank)].device_kind == DeviceKind::kCpu;
+  }
   const TraceTables& t = run.tables[static_cast<size_t>(rank)];
   const double device_ns = static_cast<double>(
       sumDur(t.kernels, window) + sumDur(t.memcpys, window) + sumDur(t.memsets, window));
@@ -169,7 +173,9 @@ std::vector<OperationRow> operationRows(const AnalysedRun& run, int rank, Operat
       break;
     }
     case OperationKind::kOps:
-      return opRows(t, rank, window, device_ns);
+      out.rows = opRows(t, rank, window, device_ns);
+      out.share_total_ns = device_ns;
+      return out;
     case OperationKind::kApiCalls:
       groups = groupBy(
           t.api_calls, rank, EventKind::kApiCall, window,
@@ -178,12 +184,19 @@ std::vector<OperationRow> operationRows(const AnalysedRun& run, int rank, Operat
       total_ns = static_cast<double>(sumDur(t.api_calls, window));
       break;
   }
-  out.reserve(groups.size());
-  for (Group& g : groups) out.push_back(finish(g, total_ns));
-  std::stable_sort(out.begin(), out.end(), [](const OperationRow& a, const OperationRow& b) {
-    return a.total_ns > b.total_ns;
-  });
+  out.share_total_ns = total_ns;
+  out.rows.reserve(groups.size());
+  for (Group& g : groups) out.rows.push_back(finish(g, total_ns));
+  std::stable_sort(out.rows.begin(), out.rows.end(),
+                   [](const OperationRow& a, const OperationRow& b) {
+                     return a.total_ns > b.total_ns;
+                   });
   return out;
+}
+
+std::vector<OperationRow> operationRows(const AnalysedRun& run, int rank, OperationKind kind,
+                                        const std::optional<TimeWindow>& window) {
+  return operationTable(run, rank, kind, window).rows;
 }
 
 OperationStatsModel::OperationStatsModel(OperationKind kind, QObject* parent)
@@ -210,16 +223,16 @@ OperationStatsModel::OperationStatsModel(OperationKind kind, QObject* parent)
 
 void OperationStatsModel::setRun(const std::shared_ptr<const AnalysedRun>& run, int rank,
                                  const std::optional<TimeWindow>& window) {
+  setTable(run ? operationTable(*run, rank, kind_, window) : OperationTable(),
+           window ? tr("the selected window") : tr("the whole trace"));
+}
+
+void OperationStatsModel::setTable(OperationTable table, const QString& scope) {
   beginResetModel();
-  rows_.clear();
-  cpu_ = false;
-  if (run) {
-    rows_ = operationRows(*run, rank, kind_, window);
-    if (rank >= 0 && static_cast<size_t>(rank) < run->run.ranks.size()) {
-      cpu_ = run->run.ranks[static_cast<size_t>(rank)].device_kind == DeviceKind::kCpu;
-    }
-  }
+  table_ = std::move(table);
+  scope_ = scope;
   endResetModel();
+  emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
 }
 
 int OperationStatsModel::columnOf(Column column) const {
@@ -228,7 +241,7 @@ int OperationStatsModel::columnOf(Column column) const {
 }
 
 int OperationStatsModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+  return parent.isValid() ? 0 : static_cast<int>(table_.rows.size());
 }
 
 int OperationStatsModel::columnCount(const QModelIndex& parent) const {
@@ -247,7 +260,7 @@ double throughputPerS(const OperationRow& row) {
 QVariant OperationStatsModel::display(const OperationRow& row, Column column) const {
   switch (column) {
     case Column::kName:
-      return QString::fromStdString(row.name);
+      return qtString(clipText(row.name, kNameShownBytes));
     case Column::kCategory:
       return QString::fromStdString(row.category);
     case Column::kCount:
@@ -265,18 +278,27 @@ QVariant OperationStatsModel::display(const OperationRow& row, Column column) co
     case Column::kBytes:
       return qtString(formatBytes(static_cast<double>(row.bytes)));
     case Column::kThroughput:
-      return row.total_ns > 0 ? qtString(formatBytes(throughputPerS(row)) + "/s")
-                              : QStringLiteral("—");
     case Column::kPct:
-      return QStringLiteral("%1 %").arg(row.pct, 0, 'f', 1);
+      return figure(row, column).text;
   }
   return {};
+}
+
+FigureText OperationStatsModel::figure(const OperationRow& row, Column column) const {
+  if (column == Column::kThroughput) {
+    if (row.total_ns <= 0) return missingFigure(tr("The copies took no time to divide by."));
+    return {qtString(formatBytes(throughputPerS(row)) + "/s"), {}, false};
+  }
+  if (table_.share_total_ns <= 0) {
+    return missingFigure(tr("Nothing in %1 took time: no share to take.").arg(scope_));
+  }
+  return {percentText(row.pct), {}, false};
 }
 
 QVariant OperationStatsModel::sortKey(const OperationRow& row, Column column) const {
   switch (column) {
     case Column::kName:
-      return QString::fromStdString(row.name);
+      return qtString(clipText(row.name, kNameShownBytes));
     case Column::kCategory:
       return QString::fromStdString(row.category);
     case Column::kCount:
@@ -305,13 +327,18 @@ QVariant OperationStatsModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
     return {};
   }
-  const OperationRow& row = rows_[static_cast<size_t>(index.row())];
+  const OperationRow& row = table_.rows[static_cast<size_t>(index.row())];
   const Column column = columns_[static_cast<size_t>(index.column())];
   switch (role) {
     case Qt::DisplayRole:
       return display(row, column);
     case Qt::ToolTipRole:
-      return column == Column::kName ? QString::fromStdString(row.name) : QVariant();
+      if (column == Column::kName) return qtString(clipText(row.name, kNameTooltipBytes));
+      if (column == Column::kThroughput || column == Column::kPct) {
+        const QString tip = figure(row, column).tooltip;
+        return tip.isEmpty() ? QVariant() : QVariant(tip);
+      }
+      return {};
     case Qt::TextAlignmentRole:
       return column == Column::kName || column == Column::kCategory
                  ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
@@ -326,11 +353,13 @@ QVariant OperationStatsModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant OperationStatsModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
-      section >= static_cast<int>(columns_.size())) {
+  if (orientation != Qt::Horizontal || section < 0 ||
+      section >= static_cast<int>(columns_.size()) ||
+      (role != Qt::DisplayRole && role != Qt::ToolTipRole)) {
     return QAbstractTableModel::headerData(section, orientation, role);
   }
-  const QString device = cpu_ ? QStringLiteral("CPU") : QStringLiteral("GPU");
+  if (role == Qt::ToolTipRole) return headerTip(columns_[static_cast<size_t>(section)]);
+  const QString device = table_.cpu ? QStringLiteral("CPU") : QStringLiteral("GPU");
   switch (columns_[static_cast<size_t>(section)]) {
     case Column::kName:
       return kind_ == OperationKind::kCopies ? tr("Kind")
@@ -359,6 +388,38 @@ QVariant OperationStatsModel::headerData(int section, Qt::Orientation orientatio
                                                : tr("% of %1 time").arg(device);
   }
   return {};
+}
+
+// Each figure's definition and scope, so that a share is never read as
+// another view's: "% of GPU time" here is of device time (kernels, copies and
+// memsets), the diagnosis's utilization is of wall time and its scorecard of
+// the steps' time.
+QVariant OperationStatsModel::headerTip(Column column) const {
+  const QString device = table_.cpu ? QStringLiteral("CPU") : QStringLiteral("GPU");
+  const QString runs = kind_ == OperationKind::kOps ? tr("calls") : tr("runs");
+  switch (column) {
+    case Column::kCount:
+      return tr("The %1 that start in %2.").arg(runs, scope_);
+    case Column::kTotal:
+      return kind_ == OperationKind::kOps
+                 ? tr("The %1 time of the work these calls launched, in %2.").arg(device, scope_)
+                 : tr("The summed duration of the runs in %1.").arg(scope_);
+    case Column::kPct:
+      if (table_.share_total_ns <= 0) {
+        return tr("Nothing in %1 took time: no shares.").arg(scope_);
+      }
+      if (kind_ == OperationKind::kApiCalls) {
+        return tr("This row's total over the time of every API call in %1 (%2), as nsys "
+                  "cuda_api_sum's Time (%).")
+            .arg(scope_, durationText(table_.share_total_ns));
+      }
+      return tr("This row's total over the %1 time of every kernel, copy and memset in %2 (%3). "
+                "A share of device time, not of wall time: the diagnosis's %1 utilization is "
+                "kernel time over the analysed span, its scorecard shares the steps' time.")
+          .arg(device, scope_, durationText(table_.share_total_ns));
+    default:
+      return {};
+  }
 }
 
 OperationFilterProxy::OperationFilterProxy(QObject* parent) : QSortFilterProxyModel(parent) {

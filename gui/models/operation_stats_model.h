@@ -33,6 +33,7 @@
 #include <QSortFilterProxyModel>
 
 #include "gui/models/event_ref.h"
+#include "gui/models/figure_text.h"
 #include "gui/models/time_window.h"
 
 namespace damscope {
@@ -54,10 +55,30 @@ struct OperationRow {
   EventRefs events;  // every instance, in time order
 };
 
-// The rows of `kind` for `rank` of `run` (within `window` when there is one),
-// largest total first; empty for a rank the run does not have.
+// One table: its rows and what their shares divide by.
+struct OperationTable {
+  std::vector<OperationRow> rows;
+  double share_total_ns = 0;  // the denominator of every row's pct; 0: no shares
+  bool cpu = false;           // the device is the CPU (RankResult::device_kind)
+};
+
+// The table of `kind` for `rank` of `run` (within `window` when there is
+// one), rows largest total first; empty for a rank the run does not have.
+// Pure and safe on any thread: the statistics panel computes it on a worker.
+OperationTable operationTable(const AnalysedRun& run, int rank, OperationKind kind,
+                              const std::optional<TimeWindow>& window = std::nullopt);
+// operationTable's rows.
 std::vector<OperationRow> operationRows(const AnalysedRun& run, int rank, OperationKind kind,
                                         const std::optional<TimeWindow>& window = std::nullopt);
+
+// Names are shown clamped: a row's text is at most kNameShownBytes, its
+// tooltip at most kNameTooltipBytes (clipText, the start kept: a kernel's
+// name starts with what says which kernel). Laying out and eliding a
+// 1 M-character name on every paint froze the window for 7–26 s (issue 31
+// §5); 512 bytes are more than a table column or a screen shows. Sorting and
+// filtering read the shown text, so they cost as little.
+constexpr size_t kNameShownBytes = 512;
+constexpr size_t kNameTooltipBytes = 2000;
 
 class OperationStatsModel : public QAbstractTableModel {
   Q_OBJECT
@@ -88,13 +109,19 @@ class OperationStatsModel : public QAbstractTableModel {
 
   OperationKind kind() const { return kind_; }
   // A null run empties the model; a window keeps what starts inside it.
+  // The scope is named "the selected window" or "the whole trace".
   void setRun(const std::shared_ptr<const AnalysedRun>& run, int rank,
               const std::optional<TimeWindow>& window = std::nullopt);
+  // Shows `table`, computed elsewhere (operationTable); `scope` names what it
+  // counts over, as figure_scope.h words it ("the 5 analysed steps"), for the
+  // headers' tooltips.
+  void setTable(OperationTable table, const QString& scope);
+  const QString& scope() const { return scope_; }
 
   // The columns this kind shows, left to right.
   const std::vector<Column>& columns() const { return columns_; }
   int columnOf(Column column) const;
-  const std::vector<OperationRow>& rows() const { return rows_; }
+  const std::vector<OperationRow>& rows() const { return table_.rows; }
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -106,14 +133,18 @@ class OperationStatsModel : public QAbstractTableModel {
   QVariant display(const OperationRow& row, Column column) const;
   QVariant sortKey(const OperationRow& row, Column column) const;
 
+  QVariant headerTip(Column column) const;
+  // A computed cell (throughput, share) as text, or missing with the reason.
+  FigureText figure(const OperationRow& row, Column column) const;
+
   OperationKind kind_;
   std::vector<Column> columns_;
-  std::vector<OperationRow> rows_;
-  bool cpu_ = false;
+  OperationTable table_;
+  QString scope_;
 };
 
 // The proxy every statistics view uses: sorts by SortRole, filters the name
-// column by a case-insensitive substring.
+// column (its shown text, kNameShownBytes) by a case-insensitive substring.
 class OperationFilterProxy : public QSortFilterProxyModel {
   Q_OBJECT
 

@@ -5,6 +5,7 @@
 
 #include "analyzer/report/result_words.h"
 #include "analyzer/report/text_format.h"
+#include "gui/models/figure_text.h"
 #include "gui/models/operation_stats_model.h"
 #include "gui/models/qt_text.h"
 
@@ -50,9 +51,11 @@ std::optional<int64_t> RanksModel::stepDur(int row, int64_t number) const {
 
 namespace {
 
-const QString kNone = QStringLiteral("—");
+// The figures every panel writes (figure_text.h): a dash where there is none,
+// and the median rank's "0.0 %", not "-0.0 %".
+const QString kNone = missingText();
 
-QString pctText(double v) { return QStringLiteral("%1 %").arg(v, 0, 'f', 1); }
+QString pctText(double v) { return percentText(v); }
 
 }  // namespace
 

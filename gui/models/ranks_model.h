@@ -4,8 +4,8 @@
 // skew, how often it started a collective last), its verdict, and then one
 // column per step number found on any rank with that rank's step duration
 // (StepResult::dur, aligned to the GPU work the step launched). A rank without
-// that step shows "—". With one rank there is no comparison and its columns
-// show "—" too.
+// that step shows "–". With one rank there is no comparison and its columns
+// show "–" too.
 #pragma once
 
 #include <memory>
@@ -24,7 +24,7 @@ class RanksModel : public QAbstractTableModel {
  public:
   enum Role {
     // The cell as a number: times in ns, shares in percent, the straggler flag
-    // as 0/1, the rank as its index; -1 where the cell is "—".
+    // as 0/1, the rank as its index; -1 where the cell is "–".
     SortRole = Qt::UserRole + 1,
     StragglerRole,  // bool: the row's rank is a straggler
   };

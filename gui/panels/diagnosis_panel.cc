@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QListView>
 #include <QPainter>
@@ -13,6 +14,7 @@
 
 #include "analyzer/report/result_words.h"
 #include "analyzer/report/text_format.h"
+#include "gui/models/figure_scope.h"
 #include "gui/models/findings_model.h"
 #include "gui/models/palette.h"
 #include "gui/models/qt_text.h"
@@ -186,27 +188,31 @@ DiagnosisPanel::DiagnosisPanel(QWidget* parent) : QWidget(parent) {
   scope_->setForegroundRole(QPalette::Highlight);
   scope_->hide();
   layout->addWidget(scope_);
-  verdict_ = makeLabel(this, 1.7, true, false);
+  // The verdict's pill and its sentence share a line: the findings below
+  // need the height (three of them in view at 1600x1000, issue 31 §5).
+  verdict_ = makeLabel(this, 1.6, true, false);
   sentence_ = makeLabel(this, 1.1, false);
   context_ = makeLabel(this, 0.95, false);
   context_->setForegroundRole(QPalette::PlaceholderText);
-  layout->addWidget(verdict_);
-  layout->addWidget(sentence_);
+  auto* verdict_row = new QHBoxLayout;
+  verdict_row->setSpacing(12);
+  verdict_row->addWidget(verdict_, 0, Qt::AlignVCenter);
+  verdict_row->addWidget(sentence_, 1, Qt::AlignVCenter);
+  layout->addLayout(verdict_row);
   layout->addWidget(context_);
 
   auto* figures = new QWidget(this);
   figures_ = new QGridLayout(figures);
-  figures_->setContentsMargins(0, 6, 0, 6);
+  figures_->setContentsMargins(0, 2, 0, 2);
   figures_->setHorizontalSpacing(24);
   figures_->setVerticalSpacing(2);
   layout->addWidget(figures);
 
-  auto* scorecard_title = makeLabel(this, 1.0, true);
-  scorecard_title->setText(tr("Where the step time goes"));
-  layout->addWidget(scorecard_title);
+  scorecard_title_ = makeLabel(this, 1.0, true);
+  layout->addWidget(scorecard_title_);
   bar_ = new ScorecardBar(this);
   layout->addWidget(bar_);
-  layout->addSpacing(6);
+  layout->addSpacing(2);
 
   findings_title_ = makeLabel(this, 1.0, true);
   layout->addWidget(findings_title_);
@@ -280,6 +286,9 @@ void DiagnosisPanel::showResult(const RankResult* r) {
     sentence_->setText(tr("Open a run.db, a Kineto trace or an nsys export to see its diagnosis."));
     context_->clear();
     bar_->setScorecard(std::nullopt);
+    scorecard_title_->setText(tr("Where the step time goes"));
+    scorecard_title_->setToolTip({});
+    bar_->setToolTip({});
     findings_title_->setText(tr("Findings"));
     return;
   }
@@ -324,16 +333,19 @@ void DiagnosisPanel::showResult(const RankResult* r) {
   for (size_t i = 0; i < figures.size(); ++i) {
     auto* tile = new QWidget;
     auto* tile_layout = new QVBoxLayout(tile);
-    tile_layout->setContentsMargins(0, 4, 0, 4);
-    tile_layout->setSpacing(1);
-    auto* label = makeLabel(tile, 0.9, false);
+    tile_layout->setContentsMargins(0, 2, 0, 2);
+    tile_layout->setSpacing(0);
+    auto* label = makeLabel(tile, 0.85, false);
     label->setForegroundRole(QPalette::PlaceholderText);
     label->setText(QString::fromStdString(figures[i].label).toUpper());
-    auto* value = makeLabel(tile, 1.35, true);
+    auto* value = makeLabel(tile, 1.3, true);
     value->setText(QString::fromStdString(figures[i].value));
-    auto* detail = makeLabel(tile, 0.9, false);
+    auto* detail = makeLabel(tile, 0.85, false);
     detail->setText(QString::fromStdString(figures[i].detail));
     detail->setForegroundRole(QPalette::PlaceholderText);
+    // What the figure counts over: the statistics beside it may count more.
+    const QString scope = keyFigureScope(*r, figures[i].label);
+    tile->setToolTip(scope.isEmpty() ? QString::fromStdString(figures[i].detail) : scope);
     tile_layout->addWidget(label);
     tile_layout->addWidget(value);
     tile_layout->addWidget(detail);
@@ -343,6 +355,9 @@ void DiagnosisPanel::showResult(const RankResult* r) {
   for (int c = 0; c < 4; ++c) figures_->setColumnStretch(c, c < kColumns ? 1 : 0);
 
   bar_->setScorecard(r->scorecard ? std::optional<Scorecard>(r->scorecard->run) : std::nullopt);
+  scorecard_title_->setText(tr("Where the step time goes: %1").arg(analysedStepsWords(*r)));
+  scorecard_title_->setToolTip(scorecardScope(*r));
+  bar_->setToolTip(scorecardScope(*r));
   const int n = findings_->rowCount();
   findings_title_->setText(n == 0 ? tr("Findings: none — no rule fired")
                                   : tr("Findings (%1), most important first").arg(n));

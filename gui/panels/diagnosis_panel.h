@@ -43,6 +43,9 @@ class DiagnosisPanel : public QWidget {
 
   FindingsModel* findingsModel() const { return findings_; }
   ScorecardBar* scorecardBar() const { return bar_; }
+  // "Where the step time goes: the 5 analysed steps"; its tooltip says what
+  // the shares are of.
+  QLabel* scorecardTitle() const { return scorecard_title_; }
   QListView* findingsView() const { return view_; }
 
  signals:
@@ -61,6 +64,7 @@ class DiagnosisPanel : public QWidget {
   QLabel* sentence_ = nullptr;
   QLabel* context_ = nullptr;
   QGridLayout* figures_ = nullptr;
+  QLabel* scorecard_title_ = nullptr;
   ScorecardBar* bar_ = nullptr;
   QLabel* findings_title_ = nullptr;
   FindingsModel* findings_ = nullptr;

@@ -4,6 +4,7 @@
 #include <QPainter>
 #include <QPainterPath>
 
+#include "gui/models/figure_text.h"
 #include "gui/models/palette.h"
 
 namespace damscope {
@@ -17,9 +18,9 @@ constexpr int kRowSpacing = 6;      // between legend rows
 
 QString legendText(const Scorecard& card, Axis axis) {
   const auto label = axisLabel(axis);
-  return QStringLiteral("%1  %2 %")
-      .arg(QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size())))
-      .arg(card.pct(axis), 0, 'f', 1);
+  return QStringLiteral("%1  %2")
+      .arg(QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size())),
+           percentText(card.pct(axis)));
 }
 
 }  // namespace
@@ -97,7 +98,7 @@ void ScorecardBar::paintEvent(QPaintEvent*) {
     const QRectF seg(x, bar.top(), w, bar.height());
     const QColor fill = axisColor(static_cast<Axis>(a));
     p.fillRect(seg, fill);
-    const QString text = QStringLiteral("%1 %").arg(card_->pct(static_cast<Axis>(a)), 0, 'f', 0);
+    const QString text = percentText(card_->pct(static_cast<Axis>(a)), 0);
     if (fm.horizontalAdvance(text) + 10 <= w) {
       p.setPen(textOn(fill));
       p.drawText(seg, Qt::AlignCenter, text);

@@ -1,8 +1,11 @@
 // The statistics panel: see statistics_panel.h.
 #include "gui/panels/statistics_panel.h"
 
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QLabel>
 #include <QLineEdit>
 #include <QTabWidget>
 #include <QTableView>
@@ -15,6 +18,24 @@ namespace damscope {
 StatisticsPanel::StatisticsPanel(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(6, 6, 6, 6);
+  auto* scope_row = new QHBoxLayout;
+  scope_row->addWidget(new QLabel(tr("Count:"), this));
+  scope_box_ = new QComboBox(this);
+  scope_box_->addItem(tr("the analysed steps, as the diagnosis and charts"),
+                      static_cast<int>(FigureScope::kAnalysedSteps));
+  scope_box_->addItem(tr("the whole trace, as nsys stats"),
+                      static_cast<int>(FigureScope::kWholeTrace));
+  scope_box_->setToolTip(
+      tr("Which operations the tables count: those of the analysed steps (what the diagnosis, "
+         "scorecard and charts describe) or every one in the trace"));
+  scope_row->addWidget(scope_box_);
+  scope_label_ = new QLabel(this);
+  scope_label_->setForegroundRole(QPalette::PlaceholderText);
+  scope_row->addWidget(scope_label_, 1);
+  layout->addLayout(scope_row);
+  connect(scope_box_, &QComboBox::activated, this, [this](int index) {
+    setScope(static_cast<FigureScope>(scope_box_->itemData(index).toInt()));
+  });
   tabs_ = new QTabWidget(this);
   tabs_->addTab(makeTab(OperationKind::kKernels), tr("Kernels"));
   tabs_->addTab(makeTab(OperationKind::kCopies), tr("Copies"));
@@ -63,14 +84,80 @@ QWidget* StatisticsPanel::makeTab(OperationKind kind) {
 void StatisticsPanel::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
   run_ = std::move(run);
   rank_ = rank;
-  setWindow(std::nullopt);
+  window_.reset();
+  refresh();
 }
 
 void StatisticsPanel::setWindow(std::optional<TimeWindow> window) {
-  for (Tab& t : tabs_of_) {
-    t.model->setRun(run_, rank_, window);
-    t.histogram->setDurations({}, {});
+  window_ = window;
+  refresh();
+}
+
+void StatisticsPanel::setScope(FigureScope scope) {
+  scope_ = scope;
+  scope_box_->setCurrentIndex(scope_box_->findData(static_cast<int>(scope)));
+  refresh();
+}
+
+namespace {
+
+// Whether summing `t` takes long enough to freeze the window.
+bool heavy(const TraceTables& t) {
+  const size_t operations =
+      t.kernels.size() + t.memcpys.size() + t.memsets.size() + t.api_calls.size();
+  if (operations >= StatisticsPanel::kWorkerEvents) return true;
+  std::vector<bool> seen(t.strings.size());
+  size_t name_bytes = 0;
+  for (const StringId name : t.kernels.name) {
+    if (!name.valid() || seen[static_cast<size_t>(name.value)]) continue;
+    seen[static_cast<size_t>(name.value)] = true;
+    name_bytes += t.strings.get(name).size();
   }
+  return name_bytes >= StatisticsPanel::kWorkerNameBytes;
+}
+
+}  // namespace
+
+void StatisticsPanel::refresh() {
+  for (Tab& t : tabs_of_) t.histogram->setDurations({}, {});
+  scope_box_->setEnabled(!window_);
+  const RankResult* result =
+      run_ && rank_ >= 0 && static_cast<size_t>(rank_) < run_->run.ranks.size()
+          ? &run_->run.ranks[static_cast<size_t>(rank_)]
+          : nullptr;
+  if (!result || static_cast<size_t>(rank_) >= run_->tables.size()) {
+    jobs_.abandon();
+    for (Tab& t : tabs_of_) t.model->setTable({}, {});
+    scope_label_->clear();
+    ready_ = true;
+    emit ready();
+    return;
+  }
+  const std::optional<TimeWindow> window = window_ ? window_ : scopeWindow(*result, scope_);
+  const QString words = window_ ? tr("the selected window") : scopeWords(*result, scope_);
+  scope_label_->setText(window_ ? tr("Counting the selected window (clear it in the tool bar)")
+                                : tr("Counting %1").arg(words));
+  using Tables = std::array<OperationTable, 4>;
+  auto compute = [run = run_, rank = rank_, window](const CancelToken* cancel) {
+    Tables tables;
+    for (size_t k = 0; k < tables.size(); ++k) {
+      if (cancel && cancel->cancelled()) break;
+      tables[k] = operationTable(*run, rank, static_cast<OperationKind>(k), window);
+    }
+    return tables;
+  };
+  auto deliver = [this, words](const Tables& tables) {
+    for (size_t k = 0; k < tables.size(); ++k) tabs_of_[k].model->setTable(tables[k], words);
+    ready_ = true;
+    emit ready();
+  };
+  ready_ = false;
+  if (!heavy(run_->tables[static_cast<size_t>(rank_)])) {
+    jobs_.abandon();
+    deliver(compute(nullptr));
+    return;
+  }
+  jobs_.run([compute](const JobTracker::Job& job) { return compute(&job.cancel); }, deliver);
 }
 
 void StatisticsPanel::rowSelected(OperationKind kind, const QModelIndex& proxy_index) {

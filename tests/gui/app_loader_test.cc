@@ -58,6 +58,38 @@ TEST(RunLoader, OpensRanksOffTheUiThreadAndWritesNothingBesideATrace) {
   EXPECT_EQ(filesIn(dir.path()), (std::vector<std::string>{"rank0.json", "rank1.json"}));
 }
 
+// Every stage after the read reports on its own (issue 31 §5: the bar sat at
+// 100 % for 20 s while a 1.6 M-event file was finished): the import's
+// finishing, then the analysis, each from where the one before ended.
+TEST(RunLoader, TheStagesAfterReadingReportTheirOwnProgress) {
+  TempDir dir;
+  const std::string trace = dir.file("rank0.json");
+  testing::writeFile(trace, testing::dataBoundKinetoTrace(0, 0, 20));
+  RunLoader loader;
+  QSignalSpy loaded(&loader, &RunLoader::loaded);
+  QSignalSpy progressed(&loader, &RunLoader::progressed);
+  loader.load({QString::fromStdString(trace)});
+  ASSERT_TRUE(loaded.wait(30000));
+  std::vector<std::pair<QString, double>> reports;
+  for (const QList<QVariant>& r : progressed) reports.emplace_back(r.at(0).toString(), r.at(2).toDouble());
+  const auto first = [&](const QString& stage) {
+    return std::find_if(reports.begin(), reports.end(), [&](const auto& r) { return r.first == stage; });
+  };
+  const auto finishing = first(QStringLiteral("finishing the import"));
+  const auto analysing = first(QStringLiteral("analysing"));
+  ASSERT_NE(finishing, reports.end()) << "the import's finishing has no stage of its own";
+  ASSERT_NE(analysing, reports.end());
+  EXPECT_LT(finishing, analysing);
+  EXPECT_LT(finishing->second, 0.7) << "the finishing starts well before the bar's end";
+  EXPECT_GT(analysing->second, finishing->second);
+  EXPECT_LT(analysing->second, 0.95);
+  // The bar only moves forward.
+  for (size_t i = 1; i < reports.size(); ++i) {
+    EXPECT_GE(reports[i].second, reports[i - 1].second)
+        << reports[i - 1].first.toStdString() << " -> " << reports[i].first.toStdString();
+  }
+}
+
 TEST(RunLoader, RunDbsGetTheirResultsStored) {
   EXPECT_FALSE(RunLoader::pipelineOptions().store_imports);
   TempDir dir;

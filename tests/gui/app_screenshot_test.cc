@@ -71,5 +71,19 @@ TEST(GuiScreenshot, BadInputIsOneLineAndExitCodeTwo) {
   EXPECT_NE(run.err.find("needs a run"), std::string::npos) << run.err;
 }
 
+// --help and --version print text: they must work over ssh, in CI and in a
+// container, where there is no display and no platform plugin is chosen.
+TEST(GuiScreenshot, HelpAndVersionNeedNoDisplay) {
+  const std::string no_display = "env -u QT_QPA_PLATFORM -u DISPLAY -u WAYLAND_DISPLAY ";
+  auto run = runCommand(no_display + gui() + " --help");
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_NE(run.out.find("--screenshot"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("--view"), std::string::npos) << run.out;
+
+  run = runCommand(no_display + gui() + " --version");
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_NE(run.out.find("damscope-gui"), std::string::npos) << run.out;
+}
+
 }  // namespace
 }  // namespace damscope

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <QLabel>
+#include <QListView>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
@@ -178,6 +179,38 @@ TEST(MainWindow, AFileThatCannotBeOpenedLeavesTheRunShown) {
   EXPECT_TRUE(failed.front().at(0).toString().contains("broken.json"));
   EXPECT_EQ(w.window.run(), before);
   EXPECT_FALSE(w.window.grabView(MainWindow::View::kTimeline).isNull());
+}
+
+// The diagnosis dock holds the right column's whole height (the Event dock
+// sits under the views): three findings of resnet50_workers0 in view at
+// 1600x1000 without scrolling, and at 1280x800 every wrapped line of the
+// panel gets the height its text needs (issue 31 §5).
+TEST(MainWindow, TheDiagnosisShowsThreeFindingsAt1600x1000AndNoClippedText) {
+  if (!testing::haveSharedTraces()) GTEST_SKIP() << "../shared/traces is absent";
+  MainWindow window(/*remember=*/false);
+  window.resize(1600, 1000);
+  window.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+  QSignalSpy shown(&window, &MainWindow::runShown);
+  window.open({QString::fromStdString(
+      testing::sharedTrace("kineto/resnet50_workers0.pt.trace.json.gz"))});
+  ASSERT_TRUE(shown.wait(60000));
+  QApplication::processEvents();
+  auto* diagnosis = window.findChild<DiagnosisPanel*>();
+  QListView* findings = diagnosis->findingsView();
+  ASSERT_GE(findings->model()->rowCount(), 3);
+  const QRect third = findings->visualRect(findings->model()->index(2, 0));
+  EXPECT_TRUE(findings->viewport()->rect().contains(third))
+      << "third finding at y " << third.top() << ".." << third.bottom() << ", viewport height "
+      << findings->viewport()->height();
+
+  window.resize(1280, 800);
+  QApplication::processEvents();
+  for (QLabel* label : diagnosis->findChildren<QLabel*>()) {
+    if (!label->isVisibleTo(diagnosis) || !label->wordWrap() || label->text().isEmpty()) continue;
+    EXPECT_GE(label->height(), label->heightForWidth(label->width()))
+        << "clipped: " << label->text().toStdString();
+  }
 }
 
 }  // namespace

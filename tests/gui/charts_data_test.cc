@@ -115,6 +115,17 @@ TEST(RooflinePlot, RangesAreWholeDecadesHoldingEveryPointCeilingAndRidge) {
   for (const QPointF& p : plot.bandwidth_roof) EXPECT_NEAR(p.y(), 900e9 * p.x(), p.y() * 1e-9);
 }
 
+// A roofline of a sliver of the kernel time says so in its title.
+TEST(RooflineTitle, SaysTheShareOfKernelTimeItIsBuiltFrom) {
+  RooflineReport roofline;
+  roofline.time_with_work_pct = 0.1;
+  EXPECT_EQ(rooflineTitle(roofline, 3),
+            "Roofline of 3 kernels: 0.1 % of computation kernel time (the rest has no FLOP or "
+            "byte counts)");
+  roofline.time_with_work_pct = 100;
+  EXPECT_EQ(rooflineTitle(roofline, 1), "Roofline of 1 kernel: 100.0 % of computation kernel time");
+}
+
 TEST(MarkerDiameter, AreaFollowsTimeAndSmallKernelsStayVisible) {
   EXPECT_DOUBLE_EQ(markerDiameterPx(1000, 1000), kMaxDiameterPx);
   // A quarter of the time: half the diameter, a quarter of the area.

@@ -22,6 +22,9 @@
 #include "gui/charts/step_breakdown_chart.h"
 #include "gui/charts/step_time_chart.h"
 #include "gui/charts/top_kernels_chart.h"
+#include "gui/charts/roofline_points.h"
+#include "gui/models/figure_scope.h"
+#include "gui/models/qt_text.h"
 #include "tests/gui/gui_test_support.h"
 #include "tests/test_support.h"
 
@@ -122,10 +125,13 @@ TEST(RooflineChart, ClickOnEmptySpaceAsksForNothing) {
 TEST(RooflineChart, SaysHowManyKernelsAreLeftOutAndNamesTheMemoryRoof) {
   for (DeviceKind kind : {DeviceKind::kGpu, DeviceKind::kCpu}) {
     RooflineChart chart;
-    chart.setRun(runWithRoofline(kind), 0);
+    const auto run = runWithRoofline(kind);
+    chart.setRun(run, 0);
     showAt(chart);
     EXPECT_NE(chart.caption().indexOf("1 kernel without FLOPs or bytes is not shown"), -1)
         << chart.caption().toStdString();
+    EXPECT_EQ(chart.chart()->title(),
+              qtString(rooflineTitle(run->run.ranks[0].roofline, 2)));
     QStringList labels;
     for (QGraphicsItem* item : chart.chart()->childItems()) {
       if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item)) labels << text->text();
@@ -201,18 +207,28 @@ TEST(StepTimeChart, MfuPerStepOnItsOwnAxis) {
   EXPECT_EQ(chart.mfuSeries()->attachedAxes().size(), 2);
 }
 
-TEST(TopKernelsChart, ClickOnABarSelectsEveryRunOfThatKernel) {
+// A bar counts the runs of the analysed steps; its click selects those runs,
+// not the cut step's too, and the title says which steps (issue 31 §1).
+TEST(TopKernelsChart, ClickOnABarSelectsTheRunsItCounts) {
   auto run = std::make_shared<AnalysedRun>(testing::analysedRunOf(testing::smallTrainingTrace()));
+  const RankResult& r = run->run.ranks[0];
   TopKernelsChart chart;
   chart.setRun(run, 0);
   showAt(chart);
   ASSERT_EQ(chart.bars().size(), 2u);
+  EXPECT_TRUE(chart.chart()->title().contains(analysedStepsWords(r)))
+      << chart.chart()->title().toStdString();
   QSignalSpy spy(&chart, &TopKernelsChart::eventsRequested);
   for (size_t i = 0; i < 2; ++i) {
     QTest::mouseMove(chart.viewport(), chart.barCentre(i)->toPoint());
     QTest::mouseClick(chart.viewport(), Qt::LeftButton, {}, chart.barCentre(i)->toPoint());
     ASSERT_EQ(spy.count(), static_cast<int>(i + 1));
-    EXPECT_EQ(eventsOf(spy, static_cast<int>(i)), kernelsNamed(*run, 0, chart.bars()[i].name));
+    const EventRefs selected = eventsOf(spy, static_cast<int>(i));
+    EXPECT_EQ(static_cast<int64_t>(selected.size()), chart.bars()[i].kernels);
+    EXPECT_EQ(selected.size(), 6u) << "two analysed steps of three runs";
+    const EventRefs all = kernelsNamed(*run, 0, chart.bars()[i].name);
+    EXPECT_EQ(all.size(), 9u);
+    for (const EventRef& e : selected) EXPECT_NE(std::find(all.begin(), all.end(), e), all.end());
   }
 }
 

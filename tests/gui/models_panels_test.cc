@@ -10,8 +10,10 @@
 
 #include "analyzer/report/text_format.h"
 #include "gui/models/event_details.h"
+#include "gui/models/figure_text.h"
 #include "gui/models/findings_model.h"
 #include "gui/models/operation_stats_model.h"
+#include "gui/models/qt_text.h"
 #include "gui/models/ranks_model.h"
 #include "tests/gui/gui_test_support.h"
 #include "tests/test_support.h"
@@ -188,6 +190,93 @@ TEST(OperationStatsModel, CopiesAreGroupedByKindWithBytes) {
   EXPECT_EQ(row.bytes, std::max<int64_t>(0, run->tables[0].memcpys.bytes[0]) * 3);
 }
 
+// Every share names its denominator and scope, so that "% of GPU time" is
+// not read as the diagnosis's utilization (issue 31 §1).
+TEST(OperationStatsModel, HeaderTooltipsNameTheScopeAndTheDenominator) {
+  const auto run = smallRun();
+  OperationStatsModel model(OperationKind::kKernels);
+  testModel(&model);
+  const QString scope = QStringLiteral("the 2 analysed steps");
+  model.setTable(operationTable(*run, 0, OperationKind::kKernels), scope);
+  EXPECT_EQ(model.scope(), scope);
+  const auto tip = [&](OperationStatsModel::Column c) {
+    return model.headerData(model.columnOf(c), Qt::Horizontal, Qt::ToolTipRole).toString();
+  };
+  EXPECT_TRUE(tip(OperationStatsModel::Column::kCount).contains(scope));
+  const QString pct = tip(OperationStatsModel::Column::kPct);
+  EXPECT_TRUE(pct.contains(scope)) << pct.toStdString();
+  EXPECT_TRUE(pct.contains("every kernel, copy and memset")) << pct.toStdString();
+  EXPECT_TRUE(pct.contains("not of wall time")) << pct.toStdString();
+  // The denominator itself: all device time of the trace.
+  const TraceTables& t = run->tables[0];
+  int64_t device_ns = 0;
+  for (int64_t d : t.kernels.dur) device_ns += d;
+  for (int64_t d : t.memcpys.dur) device_ns += d;
+  for (int64_t d : t.memsets.dur) device_ns += d;
+  EXPECT_TRUE(pct.contains(qtString(formatDuration(static_cast<double>(device_ns)))))
+      << pct.toStdString();
+  EXPECT_FALSE(model.headerData(0, Qt::Horizontal, Qt::ToolTipRole).isValid())
+      << "the name needs no scope";
+
+  model.setRun(run, 0);
+  EXPECT_TRUE(tip(OperationStatsModel::Column::kCount).contains("the whole trace"));
+  model.setRun(run, 0, TimeWindow{0, 1});
+  EXPECT_TRUE(tip(OperationStatsModel::Column::kCount).contains("the selected window"));
+}
+
+// A share with nothing to divide by is missing, not "0.0 %".
+TEST(OperationStatsModel, AShareWithoutADenominatorIsADashWithItsReason) {
+  OperationStatsModel model(OperationKind::kKernels);
+  testModel(&model);
+  OperationTable table;
+  OperationRow row;
+  row.name = "instant_kernel";
+  row.count = 1;
+  table.rows.push_back(row);
+  model.setTable(table, QStringLiteral("the whole trace"));
+  const QModelIndex pct = model.index(0, model.columnOf(OperationStatsModel::Column::kPct));
+  EXPECT_EQ(pct.data().toString(), missingText());
+  EXPECT_TRUE(pct.data(Qt::ToolTipRole).toString().contains("no share"));
+
+  OperationStatsModel copies(OperationKind::kCopies);
+  testModel(&copies);
+  OperationTable copy_table;
+  OperationRow copy;
+  copy.name = "HtoD";
+  copy.count = 1;
+  copy.bytes = 64;
+  copy_table.rows.push_back(copy);
+  copy_table.share_total_ns = 10;
+  copies.setTable(copy_table, QStringLiteral("the whole trace"));
+  const QModelIndex rate = copies.index(0, copies.columnOf(OperationStatsModel::Column::kThroughput));
+  EXPECT_EQ(rate.data().toString(), missingText());
+  EXPECT_FALSE(rate.data(Qt::ToolTipRole).toString().isEmpty());
+  EXPECT_EQ(copies.index(0, copies.columnOf(OperationStatsModel::Column::kPct)).data().toString(),
+            QStringLiteral("0.0 %"));
+}
+
+// A 1 M-character kernel name is shown clamped: laying it out froze the UI.
+TEST(OperationStatsModel, NamesAreClampedForLayoutAndTooltips) {
+  OperationStatsModel model(OperationKind::kKernels);
+  testModel(&model);
+  OperationTable table;
+  OperationRow row;
+  row.name = "kernel_" + std::string(1'000'000, 'x');
+  row.count = 1;
+  row.total_ns = 5;
+  table.rows.push_back(row);
+  table.share_total_ns = 5;
+  model.setTable(table, QStringLiteral("the whole trace"));
+  const QModelIndex name = model.index(0, 0);
+  EXPECT_LE(name.data().toString().size(), static_cast<qsizetype>(kNameShownBytes));
+  EXPECT_TRUE(name.data().toString().startsWith("kernel_x"));
+  EXPECT_LE(name.data(Qt::ToolTipRole).toString().size(),
+            static_cast<qsizetype>(kNameTooltipBytes));
+  EXPECT_LE(name.data(OperationStatsModel::SortRole).toString().size(),
+            static_cast<qsizetype>(kNameShownBytes));
+  EXPECT_EQ(model.rows().front().name.size(), row.name.size()) << "the row keeps the whole name";
+}
+
 TEST(FindingsModel, RowsFollowTheAnalyzerOrderAndCarryTheirEvents) {
   const auto run = smallRun();
   FindingsModel model;
@@ -205,7 +294,7 @@ TEST(FindingsModel, RowsFollowTheAnalyzerOrderAndCarryTheirEvents) {
               static_cast<int>(eventsOfFinding(f, 0).size()));
     EXPECT_EQ(model.index(i, FindingsModel::kMaxGain).data().toString(),
               f.max_gain_pct ? QStringLiteral("%1 %").arg(*f.max_gain_pct, 0, 'f', 1)
-                             : QStringLiteral("—"));
+                             : missingText());
   }
   model.setRun(std::make_shared<const AnalysedRun>(), 0);
   EXPECT_EQ(model.rowCount(), 0);
@@ -269,7 +358,7 @@ TEST(RanksModel, OneRankHasNoComparison) {
   testModel(&model);
   model.setRun(smallRun());
   ASSERT_EQ(model.rowCount(), 1);
-  EXPECT_EQ(model.index(0, RanksModel::kStraggler).data(), QStringLiteral("—"));
+  EXPECT_EQ(model.index(0, RanksModel::kStraggler).data(), missingText());
   EXPECT_EQ(model.stepNumbers(), (std::vector<int64_t>{1, 2, 3}));
 }
 

@@ -4,17 +4,23 @@
 // ../shared/traces' resnet50_workers0 for a person to look at.
 #include <filesystem>
 
+#include <QComboBox>
+#include <QElapsedTimer>
 #include <QImage>
 #include <QItemSelectionModel>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListView>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
+#include <QTimer>
 
 #include <gtest/gtest.h>
 
+#include "analyzer/report/result_words.h"
+#include "gui/models/figure_scope.h"
 #include "gui/models/findings_model.h"
 #include "gui/models/ranks_model.h"
 #include "gui/panels/diagnosis_panel.h"
@@ -22,7 +28,9 @@
 #include "gui/panels/event_details_panel.h"
 #include "gui/panels/ranks_panel.h"
 #include "gui/panels/statistics_panel.h"
+#include "gui/panels/scorecard_bar.h"
 #include "tests/gui/gui_test_support.h"
+#include "tests/trace_builder.h"
 
 namespace damscope {
 namespace {
@@ -72,6 +80,7 @@ TEST(StatisticsPanel, SelectingARowRequestsEveryInstanceAndFillsTheHistogram) {
   StatisticsPanel panel;
   panel.resize(900, 600);
   panel.setRun(run, 0);
+  panel.setScope(FigureScope::kWholeTrace);
   QSignalSpy spy(&panel, &StatisticsPanel::eventsRequested);
   QTableView* view = panel.view(OperationKind::kKernels);
   panel.filter(OperationKind::kKernels)->setText(QStringLiteral("SGEMM"));
@@ -87,12 +96,121 @@ TEST(StatisticsPanel, SelectingARowRequestsEveryInstanceAndFillsTheHistogram) {
   EXPECT_TRUE(painted(panel.grab().toImage()));
 }
 
+// The tables count what the diagnosis and the charts count unless told to
+// count the whole trace, and say which (issue 31 §1: 135 runs in the chart,
+// 162 in the statistics).
+TEST(StatisticsPanel, CountsTheAnalysedStepsByDefaultAndTheWholeTraceOnRequest) {
+  const auto run = smallRun();
+  const RankResult& rank = run->run.ranks[0];
+  StatisticsPanel panel;
+  panel.resize(900, 600);
+  panel.setRun(run, 0);
+  EXPECT_EQ(panel.scope(), FigureScope::kAnalysedSteps);
+  const QString analysed = scopeWords(rank, FigureScope::kAnalysedSteps);
+  EXPECT_TRUE(panel.scopeLabel()->text().contains(analysed));
+  const OperationStatsModel* kernels = panel.model(OperationKind::kKernels);
+  EXPECT_EQ(kernels->scope(), analysed);
+  // The diagnosis's kernel figures count the same runs.
+  int64_t in_steps = 0;
+  for (const OperationRow& row : kernels->rows()) in_steps += row.count;
+  EXPECT_EQ(in_steps, rank.kernels.kernels);
+  EXPECT_EQ(in_steps, 12) << "two analysed steps of six kernels";
+
+  panel.scopeBox()->setCurrentIndex(panel.scopeBox()->findData(
+      static_cast<int>(FigureScope::kWholeTrace)));
+  emit panel.scopeBox()->activated(panel.scopeBox()->currentIndex());
+  EXPECT_EQ(panel.scope(), FigureScope::kWholeTrace);
+  int64_t all = 0;
+  for (const OperationRow& row : kernels->rows()) all += row.count;
+  EXPECT_EQ(all, 18);
+  EXPECT_TRUE(panel.scopeLabel()->text().contains("the whole trace"));
+
+  // A selected window replaces the scope until it is cleared.
+  panel.setWindow(TimeWindow{rank.steps[0].ts, rank.steps[0].ts + rank.steps[0].dur});
+  EXPECT_FALSE(panel.scopeBox()->isEnabled());
+  EXPECT_TRUE(panel.scopeLabel()->text().contains("selected window"));
+  panel.setWindow(std::nullopt);
+  EXPECT_TRUE(panel.scopeBox()->isEnabled());
+  EXPECT_TRUE(painted(panel.grab().toImage()));
+}
+
+// A run of many operations is summed on a worker: setRun returns at once and
+// ready() brings the tables.
+TEST(StatisticsPanel, ALargeRankIsSummedOffTheUiThread) {
+  testing::TraceBuilder b;
+  b.device(0, 80);
+  const int kernels = static_cast<int>(StatisticsPanel::kWorkerEvents / 2);
+  for (int i = 0; i < kernels; ++i) {
+    b.launchKernel(i * 10.0, i * 10.0 + 2, 5, i % 2 ? "gemm_kernel" : "elementwise_kernel");
+  }
+  const auto run = std::make_shared<const AnalysedRun>(analysedRunOf(b.build()));
+  StatisticsPanel panel;
+  panel.setScope(FigureScope::kWholeTrace);
+  QSignalSpy ready(&panel, &StatisticsPanel::ready);
+  panel.setRun(run, 0);
+  EXPECT_FALSE(panel.isReady()) << "computed on a worker, not before setRun returned";
+  ASSERT_TRUE(ready.wait(60000));
+  EXPECT_TRUE(panel.isReady());
+  ASSERT_EQ(panel.model(OperationKind::kKernels)->rowCount(), 2);
+  EXPECT_EQ(panel.model(OperationKind::kKernels)->rows().front().count, kernels / 2);
+  // A newer request drops the older one's result.
+  ready.clear();
+  panel.setRun(run, 0);
+  panel.setRun(nullptr, 0);
+  EXPECT_TRUE(panel.isReady());
+  QTest::qWait(300);
+  EXPECT_EQ(panel.model(OperationKind::kKernels)->rowCount(), 0) << "the stale result dropped";
+}
+
+// Kernel names of a million characters must not freeze the window (7-26 s
+// before): their tables are summed on a worker while the window answers, and
+// shown, sorted and filtered clamped.
+TEST(StatisticsPanel, MillionCharacterNamesDoNotFreezeTheWindow) {
+  testing::TraceBuilder b;
+  b.device(0, 80);
+  for (int i = 0; i < 20; ++i) {
+    b.launchKernel(i * 10.0, i * 10.0 + 2, 5,
+                   "kernel_" + std::to_string(i) + "_" + std::string(1'000'000, 'a' + i % 26));
+  }
+  const auto run = std::make_shared<const AnalysedRun>(analysedRunOf(b.build()));
+  StatisticsPanel panel;
+  panel.resize(1200, 700);
+  panel.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+  QSignalSpy ready(&panel, &StatisticsPanel::ready);
+  panel.setScope(FigureScope::kWholeTrace);
+  QElapsedTimer timer;
+  timer.start();
+  panel.setRun(run, 0);
+  // Generous bounds: a few ms here, and seconds of classifying on the worker.
+  EXPECT_LT(timer.elapsed(), 1000) << "setRun waited for the tables";
+  // The event loop keeps turning while the worker sums.
+  int ticks = 0;
+  QTimer tick;
+  QObject::connect(&tick, &QTimer::timeout, [&] { ++ticks; });
+  tick.start(10);
+  ASSERT_TRUE(ready.wait(120000));
+  EXPECT_GT(ticks, 0);
+
+  timer.restart();
+  QTableView* view = panel.view(OperationKind::kKernels);
+  view->sortByColumn(0, Qt::AscendingOrder);
+  panel.filter(OperationKind::kKernels)->setText(QStringLiteral("kernel_1"));
+  panel.filter(OperationKind::kKernels)->clear();
+  view->selectRow(0);
+  const QImage image = panel.grab().toImage();
+  EXPECT_LT(timer.elapsed(), 3000) << "laying out, sorting and filtering the names";
+  EXPECT_EQ(view->model()->rowCount(), 20);
+  EXPECT_TRUE(painted(image));
+}
+
 // A click on an op selects the GPU work it launched.
 TEST(StatisticsPanel, SelectingAnOpRequestsTheGpuWorkItLaunched) {
   const auto run = smallRun();
   StatisticsPanel panel;
   panel.resize(900, 600);
   panel.setRun(run, 0);
+  panel.setScope(FigureScope::kWholeTrace);
   QSignalSpy spy(&panel, &StatisticsPanel::eventsRequested);
   QTableView* view = panel.view(OperationKind::kOps);
   ASSERT_EQ(view->model()->rowCount(), 1);
@@ -144,6 +262,57 @@ TEST(EventDetailsPanel, ShowsTheLinesOfTheSelectedEvent) {
   EXPECT_TRUE(painted(panel.grab().toImage()));
   panel.setRun(nullptr, 0);
   EXPECT_TRUE(panel.lines().empty());
+}
+
+// Wide and short, as the Event dock under the timeline is: the lines flow
+// into column groups and a kernel's launch call shows without scrolling.
+TEST(EventDetailsPanel, AWideShortPanelShowsTheLaunchCallWithoutScrolling) {
+  const auto run = smallRun();
+  EventDetailsPanel panel;
+  panel.resize(1040, 200);
+  panel.setRun(run, 0);
+  panel.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+  panel.showEvent(kernelsNamed(*run, 0, "volta_sgemm_128x64_nn").front());
+  QApplication::processEvents();
+  EXPECT_GT(panel.groups(), 1);
+  QLabel* launch = panel.valueLabel(QStringLiteral("Launched by"));
+  ASSERT_NE(launch, nullptr);
+  EXPECT_TRUE(launch->text().contains("cudaLaunchKernel")) << launch->text().toStdString();
+  const QRect in_panel(launch->mapTo(&panel, QPoint(0, 0)), launch->size());
+  EXPECT_TRUE(panel.rect().contains(in_panel))
+      << "launch call at y " << in_panel.top() << ".." << in_panel.bottom();
+  ASSERT_NE(panel.valueLabel(QStringLiteral("Name")), nullptr);
+
+  panel.resize(300, 600);  // narrow: one group, as a form
+  QApplication::processEvents();
+  EXPECT_EQ(panel.groups(), 1);
+  EXPECT_NE(panel.valueLabel(QStringLiteral("Launched by")), nullptr);
+}
+
+// The scorecard says which steps its shares are of.
+TEST(DiagnosisPanel, TheScorecardAndKeyFiguresNameTheirScope) {
+  const auto run = smallRun();
+  DiagnosisPanel panel;
+  panel.resize(560, 800);
+  panel.setRun(run, 0);
+  const RankResult& rank = run->run.ranks[0];
+  const QString steps = analysedStepsWords(rank);
+  EXPECT_EQ(steps, QStringLiteral("the 2 analysed steps"));
+  EXPECT_TRUE(panel.scorecardTitle()->text().contains(steps))
+      << panel.scorecardTitle()->text().toStdString();
+  EXPECT_EQ(panel.scorecardBar()->toolTip(), scorecardScope(rank));
+  int with_scope = 0;
+  for (const KeyFigure& f : keyFigures(rank, {})) {
+    const QString scope = keyFigureScope(rank, f.label);
+    for (QWidget* tile : panel.findChildren<QWidget*>()) {
+      if (tile->toolTip() == scope) {
+        ++with_scope;
+        break;
+      }
+    }
+  }
+  EXPECT_EQ(with_scope, static_cast<int>(keyFigures(rank, {}).size()));
 }
 
 // Opens a real trace; skipped where ../shared/traces is not present.

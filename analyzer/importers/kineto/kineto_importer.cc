@@ -32,8 +32,11 @@ Result<TraceTables> importOnce(DocumentText& text, const std::string& source_nam
       kineto::readDocument(text, state, router, progress.part(0, kReadShare), mode));
   if (mode.retry) return TraceTables();
   DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
+  // Its own stage: the bar must not sit at the read's end while it runs.
+  const Progress finishing = progress.part(kReadShare, 1, "finishing the import");
+  finishing.report(0);
   DAMSCOPE_RETURN_IF_ERROR(kineto::finishImport(state));
-  progress.report(1);
+  finishing.report(1);
   return std::move(state.tables);
 }
 
