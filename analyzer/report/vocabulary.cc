@@ -6,21 +6,21 @@ namespace damscope {
 std::string_view axisColour(Axis axis) {
   switch (axis) {
     case Axis::kDataStall:
-      return "#d1495b";
+      return "#d55e00";
     case Axis::kHostStall:
-      return "#f28e2b";
+      return "#e69f00";
     case Axis::kSyncStall:
-      return "#9c6ade";
+      return "#f0e442";
     case Axis::kExposedCommunication:
-      return "#3b82c4";
+      return "#cc79a7";
     case Axis::kMemoryBound:
-      return "#2bb3a3";
+      return "#56b4e9";
     case Axis::kComputeBound:
-      return "#4c9f38";
+      return "#0072b2";
     case Axis::kOtherIdle:
-      return "#b8b8b8";
+      return "#bdbdbd";
   }
-  return "#b8b8b8";
+  return "#bdbdbd";
 }
 
 std::string_view causeColour(GapCause cause) {
@@ -58,27 +58,27 @@ std::string_view causeLabel(GapCause cause) {
 std::string_view categoryColour(KernelCategory category) {
   switch (category) {
     case KernelCategory::kGemm:
-      return "#2f6eb5";
-    case KernelCategory::kConvolution:
       return "#6a51a3";
+    case KernelCategory::kConvolution:
+      return "#9e9ac8";
     case KernelCategory::kAttention:
-      return "#c0392b";
+      return "#762a83";
     case KernelCategory::kNormalization:
-      return "#e6a100";
+      return "#a6dba0";
     case KernelCategory::kElementwise:
-      return "#27a59a";
+      return "#7fbc41";
     case KernelCategory::kReduction:
-      return "#8c6d31";
+      return "#4d9221";
     case KernelCategory::kOptimizer:
-      return "#d4589c";
+      return "#80cdc1";
     case KernelCategory::kCommunication:
-      return "#1b9e3e";
+      return "#1b7837";
     case KernelCategory::kMemory:
-      return "#7f8c8d";
+      return "#c2a5cf";
     case KernelCategory::kOther:
-      return "#a3a3a3";
+      return "#737373";
   }
-  return "#a3a3a3";
+  return "#737373";
 }
 
 std::string_view verdictColour(Verdict verdict) {

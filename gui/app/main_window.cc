@@ -27,6 +27,7 @@
 #include "gui/app/window_analyser.h"
 #include "gui/charts/charts_view.h"
 #include "gui/charts/roofline_chart.h"
+#include "gui/models/lost_records.h"
 #include "gui/panels/diagnosis_panel.h"
 #include "gui/panels/event_details_panel.h"
 #include "gui/panels/ranks_panel.h"
@@ -161,6 +162,9 @@ void MainWindow::buildParts() {
   progress_->setMaximumWidth(260);
   cancel_ = new QPushButton("Cancel", this);
   connect(cancel_, &QPushButton::clicked, loader_, &RunLoader::cancel);
+  // The rank's records lost on the way in, counted (gui/models/lost_records.h).
+  lost_label_ = new QLabel(this);
+  statusBar()->addPermanentWidget(lost_label_);
   statusBar()->addPermanentWidget(progress_label_);
   statusBar()->addPermanentWidget(progress_);
   statusBar()->addPermanentWidget(cancel_);
@@ -289,6 +293,11 @@ void MainWindow::showRank(int rank) {
   rank_ = rank;
   rank_box_->setCurrentIndex(rank);
   timeline_->setRun(run_, rank);
+  const QString lost = lostRecordsText(run_->run.ranks[static_cast<size_t>(rank)].data_loss);
+  lost_label_->setText(lost.isEmpty() ? QString() : "⚠ " + lost);
+  lost_label_->setToolTip(lost.isEmpty() ? QString()
+                                         : tr("From the trace's stats table; the collector and "
+                                              "importers count lost records but not their times"));
   diagnosis_->setRun(run_, rank);
   charts_->setRun(run_, rank);
   roofline_->setRun(run_, rank);

@@ -132,6 +132,7 @@ class MainWindow : public QMainWindow {
   QAction* chip_action_ = nullptr;  // shows and hides the chip in the tool bar
   QProgressBar* progress_ = nullptr;
   QLabel* progress_label_ = nullptr;
+  QLabel* lost_label_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QMenu* recent_menu_ = nullptr;
 };

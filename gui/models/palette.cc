@@ -1,6 +1,7 @@
 // The GUI's palette: see palette.h.
 #include "gui/models/palette.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -30,6 +31,25 @@ QColor categoryColor(KernelCategory category) {
 }
 QColor verdictColor(Verdict verdict) {
   return fromHex(verdictColour(verdict));
+}
+
+bool sameHueFamily(const QColor& a, const QColor& b) {
+  const bool neutral_a = a.hslSaturationF() < kNeutralSaturation;
+  const bool neutral_b = b.hslSaturationF() < kNeutralSaturation;
+  if (neutral_a != neutral_b) return false;
+  if (neutral_a) return std::abs(a.lightnessF() - b.lightnessF()) < kNeutralLightnessStep;
+  const double apart = std::abs(a.hslHueF() - b.hslHueF()) * 360;
+  return std::min(apart, 360 - apart) < kHueFamilyDegrees;
+}
+
+double foldAlpha(double busy_fraction) {
+  return std::clamp(busy_fraction, kMinFoldAlpha, 1.0);
+}
+
+QColor foldColor(const QColor& fill, double busy_fraction) {
+  QColor out = fill;
+  out.setAlphaF(static_cast<float>(foldAlpha(busy_fraction)));
+  return out;
 }
 
 QColor eventKindColor(EventKind kind) {
@@ -65,6 +85,14 @@ QColor counterColor() {
 
 QColor highlightColor() {
   return {0xff, 0xa5, 0x00};
+}
+
+QColor selectionOuterColor() {
+  return {0x10, 0x10, 0x10};
+}
+
+QColor selectionInnerColor() {
+  return {0xff, 0xff, 0xff};
 }
 
 QColor textOn(const QColor& fill) {

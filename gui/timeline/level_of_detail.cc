@@ -70,7 +70,8 @@ class PixelFold {
     const double x0 = std::max(-1.0, x(item.start));
     const double x1 = std::min(right_ + 1, x(item.end));
     const double cover = std::max(x1, x0 + 1);
-    if (out_.size() > first_) {
+    const bool whole = !item.summary() && x1 - x0 >= LevelOfDetail::kKeepWholePx;
+    if (out_.size() > first_ && !whole && !back_whole_) {
       const double column = std::floor(covered_);
       if (std::floor(x1) <= column || (std::floor(x0) == column && x1 - x0 < 1)) {
         absorb(out_.back(), item);
@@ -80,6 +81,7 @@ class PixelFold {
     }
     out_.push_back(item);
     covered_ = cover;
+    back_whole_ = whole;
   }
 
  private:
@@ -89,8 +91,9 @@ class PixelFold {
   const size_t first_;
   const int64_t t0_;
   const double ns_per_px_;
-  const double right_;  // x of t1
-  double covered_ = 0;  // where out_.back()'s cover ends
+  const double right_;       // x of t1
+  double covered_ = 0;       // where out_.back()'s cover ends
+  bool back_whole_ = false;  // out_.back() is an event kept whole
 };
 
 }  // namespace

@@ -31,15 +31,20 @@
 // one returned before it when it ends in (or before) the column where that
 // one's cover ends, or when it is narrower than a pixel and starts in that
 // column; folding merges the count, busy ns and longest event as the levels
-// do. So a non-overlapping lane's query returns at most one item per pixel
-// column of the view, plus the two beyond its edges, and what it returns is
-// what the painter draws: nothing downstream folds again.
+// do. An event drawn at least kKeepWholePx wide (wide enough for the painter
+// to label it) is never folded: it folds into nothing and nothing folds into
+// it, so a long kernel keeps its name however short its neighbours. So a
+// non-overlapping lane's query returns at most one item per pixel column of
+// the view, plus one after each event kept whole and the two beyond its edges,
+// and what it returns is what the painter draws: nothing downstream folds
+// again.
 //
 // Invariants (tests/gui/timeline_lod_test.cc): at every level of a lane, the
 // counts sum to the lane's event count and the busy ns to the sum of its
 // events' durations; items are sorted by start. A query keeps the count and
-// busy ns of what it folds, and returns at most one item per pixel column of
-// a non-overlapping lane (plus the edges).
+// busy ns of what it folds, returns at most one item per pixel column of a
+// non-overlapping lane (plus the edges and one after each event kept whole),
+// and never folds an event kKeepWholePx wide.
 #pragma once
 
 #include <cstdint>
@@ -58,6 +63,11 @@ struct LodItem {
   uint32_t count = 1;                   // events folded into it; 1: the event itself
   EventKind kind = EventKind::kKernel;  // of its longest event
   bool summary() const { return count > 1; }
+  // The share of [start, end) its events cover, >= 1 where they overlap; 1 for
+  // an event of no duration.
+  double busyFraction() const {
+    return end > start ? static_cast<double>(busy_ns) / static_cast<double>(end - start) : 1.0;
+  }
 };
 
 class LevelOfDetail {
@@ -65,6 +75,9 @@ class LevelOfDetail {
   static constexpr int64_t kBaseWidthNs = 16;
   static constexpr int64_t kGrowth = 4;
   static constexpr double kKeepFraction = 0.75;
+  // An event drawn this wide carries a label (TimelinePainter::kMinLabelPx):
+  // the pixel fold keeps it whole.
+  static constexpr int kKeepWholePx = 28;
 
   LevelOfDetail() = default;
   // Builds every lane's levels; counter lanes keep level 0 only (they are

@@ -3,27 +3,49 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace damscope {
 namespace {
 
 int64_t marginOf(int64_t span) {
-  return std::max<int64_t>(1, static_cast<int64_t>(static_cast<double>(span) * TimeScale::kMarginFraction));
+  return std::max<int64_t>(
+      1, static_cast<int64_t>(static_cast<double>(span) * TimeScale::kMarginFraction));
 }
 
-// A tick's label in the step's unit: steps are 1, 2 or 5 x 10^k ns, so every
-// tick is a whole number of that unit and the label is exact at any zoom
-// ("1500200 µs" rather than a rounded "1.50 s" repeated across the ruler).
-std::string formatTick(int64_t rel, int64_t step) {
-  struct Unit {
-    int64_t ns;
-    const char* name;
-  };
-  static constexpr Unit kUnits[] = {{1'000'000'000, "s"}, {1'000'000, "ms"}, {1'000, "µs"}, {1, "ns"}};
-  for (const Unit& unit : kUnits) {
-    if (step >= unit.ns) return std::to_string(rel / unit.ns) + " " + unit.name;
+// A tick's label in the ruler's unit: the largest of s, ms, µs and ns that
+// the ruler's largest offset reaches, with as many decimals as the step needs
+// to stay exact (steps are 1, 2 or 5 x 10^k ns), so 757.2 ms reads as
+// "757.2 ms" rather than "757200 µs", and its neighbours as "757.4 ms".
+struct TickUnit {
+  int64_t ns;
+  const char* name;
+};
+constexpr TickUnit kTickUnits[] = {
+    {1'000'000'000, "s"}, {1'000'000, "ms"}, {1'000, "µs"}, {1, "ns"}};
+
+TickUnit tickUnit(int64_t largest_offset) {
+  for (const TickUnit& unit : kTickUnits) {
+    if (largest_offset >= unit.ns) return unit;
   }
-  return std::to_string(rel) + " ns";
+  return kTickUnits[3];
+}
+
+int tickDecimals(int64_t unit_ns, int64_t step) {
+  int decimals = 0;
+  for (int64_t exact = unit_ns; exact > 1 && step % exact != 0; exact /= 10) ++decimals;
+  return decimals;
+}
+
+std::string formatTick(int64_t rel, int64_t step, const TickUnit& unit) {
+  const int decimals = tickDecimals(unit.ns, step);
+  const int64_t magnitude = rel < 0 ? -rel : rel;
+  std::string text = std::to_string(magnitude / unit.ns);
+  if (decimals > 0) {
+    std::string fraction = std::to_string(magnitude % unit.ns + unit.ns).substr(1);
+    text += "." + fraction.substr(0, static_cast<size_t>(decimals));
+  }
+  return (rel < 0 ? "-" : "") + text + " " + unit.name;
 }
 
 }  // namespace
@@ -111,8 +133,10 @@ std::vector<TimeScale::Tick> TimeScale::ticks(int64_t origin) const {
   // The first multiple of step (relative to origin) at or after the view start.
   int64_t rel = start_ - origin;
   int64_t first = rel >= 0 ? (rel + step - 1) / step * step : -((-rel) / step * step);
+  const int64_t last = (end() - origin) / step * step;
+  const TickUnit unit = tickUnit(std::max(std::abs(first), std::abs(last)));
   for (int64_t t = first + origin; t <= end(); t += step) {
-    out.push_back({t, x(t), formatTick(t - origin, step)});
+    out.push_back({t, x(t), formatTick(t - origin, step, unit)});
   }
   return out;
 }

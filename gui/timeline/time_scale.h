@@ -61,8 +61,10 @@ class TimeScale {
   };
   // The "nice" step (1, 2 or 5 x 10^k ns) closest above kTickSpacingPx pixels.
   int64_t tickStep() const;
-  // Ticks across the view, labelled relative to `origin` (the trace start) as
-  // a whole number of the step's unit ("250 µs", "1500200 µs").
+  // Ticks across the view, labelled relative to `origin` (the trace start) in
+  // one unit for the whole ruler, the largest (s, ms, µs, ns) its largest
+  // offset reaches, with the decimals the step needs to be exact ("757.2 ms",
+  // "1.5002 s", "250 µs").
   std::vector<Tick> ticks(int64_t origin) const;
 
  private:

@@ -5,14 +5,17 @@
 #include <cmath>
 
 #include <QFontMetrics>
+#include <QFontMetricsF>
 #include <QObject>
 #include <QPainter>
 #include <QPolygonF>
 
-#include "analyzer/report/vocabulary.h"
 #include "analyzer/report/text_format.h"
+#include "analyzer/report/vocabulary.h"
+#include "gui/models/lost_records.h"
 #include "gui/models/palette.h"
 #include "gui/models/qt_text.h"
+#include "gui/timeline/step_labels.h"
 
 namespace damscope {
 namespace {
@@ -58,6 +61,7 @@ void TimelinePainter::setStyle(const QPalette& palette, const QFont& font) {
 void TimelinePainter::paint(QPainter& p, const TimelineFrame& f, std::vector<TimelineItem>* items) {
   std::vector<TimelineItem>& drawn = items ? *items : own_items_;
   if (!items) own_items_.clear();
+  stats_ = {};
   p.fillRect(QRect(QPoint(0, 0), f.size), palette_.color(QPalette::Base));
   paintRuler(p, f);
   if (!f.data) {
@@ -84,9 +88,7 @@ void TimelinePainter::paint(QPainter& p, const TimelineFrame& f, std::vector<Tim
       p.fillRect(QRectF(0, y0, f.size.width(), y1 - y0), palette_.color(QPalette::AlternateBase));
     }
     p.setPen(palette_.color(QPalette::Text));
-    p.drawText(QRectF(4, y0, kGutterPx - 8, std::min<double>(y1 - y0, kLanePx)),
-               Qt::AlignLeft | Qt::AlignVCenter,
-               metrics.elidedText(qtString(row.label), Qt::ElideMiddle, kGutterPx - 8));
+    paintRowLabel(p, row, y0, std::min<double>(y1 - y0, 2 * kLanePx), metrics);
     for (int l = 0; l < row.lane_count; ++l) {
       const int lane = row.first_lane + l;
       const double y = laneTop(f, lane);
@@ -104,16 +106,51 @@ void TimelinePainter::paint(QPainter& p, const TimelineFrame& f, std::vector<Tim
   paintLegend(p, f);
 }
 
+void TimelinePainter::paintRowLabel(QPainter& p, const TimelineRow& row, double top, double height,
+                                    const QFontMetrics& metrics) {
+  const QString label = qtString(row.label);
+  const int width = kGutterPx - 8;
+  // A counter row is two lanes tall: a name too long for one line goes on
+  // two, split before its qualifier ("(GPU 0)", "(thread 12)"), so that
+  // counters of one name on different devices or threads stay told apart.
+  const qsizetype split = label.indexOf(" (");
+  if (row.kind != RowKind::kCounter || metrics.horizontalAdvance(label) <= width || split <= 0) {
+    p.drawText(QRectF(4, top, width, std::min<double>(height, kLanePx)),
+               Qt::AlignLeft | Qt::AlignVCenter, metrics.elidedText(label, Qt::ElideMiddle, width));
+    return;
+  }
+  p.drawText(QRectF(4, top, width, height / 2), Qt::AlignLeft | Qt::AlignVCenter,
+             metrics.elidedText(label.left(split), Qt::ElideMiddle, width));
+  p.drawText(QRectF(4, top + height / 2, width, height / 2), Qt::AlignLeft | Qt::AlignVCenter,
+             metrics.elidedText(label.mid(split + 1), Qt::ElideMiddle, width));
+}
+
+void TimelinePainter::paintSelection(QPainter& p, const QRectF& rect) {
+  p.save();
+  p.setBrush(Qt::NoBrush);
+  p.setPen(QPen(selectionOuterColor(), 2));
+  p.drawRect(rect.adjusted(-2, -2, 2, 2));
+  p.setPen(QPen(selectionInnerColor(), 1));
+  p.drawRect(rect.adjusted(-0.5, -0.5, 0.5, 0.5));
+  p.restore();
+}
+
 void TimelinePainter::paintRuler(QPainter& p, const TimelineFrame& f) {
   p.fillRect(QRect(0, 0, f.size.width(), kRulerPx), palette_.color(QPalette::Window));
   if (!f.data) return;
   p.setPen(palette_.color(QPalette::WindowText));
   p.save();
   p.setClipRect(kGutterPx, 0, f.scale.width(), f.size.height());
+  const QFontMetrics metrics(font_);
+  const double right = kGutterPx + f.scale.width();
   for (const TimeScale::Tick& tick : f.scale.ticks(f.data->rows.start)) {
     const double x = kGutterPx + tick.x;
     p.drawLine(QPointF(x, kRulerPx - 6), QPointF(x, kRulerPx));
-    p.drawText(QPointF(x + 3, kRulerPx - 8), qtString(tick.label));
+    // A label that would run off the plot's edge is left out, not cut.
+    const QString label = qtString(tick.label);
+    if (x + 3 + metrics.horizontalAdvance(label) <= right) {
+      p.drawText(QPointF(x + 3, kRulerPx - 8), label);
+    }
   }
   p.restore();
   // The rank the trace names, as the rank selector shows it; its position
@@ -135,18 +172,22 @@ void TimelinePainter::paintSteps(QPainter& p, const TimelineFrame& f) {
   p.save();
   p.setClipRect(kGutterPx, y, width, kStepBandPx);
   const std::vector<StepBandItem>& steps = f.data->rows.steps;
+  std::vector<StepExtent> shown;
+  std::vector<size_t> stripe;  // the step index of each shown step
   for (size_t i = 0; i < steps.size(); ++i) {
     const double x0 = kGutterPx + std::max(-1.0, f.scale.x(steps[i].ts));
     const double x1 =
         kGutterPx + std::min<double>(width + 1, f.scale.x(steps[i].ts + steps[i].dur));
     if (x1 < kGutterPx || x0 > kGutterPx + width) continue;
-    const QColor fill = stepBandColor(i);
-    const QRectF box(x0, y + 1, std::max(1.0, x1 - x0), kStepBandPx - 2);
-    p.fillRect(box, fill);
-    if (box.width() > kMinLabelPx) {
-      p.setPen(textOn(fill));
-      p.drawText(box, Qt::AlignCenter, QObject::tr("step %1").arg(steps[i].number));
-    }
+    p.fillRect(QRectF(x0, y + 1, std::max(1.0, x1 - x0), kStepBandPx - 2), stepBandColor(i));
+    // Labels only over the part of the step in view.
+    shown.push_back({std::max<double>(x0, kGutterPx), std::min<double>(x1, kGutterPx + width),
+                     steps[i].number});
+    stripe.push_back(i);
+  }
+  for (const StepLabel& label : layoutStepLabels(shown, QFontMetricsF(font_))) {
+    p.setPen(textOn(stepBandColor(stripe[label.step])));
+    p.drawText(QRectF(label.x0, y, label.x1 - label.x0, kStepBandPx), Qt::AlignCenter, label.text);
   }
   p.restore();
 }
@@ -210,12 +251,19 @@ void TimelinePainter::paintLane(QPainter& p, const TimelineFrame& f, int lane, d
     items.push_back(
         {QRectF(x0, lane_rect.top(), std::max(1.0, x1 - x0), lane_rect.height()), lane, item});
   }
+  stats_.items += static_cast<int>(items.size() - first);
   for (size_t i = first; i < items.size(); ++i) {
     const TimelineItem& d = items[i];
     const QColor fill = colorOf(f, d.item.kind, d.item.id);
     if (d.item.summary()) {
-      p.fillRect(d.rect, fill.lighter(125));
-      if (d.rect.width() >= 3) p.fillRect(d.rect, QBrush(fill.darker(160), Qt::BDiagPattern));
+      // Its ink follows its busy fraction (palette.h: foldColor); the hatch
+      // says it is a fold.
+      ++stats_.folded;
+      const double busy = d.item.busyFraction();
+      p.fillRect(d.rect, foldColor(fill, busy));
+      if (d.rect.width() >= 3) {
+        p.fillRect(d.rect, QBrush(foldColor(fill.darker(160), busy), Qt::BDiagPattern));
+      }
       continue;
     }
     p.fillRect(d.rect, fill);
@@ -269,6 +317,11 @@ void TimelinePainter::paintCounter(QPainter& p, const TimelineFrame& f, int lane
   p.setBrush(QColor(colour.red(), colour.green(), colour.blue(), 140));
   p.drawPolygon(area);
   p.setBrush(Qt::NoBrush);
+  // The scale: the value the lane's top stands for.
+  p.setPen(palette_.color(QPalette::Text));
+  p.drawText(QRectF(kGutterPx + 3, top, f.scale.width() - 6, kLanePx - 2),
+             Qt::AlignLeft | Qt::AlignTop,
+             QObject::tr("max %1").arg(qtString(counterValueText(l.max_value))));
 }
 
 void TimelinePainter::paintLegend(QPainter& p, const TimelineFrame& f) {
@@ -286,8 +339,16 @@ void TimelinePainter::paintLegend(QPainter& p, const TimelineFrame& f) {
     p.drawText(QRect(x + 16, y, 200, kLegendPx), Qt::AlignLeft | Qt::AlignVCenter, label);
     x += 16 + metrics.horizontalAdvance(label) + 14;
   }
-  p.drawText(QRect(x, y, 300, kLegendPx), Qt::AlignLeft | Qt::AlignVCenter,
-             QObject::tr("▨ folded: many short events"));
+  const QString folded = QObject::tr("▨ folded events, as opaque as busy");
+  p.drawText(QRect(x, y, f.size.width() - x, kLegendPx), Qt::AlignLeft | Qt::AlignVCenter,
+             metrics.elidedText(folded, Qt::ElideRight, std::max(0, f.size.width() - x - 4)));
+  x += metrics.horizontalAdvance(folded) + 24;
+  // Records lost on the way in: counted, not placed (lost_records.h).
+  if (!f.run) return;
+  const QString lost = lostRecordsText(f.run->run.ranks[static_cast<size_t>(f.rank)].data_loss);
+  if (lost.isEmpty() || x >= f.size.width()) return;
+  p.drawText(QRect(x, y, f.size.width() - x - 4, kLegendPx), Qt::AlignLeft | Qt::AlignVCenter,
+             metrics.elidedText("⚠ " + lost, Qt::ElideRight, f.size.width() - x - 4));
 }
 
 }  // namespace damscope

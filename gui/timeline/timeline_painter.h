@@ -13,10 +13,13 @@
 //
 // Lanes draw what LevelOfDetail::query returns, already folded per pixel
 // column: an event as a box in its colour (palette.h) with its name where the
-// box is kMinLabelPx wide, a fold of several events hatched. Counters draw
+// box is kMinLabelPx wide, a fold of several events hatched, at the opacity
+// of its busy fraction (palette.h: foldColor). Step labels never overlap
+// (step_labels.h). Counters draw
 // as area plots with one point per pixel column (the column's largest
-// value). The painter answers where it drew each lane item, so the widget
-// can hit-test hover, clicks and tooltips against exactly what is shown.
+// value), their largest value written at the top as the scale. The painter answers where it drew
+// each lane item, so the widget can hit-test hover, clicks and tooltips against exactly what is
+// shown.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +40,7 @@
 #include "gui/timeline/timeline_rows.h"
 
 class QPainter;
+class QFontMetrics;
 
 namespace damscope {
 
@@ -68,6 +72,13 @@ struct TimelineFrame {
   int scroll_y = 0;             // content y shown at the rows' top
 };
 
+// What the last paint() drew, for the frame-time overlay (F12).
+struct PaintStats {
+  int items = 0;   // lane items drawn, folds included
+  int folded = 0;  // of which folds of several events
+  bool operator==(const PaintStats&) const = default;
+};
+
 // A lane item as drawn: its box in the frame's coordinates.
 struct TimelineItem {
   QRectF rect;
@@ -83,8 +94,9 @@ class TimelinePainter {
   static constexpr int kLanePx = 18;
   static constexpr int kRowGapPx = 5;
   static constexpr int kLegendPx = 20;
-  // Labels only in boxes wide enough for a few characters.
-  static constexpr int kMinLabelPx = 28;
+  // Labels only in boxes wide enough for a few characters; the level of
+  // detail never folds an event this wide.
+  static constexpr int kMinLabelPx = LevelOfDetail::kKeepWholePx;
   static constexpr int rowsTop() { return kRulerPx + kStepBandPx; }
   static int rowsBottom(const QSize& size) { return size.height() - kLegendPx; }
   static int laneHeight(const Lane& lane) {
@@ -104,12 +116,21 @@ class TimelinePainter {
   // included; appends each lane item drawn to `items` when given.
   void paint(QPainter& p, const TimelineFrame& frame, std::vector<TimelineItem>* items = nullptr);
 
+  // Counts of what the last paint() drew.
+  const PaintStats& stats() const { return stats_; }
+
+  // Outlines the selected event's box `rect`: a dark ring outside a light
+  // one (palette.h), so that the selection shows on any fill.
+  static void paintSelection(QPainter& p, const QRectF& rect);
+
   // The widget y of `lane`'s top in `frame`.
   static double laneTop(const TimelineFrame& frame, int lane) {
     return rowsTop() + frame.lane_y[static_cast<size_t>(lane)] - frame.scroll_y;
   }
 
  private:
+  void paintRowLabel(QPainter& p, const TimelineRow& row, double top, double height,
+                     const QFontMetrics& metrics);
   void paintRuler(QPainter& p, const TimelineFrame& f);
   void paintSteps(QPainter& p, const TimelineFrame& f);
   void paintLane(QPainter& p, const TimelineFrame& f, int lane, double top,
@@ -121,6 +142,7 @@ class TimelinePainter {
 
   QPalette palette_;
   QFont font_;
+  PaintStats stats_;
   std::vector<LodItem> query_;                    // reused query buffer
   std::vector<TimelineItem> own_items_;           // when paint() is given none
   std::unordered_map<uint64_t, QString> elided_;  // (kind, name, width bucket) -> label

@@ -8,6 +8,8 @@
 #include <tuple>
 #include <utility>
 
+#include <fmt/format.h>
+
 namespace damscope {
 namespace {
 
@@ -432,6 +434,33 @@ class Builder {
 };
 
 }  // namespace
+
+std::optional<double> counterValueAt(const Lane& lane, int64_t ts) {
+  if (lane.kind != LaneKind::kCounter || lane.events.empty()) return std::nullopt;
+  auto it = std::upper_bound(lane.events.begin(), lane.events.end(), ts,
+                             [](int64_t t, const LaneEvent& e) { return t < e.start; });
+  if (it == lane.events.begin()) return std::nullopt;
+  --it;
+  if (it + 1 == lane.events.end() && ts > it->end) return std::nullopt;
+  return lane.values[static_cast<size_t>(it - lane.events.begin())];
+}
+
+std::string counterValueText(double value) {
+  if (!std::isfinite(value)) return "n/a";
+  struct Prefix {
+    double scale;
+    const char* name;
+  };
+  static constexpr Prefix kPrefixes[] = {{1e12, " T"}, {1e9, " G"}, {1e6, " M"}, {1e3, " k"}};
+  const double magnitude = std::abs(value);
+  for (const Prefix& prefix : kPrefixes) {
+    if (magnitude >= prefix.scale) {
+      return fmt::format("{:.3g}{}", value / prefix.scale, prefix.name);
+    }
+  }
+  if (magnitude > 0 && magnitude < 0.01) return fmt::format("{:.3g} m", value * 1e3);
+  return fmt::format("{:.3g}", value);
+}
 
 int TimelineRows::laneOf(const EventRef& ref) const {
   if (ref.rank != rank) return -1;

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,7 @@ enum class RowKind : uint8_t { kStream, kBubbles, kThread, kCounter };
 
 struct TimelineRow {
   RowKind kind = RowKind::kStream;
-  std::string label;  // "GPU 0 · stream 7", "GPU 0 · bubbles", "thread 1234 (python)"
+  std::string label;   // "GPU 0 · stream 7", "GPU 0 · bubbles", "thread 1234 (python)"
   int first_lane = 0;  // lanes [first_lane, first_lane + lane_count) of TimelineRows::lanes
   int lane_count = 0;
 };
@@ -83,6 +84,16 @@ struct TimelineRows {
   // event is found without a search.
   std::vector<std::vector<int32_t>> lane_of;
 };
+
+// A counter lane's value at `ts`: the last sample at or before it, which
+// holds until the next; nothing before the first sample or after the last
+// one ends, or on a lane that is not a counter.
+std::optional<double> counterValueAt(const Lane& lane, int64_t ts);
+
+// A counter's value for its scale and tooltip, in three significant digits
+// with an SI prefix where it is large or small: "812", "3.47 k", "12.5 G",
+// "0.25", "4.1 m" (counters carry no unit in the trace).
+std::string counterValueText(double value);
 
 // The rows of `rank` (an index into run.tables); empty for a rank out of range.
 TimelineRows buildTimelineRows(const AnalysedRun& run, int rank);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QElapsedTimer>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -182,9 +183,12 @@ void TimelineWidget::rebuild() {
     base_ = QImage(size() * dpr, QImage::Format_ARGB32_Premultiplied);
     base_.setDevicePixelRatio(dpr);
   }
+  QElapsedTimer timer;
+  timer.start();
   QPainter p(&base_);
   p.setFont(font());
   painter_.paint(p, frame(), &items_);
+  frame_times_ = {static_cast<double>(timer.nsecsElapsed()) / 1e6, painter_.stats()};
 }
 
 QRectF TimelineWidget::eventRect(const EventRef& ref) const {
@@ -252,8 +256,8 @@ void TimelineWidget::paintOverlay(QPainter& p) {
   }
   if (selected_) {
     const QRectF r = eventRect(*selected_);
+    if (!r.isEmpty()) TimelinePainter::paintSelection(p, r);
     p.setPen(QPen(palette().color(QPalette::Highlight), 2));
-    if (!r.isEmpty()) p.drawRect(r.adjusted(-1, -1, 1, 1));
     if (launch_) {
       const QRectF from = eventRect(*launch_);
       if (!from.isEmpty() && !r.isEmpty()) {
@@ -290,6 +294,34 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.drawImage(0, 0, base_);
   if (data_) paintOverlay(p);
+  if (frame_times_shown_) paintFrameTimes(p);
+}
+
+QString frameTimesText(const FrameTimes& times) {
+  return QObject::tr("paint %1 ms · %2 items drawn · %3 folded")
+      .arg(times.paint_ms, 0, 'f', 2)
+      .arg(times.stats.items)
+      .arg(times.stats.folded);
+}
+
+void TimelineWidget::setFrameTimesShown(bool shown) {
+  frame_times_shown_ = shown;
+  update();
+}
+
+void TimelineWidget::paintFrameTimes(QPainter& p) {
+  // Top right of the plot, below the ruler, as Tracy's and Orbit's frame
+  // statistics sit over their timelines.
+  const QString text = frameTimesText(frame_times_);
+  const QFontMetrics metrics = fontMetrics();
+  const int w = metrics.horizontalAdvance(text) + 12;
+  const QRect box(kGutterPx + plotWidth() - w - 4, rowsTop() + 4, w, metrics.height() + 6);
+  QColor back = palette().color(QPalette::ToolTipBase);
+  back.setAlpha(230);
+  p.fillRect(box, back);
+  p.setPen(palette().color(QPalette::ToolTipText));
+  p.drawRect(box.adjusted(0, 0, -1, -1));
+  p.drawText(box, Qt::AlignCenter, text);
 }
 
 // --- Interaction --------------------------------------------------------------
@@ -403,9 +435,24 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* event) {
   }
 }
 
+void TimelineWidget::zoomIntoFoldAt(const QPoint& pos) {
+  const TimelineItem* d = itemAt(pos);
+  if (!d || !d->item.summary()) return;
+  zoomToSpan(d->item.start, d->item.end);
+}
+
+void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* event) {
+  if (event->button() == Qt::LeftButton) zoomIntoFoldAt(event->pos());
+}
+
 void TimelineWidget::mouseReleaseEvent(QMouseEvent* event) {
   const Drag drag = drag_;
   drag_ = Drag::kNone;
+  if (event->button() == Qt::MiddleButton &&
+      (event->pos() - press_pos_).manhattanLength() < kClickSlopPx) {
+    zoomIntoFoldAt(event->pos());
+    return;
+  }
   if (drag == Drag::kZoom && moved_) {
     const int x0 = std::min(press_pos_.x(), event->pos().x()) - kGutterPx;
     const int x1 = std::max(press_pos_.x(), event->pos().x()) - kGutterPx;
@@ -443,6 +490,9 @@ void TimelineWidget::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_F:
       scale_.fitAll();
       break;
+    case Qt::Key_F12:
+      setFrameTimesShown(!frame_times_shown_);
+      return;
     case Qt::Key_Escape:
       if (!window_) {
         QWidget::keyPressEvent(event);
@@ -459,9 +509,32 @@ void TimelineWidget::keyPressEvent(QKeyEvent* event) {
   viewChanged();
 }
 
+QString TimelineWidget::counterTip(const QPoint& pos) const {
+  if (!data_ || pos.x() < kGutterPx || pos.y() < rowsTop() || pos.y() >= rowsBottom()) return {};
+  const TimelineRows& rows = data_->rows;
+  for (size_t l = 0; l < rows.lanes.size(); ++l) {
+    const Lane& lane = rows.lanes[l];
+    if (lane.kind != LaneKind::kCounter) continue;
+    const double top = laneTop(static_cast<int>(l));
+    if (pos.y() < top || pos.y() >= top + TimelinePainter::laneHeight(lane)) continue;
+    const int64_t ts = scale_.ts(pos.x() - kGutterPx);
+    const std::optional<double> value = counterValueAt(lane, ts);
+    if (!value) return {};
+    return tr("%1\n%2 at %3 (max %4)")
+        .arg(qtString(rows.rows[static_cast<size_t>(lane.row)].label),
+             qtString(counterValueText(*value)), durationText(ts - rows.start),
+             qtString(counterValueText(lane.max_value)));
+  }
+  return {};
+}
+
 bool TimelineWidget::event(QEvent* event) {
   if (event->type() != QEvent::ToolTip) return QWidget::event(event);
   auto* help = static_cast<QHelpEvent*>(event);
+  if (const QString counter = counterTip(help->pos()); !counter.isEmpty()) {
+    QToolTip::showText(help->globalPos(), counter, this);
+    return true;
+  }
   const TimelineItem* d = data_ ? itemAt(help->pos()) : nullptr;
   if (!d || data_->rows.lanes[static_cast<size_t>(d->lane)].kind == LaneKind::kCounter) {
     QToolTip::hideText();

@@ -19,7 +19,12 @@
 //   - right-drag or Ctrl+drag zooms to the range dragged over;
 //   - a click selects an event (emits eventSelected; a folded item selects its
 //     longest event) and, for a kernel, memcpy or memset, draws an arrow from
-//     the runtime call that launched it (launchOf, same correlation_id).
+//     the runtime call that launched it (launchOf, same correlation_id);
+//     the selection wears a dark and a light ring, visible on any colour;
+//   - a double click or a middle click on a fold zooms into its span;
+//   - F12 shows or hides the frame times over the plot: how long the last
+//     repaint of the view took and what the painter drew (as Tracy and Orbit
+//     show theirs).
 // Find by name is a TimelineSearch (gui/models/timeline_search.h).
 #pragma once
 
@@ -40,6 +45,14 @@
 class QScrollBar;
 
 namespace damscope {
+
+// The last repaint of the view: how long it took and what it drew.
+struct FrameTimes {
+  double paint_ms = 0;
+  PaintStats stats;
+};
+// "paint 3.20 ms · 812 items drawn · 40 folded"
+QString frameTimesText(const FrameTimes& times);
 
 class TimelineWidget : public QWidget {
   Q_OBJECT
@@ -64,6 +77,11 @@ class TimelineWidget : public QWidget {
   QRectF eventRect(const EventRef& ref) const;
   // The event drawn at `pos` (a folded item answers with its longest event).
   std::optional<EventRef> eventAt(const QPoint& pos) const;
+  // The tooltip over a counter lane at `pos`: its name, its value there and
+  // its scale; empty elsewhere.
+  QString counterTip(const QPoint& pos) const;
+  bool frameTimesShown() const { return frame_times_shown_; }
+  const FrameTimes& frameTimes() const { return frame_times_; }
   // The widget x of `ts` (the plot starts at kGutterPx).
   double xOf(int64_t ts) const { return kGutterPx + scale_.x(ts); }
 
@@ -76,6 +94,8 @@ class TimelineWidget : public QWidget {
   void showEvents(const damscope::EventRefs& events);
   void zoomToSpan(int64_t ts, int64_t end);
   void fit();
+  // Shows or hides the frame-time overlay (F12).
+  void setFrameTimesShown(bool shown);
   // Selects `window` as a Shift+drag does: shows it and emits windowSelected.
   void selectWindow(const damscope::TimeWindow& window);
   // Shows `window` (or none) without a signal: the app's word on what the
@@ -100,6 +120,7 @@ class TimelineWidget : public QWidget {
   void mousePressEvent(QMouseEvent* event) override;
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
   bool event(QEvent* event) override;
 
@@ -114,6 +135,8 @@ class TimelineWidget : public QWidget {
   void rebuild();
   void paintOverlay(QPainter& p);
   void paintWindow(QPainter& p, const TimeWindow& window, bool dragging);
+  void paintFrameTimes(QPainter& p);
+  void zoomIntoFoldAt(const QPoint& pos);
   void select(const EventRef& ref, bool emit_signal);
   void centreOn(const EventRef& ref);
   void ensureVisible(int lane);
@@ -132,6 +155,8 @@ class TimelineWidget : public QWidget {
   bool dirty_ = true;
   QImage base_;
   std::vector<TimelineItem> items_;
+  FrameTimes frame_times_;
+  bool frame_times_shown_ = false;
 
   std::optional<EventRef> selected_;
   std::optional<EventRef> launch_;  // the API call that launched selected_

@@ -76,19 +76,29 @@ TEST(LevelOfDetail, AQueryReturnsAtMostOneItemPerPixelColumn) {
     for (int l = 0; l < 2; ++l) {
       std::vector<LodItem> items;
       lod.query(l, t0, t0 + view, ns_per_px, items);
-      // One per column of the view, and one beyond each edge.
-      EXPECT_LE(items.size(), static_cast<size_t>(width_px) + 3) << "view " << view << " ns";
       double covered = -2;
+      bool after_whole = false;
+      size_t whole = 0;
       for (const LodItem& item : items) {
         EXPECT_GT(item.end, t0 - 1);
         EXPECT_LT(item.start, t0 + view);
-        // Each item ends in a later pixel column than the one before it.
+        // Each item ends in a later pixel column than the one before it,
+        // unless that one is an event kept whole.
         const double x0 = std::max(-1.0, static_cast<double>(item.start - t0) / ns_per_px);
         const double x1 = std::min(width_px + 1.0, static_cast<double>(item.end - t0) / ns_per_px);
         const double cover = std::max(x1, x0 + 1);
-        EXPECT_GT(std::floor(cover), std::floor(covered)) << "view " << view << " ns";
+        if (!after_whole) {
+          EXPECT_GT(std::floor(cover), std::floor(covered)) << "view " << view << " ns";
+        }
+        after_whole = !item.summary() && x1 - x0 >= LevelOfDetail::kKeepWholePx;
+        whole += after_whole;
         covered = cover;
       }
+      // One per column of the view, one after each event kept whole, and one
+      // beyond each edge.
+      EXPECT_LE(items.size(), static_cast<size_t>(width_px) + whole + 3)
+          << "view " << view << " ns";
+      EXPECT_LE(whole, static_cast<size_t>(width_px / LevelOfDetail::kKeepWholePx) + 2);
     }
   }
 }
@@ -141,6 +151,30 @@ TEST(LevelOfDetail, EventsSharingAPixelColumnFoldIntoOneItemNamingTheLongest) {
   EXPECT_EQ(items[0].end, 600);
   EXPECT_FALSE(items[1].summary());
   EXPECT_EQ(items[1].id, 4);
+}
+
+TEST(LevelOfDetail, AnEventWideEnoughForALabelIsNeverFolded) {
+  TimelineRows rows;
+  rows.rows.push_back({RowKind::kStream, "s", 0, 1});
+  Lane lane;
+  // At 1000 ns per pixel: a 40 µs kernel (40 px, labelled), then two 100 ns
+  // kernels that start in its last pixel column, then a 30 µs kernel that
+  // starts inside the column where the short ones end.
+  lane.events.push_back({0, 40'000, 0, EventKind::kKernel});
+  lane.events.push_back({40'000, 40'100, 1, EventKind::kKernel});
+  lane.events.push_back({40'100, 40'200, 2, EventKind::kKernel});
+  lane.events.push_back({40'200, 70'200, 3, EventKind::kKernel});
+  rows.lanes.push_back(lane);
+  rows.end = 70'200;
+  const LevelOfDetail lod(rows);
+  std::vector<LodItem> items;
+  lod.query(0, 0, 100'000, 1000.0, items);
+  ASSERT_EQ(items.size(), 3u);
+  EXPECT_FALSE(items[0].summary()) << "the long kernel keeps its own box and label";
+  EXPECT_EQ(items[0].id, 0);
+  EXPECT_EQ(items[1].count, 2u) << "the short ones fold together, not into it";
+  EXPECT_FALSE(items[2].summary());
+  EXPECT_EQ(items[2].id, 3);
 }
 
 TEST(LevelOfDetail, AQueryAtTheFinestZoomReturnsTheEventsThemselves) {

@@ -5,12 +5,16 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdlib>
+
 #include <QImage>
 #include <QPainter>
 
 #include "analyzer/analyses/kernel_categories.h"
 #include "gui/models/palette.h"
 #include "tests/gui/gui_test_support.h"
+#include "tests/trace_builder.h"
 
 namespace damscope {
 namespace {
@@ -150,6 +154,114 @@ TEST_F(TimelinePainterTest, TheItemsReportedAreEveryEventInView) {
     EXPECT_LE(item.rect.right(), kWidth + 1);
   }
   EXPECT_EQ(counted, events) << "at fit-all every event is in view, folded or not";
+}
+
+TEST_F(TimelinePainterTest, ItCountsTheItemsAndFoldsItDrew) {
+  paint();
+  int folded = 0;
+  for (const TimelineItem& item : items_) folded += item.item.summary();
+  EXPECT_EQ(painter_.stats().items, static_cast<int>(items_.size()));
+  EXPECT_EQ(painter_.stats().folded, folded);
+}
+
+// How far, on average over `rect`, the pixels lie from `background`, as a
+// share of how far `fill` lies from it (0: background, 1: solid fill).
+double inkOf(const QImage& image, const QRectF& rect, const QColor& fill,
+             const QColor& background) {
+  const QRect r = rect.toAlignedRect().intersected(image.rect());
+  const auto distance = [](const QColor& a, const QColor& b) {
+    return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) +
+           std::abs(a.blue() - b.blue());
+  };
+  double sum = 0;
+  int n = 0;
+  for (int y = r.top(); y <= r.bottom(); ++y) {
+    for (int x = r.left(); x <= r.right(); ++x) {
+      sum += distance(QColor(image.pixel(x, y)), background);
+      ++n;
+    }
+  }
+  return n ? sum / n / distance(fill, background) : 0;
+}
+
+// 20 000 GEMM kernels 300 ns apart, each `dur_ns` long, at fit-all: about
+// twenty to a pixel, so the lane is drawn as folds (one across the whole
+// run, as no gap is a pixel wide); the ink they lay down.
+double foldInk(double dur_ns) {
+  testing::TraceBuilder b;
+  b.device(0, 80);
+  for (int i = 0; i < 20'000; ++i) b.kernel(i * 0.3, dur_ns / 1000, "sgemm_128x64", kNullInt);
+  const auto run = std::make_shared<const AnalysedRun>(analysedRunOf(b.build()));
+  const auto data = buildTimelineData(*run, 0);
+  const LaneLayout layout = layoutLanes(data->rows);
+  TimelineFrame frame;
+  frame.run = run.get();
+  frame.data = data.get();
+  frame.size = QSize(kWidth, kHeight);
+  frame.lane_y = layout.lane_y;
+  frame.scale.setWidth(kWidth - TimelinePainter::kGutterPx);
+  frame.scale.setLimits(data->rows.start, data->rows.end);
+  frame.scale.fitAll();
+  QImage image(kWidth, kHeight, QImage::Format_ARGB32_Premultiplied);
+  std::vector<TimelineItem> items;
+  TimelinePainter painter;
+  QPainter p(&image);
+  painter.paint(p, frame, &items);
+  p.end();
+  const QColor fill = categoryColor(KernelCategory::kGemm);
+  const QColor background = QPalette().color(QPalette::Base);
+  double ink = 0;
+  int folds = 0;
+  for (const TimelineItem& item : items) {
+    if (!item.item.summary() ||
+        data->rows.lanes[static_cast<size_t>(item.lane)].kind != LaneKind::kDeviceWork) {
+      continue;
+    }
+    ink += inkOf(image, item.rect, fill, background);
+    ++folds;
+  }
+  EXPECT_GE(folds, 1);
+  return folds ? ink / folds : 0;
+}
+
+TEST(TimelinePainter, AFoldsInkFollowsItsBusyFraction) {
+  // 1 ns in every 300: 0.3 % busy, drawn at the floor opacity (15 %) and
+  // the hatch at it too, so it must not look solid.
+  EXPECT_LT(foldInk(1), 0.3);
+  // 290 ns in every 300: nearly solid.
+  EXPECT_GT(foldInk(290), 0.7);
+}
+
+// The selection's rings over a box of `fill`: the most contrast any pixel on
+// a line across the box's left edge has against the fill (WCAG ratio).
+double selectionContrast(const QColor& fill) {
+  QImage image(100, 60, QImage::Format_ARGB32_Premultiplied);
+  image.fill(fill);
+  QPainter p(&image);
+  TimelinePainter::paintSelection(p, QRectF(30, 20, 40, 16));
+  p.end();
+  const auto luminance = [](const QColor& c) {
+    const auto linear = [](double v) {
+      return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+    };
+    return 0.2126 * linear(c.redF()) + 0.7152 * linear(c.greenF()) + 0.0722 * linear(c.blueF());
+  };
+  double best = 1;
+  for (int x = 24; x <= 34; ++x) {
+    const double a = luminance(QColor(image.pixel(x, 28)));
+    const double b = luminance(fill);
+    best = std::max(best, (std::max(a, b) + 0.05) / (std::min(a, b) + 0.05));
+  }
+  return best;
+}
+
+TEST(TimelinePainter, TheSelectionShowsOnALightAndOnADarkFill) {
+  // WCAG 2.1's 3:1 for graphical objects (success criterion 1.4.11).
+  for (const QColor& fill : {QColor(Qt::white), axisColor(Axis::kSyncStall),
+                             categoryColor(KernelCategory::kCommunication), QColor(Qt::black),
+                             QColor(0x10, 0x10, 0x10)}) {
+    EXPECT_GE(selectionContrast(fill), 3.0) << fill.name().toStdString();
+  }
 }
 
 TEST(TimelinePainter, WithoutARunItSaysSo) {

@@ -87,5 +87,29 @@ TEST(TimeScale, TickLabelsAreRelativeToTheOrigin) {
   EXPECT_EQ(ticks[1].label, "2 ms");
 }
 
+TEST(TimeScale, TickLabelsSwitchToTheUnitTheOffsetReaches) {
+  TimeScale s;
+  s.setWidth(1000);
+  // 757.2 ms into the trace at 200 µs a tick: milliseconds with one decimal,
+  // not "757200 µs".
+  s.setView(757'200'000, 1'500.0);  // 100 px = 150 µs -> 200 µs
+  auto ticks = s.ticks(0);
+  ASSERT_GE(ticks.size(), 2u);
+  EXPECT_EQ(ticks[0].label, "757.2 ms");
+  EXPECT_EQ(ticks[1].label, "757.4 ms");
+  // 1.5 s in at 2 ms a tick: seconds with the three decimals the step needs.
+  s.setView(1'500'000'000, 20'000.0);
+  ticks = s.ticks(0);
+  ASSERT_GE(ticks.size(), 2u);
+  EXPECT_EQ(ticks[0].label, "1.500 s");
+  EXPECT_EQ(ticks[1].label, "1.502 s");
+  // Before the origin (the margin at fit), with a sign.
+  s.setView(-300'000, 1'000.0);  // 100 px = 100 µs
+  ticks = s.ticks(0);
+  ASSERT_GE(ticks.size(), 2u);
+  EXPECT_EQ(ticks[0].label, "-300 µs");
+  EXPECT_EQ(ticks[3].label, "0 µs");
+}
+
 }  // namespace
 }  // namespace damscope

@@ -113,6 +113,30 @@ TEST(TimelineRows, QuietThreadsOfACounterShareOneSummedRow) {
   EXPECT_DOUBLE_EQ(summed.max_value, 50);
 }
 
+TEST(TimelineRows, ACountersValueHoldsFromItsSampleToTheNext) {
+  Lane lane;
+  lane.kind = LaneKind::kCounter;
+  lane.events = {{100, 200, 0, EventKind::kKernel}, {200, 300, 1, EventKind::kKernel}};
+  lane.values = {5, 7};
+  lane.max_value = 7;
+  EXPECT_FALSE(counterValueAt(lane, 99)) << "before the first sample";
+  EXPECT_EQ(counterValueAt(lane, 100), 5);
+  EXPECT_EQ(counterValueAt(lane, 199), 5);
+  EXPECT_EQ(counterValueAt(lane, 250), 7);
+  EXPECT_FALSE(counterValueAt(lane, 301)) << "after the last sample ends";
+  lane.kind = LaneKind::kDeviceWork;
+  EXPECT_FALSE(counterValueAt(lane, 150));
+}
+
+TEST(TimelineRows, CounterValuesReadInThreeDigitsWithAPrefix) {
+  EXPECT_EQ(counterValueText(812), "812");
+  EXPECT_EQ(counterValueText(3470), "3.47 k");
+  EXPECT_EQ(counterValueText(12.5e9), "12.5 G");
+  EXPECT_EQ(counterValueText(0.25), "0.25");
+  EXPECT_EQ(counterValueText(0.0041), "4.1 m");
+  EXPECT_EQ(counterValueText(0), "0");
+}
+
 TEST(TimelineRows, OverlappingApiCallsArePackedOntoSeparateLanes) {
   TraceBuilder b;
   b.device(0, 80);
@@ -246,6 +270,64 @@ TEST_F(TimelineWidgetTest, KeysZoomAndFit) {
   EXPECT_DOUBLE_EQ(widget_.scale().nsPerPx(), fit);
 }
 
+TEST_F(TimelineWidgetTest, F12TogglesTheFrameTimesOfTheLastPaint) {
+  EXPECT_FALSE(widget_.frameTimesShown());
+  const QImage without = widget_.grab().toImage();
+  QTest::keyClick(&widget_, Qt::Key_F12);
+  EXPECT_TRUE(widget_.frameTimesShown());
+  const QImage with = widget_.grab().toImage();
+  // The painter's counts of the last repaint of the view.
+  const FrameTimes& times = widget_.frameTimes();
+  EXPECT_GT(times.stats.items, 0);
+  EXPECT_GT(times.paint_ms, 0.0);
+  const QString text = frameTimesText(times);
+  EXPECT_TRUE(text.contains(QString::number(times.stats.items) + " items drawn"))
+      << text.toStdString();
+  EXPECT_TRUE(text.contains(QString::number(times.stats.folded) + " folded"));
+  // The overlay sits top right of the plot, under the ruler.
+  int differing = 0;
+  for (int x = with.width() - 200; x < with.width() - 30; ++x) {
+    differing += with.pixel(x, TimelineWidget::kRulerPx + TimelineWidget::kStepBandPx + 10) !=
+                 without.pixel(x, TimelineWidget::kRulerPx + TimelineWidget::kStepBandPx + 10);
+  }
+  EXPECT_GT(differing, 20);
+  QTest::keyClick(&widget_, Qt::Key_F12);
+  EXPECT_FALSE(widget_.frameTimesShown());
+}
+
+// 50 bursts, 1 ms apart, of 100 kernels of 100 ns, 200 ns apart: at
+// fit-all each burst (20 µs) is a fold narrower than a pixel.
+std::shared_ptr<const AnalysedRun> burstRun() {
+  TraceBuilder b;
+  b.device(0, 80);
+  for (int burst = 0; burst < 50; ++burst) {
+    for (int i = 0; i < 100; ++i) b.kernel(burst * 1000.0 + i * 0.2, 0.1, "k", kNullInt);
+  }
+  return std::make_shared<const AnalysedRun>(analysedRunOf(b.build()));
+}
+
+TEST(TimelineWidget, ADoubleOrMiddleClickOnAFoldZoomsIntoIt) {
+  for (const bool middle : {false, true}) {
+    TimelineWidget widget;
+    widget.resize(1200, 600);
+    widget.setRun(burstRun(), 0);
+    const int64_t burst = widget.data()->rows.start + us(25'000.0);
+    const int y =
+        TimelineWidget::kRulerPx + TimelineWidget::kStepBandPx + TimelineWidget::kLanePx / 2;
+    const QPoint at(qRound(widget.xOf(burst) + 0.5), y);
+    const double before = widget.scale().nsPerPx();
+    if (middle) {
+      QTest::mouseClick(&widget, Qt::MiddleButton, Qt::NoModifier, at);
+    } else {
+      QTest::mouseDClick(&widget, Qt::LeftButton, Qt::NoModifier, at);
+    }
+    // The burst, a pixel of the fit, now fills the view.
+    EXPECT_LT(widget.scale().nsPerPx(), before / 100) << (middle ? "middle" : "double");
+    EXPECT_LE(widget.scale().start(), burst);
+    EXPECT_GE(widget.scale().end(), burst + us(19.0));
+  }
+}
+
 TEST(TimelineWidget, PaintsWithNoOneOrManyEvents) {
   TimelineWidget widget;
   widget.resize(1200, 600);
@@ -271,6 +353,22 @@ TEST(TimelineWidget, PaintsWithNoOneOrManyEvents) {
   }
   widget.setRun(std::make_shared<const AnalysedRun>(analysedRunOf(many.build())), 0);
   const QImage image = widget.grab().toImage();
+  // Over the counter's lane, a tooltip with its value: 1 until 30 ms, then 3.
+  const TimelineRows& rows = widget.data()->rows;
+  int counter = -1;
+  for (size_t l = 0; l < rows.lanes.size(); ++l) {
+    if (rows.lanes[l].kind == LaneKind::kCounter) counter = static_cast<int>(l);
+  }
+  ASSERT_GE(counter, 0);
+  const LaneLayout layout = layoutLanes(rows);
+  const int counter_y =
+      TimelinePainter::rowsTop() + layout.lane_y[static_cast<size_t>(counter)] + 20;
+  const QString tip =
+      widget.counterTip(QPoint(static_cast<int>(widget.xOf(rows.start + us(10'000.0))), counter_y));
+  EXPECT_TRUE(tip.startsWith("memory")) << tip.toStdString();
+  EXPECT_TRUE(tip.contains("\n1 at ")) << tip.toStdString();
+  EXPECT_TRUE(tip.contains("(max 3)")) << tip.toStdString();
+  EXPECT_TRUE(widget.counterTip(QPoint(TimelineWidget::kGutterPx + 10, 5)).isEmpty());
   // Something was drawn in the lane area: not every pixel is the background.
   const QRgb background = image.pixel(TimelineWidget::kGutterPx + 5, image.height() - 40);
   int differing = 0;
