@@ -40,7 +40,7 @@ LaneLayout layoutLanes(const TimelineRows& rows, const std::vector<bool>& collap
                         static_cast<size_t>(row.group) < collapsed.size() &&
                         collapsed[static_cast<size_t>(row.group)];
     for (int l = 0; l < row.lane_count; ++l) {
-      const size_t lane = static_cast<size_t>(row.first_lane + l);
+      const size_t lane = static_cast<size_t>(row.first_lane) + static_cast<size_t>(l);
       out.lane_y[lane] = y;
       out.lane_h[lane] = hidden ? 0 : TimelinePainter::laneHeight(rows.lanes[lane]);
       y += out.lane_h[lane];
@@ -314,10 +314,11 @@ void TimelinePainter::paintSkew(QPainter& p, const TimelineFrame& f, int lane, d
 void TimelinePainter::paintRankHeader(QPainter& p, const TimelineFrame& f, const TimelineRow& row,
                                       double top) {
   const RankGroup& group = f.data->rows.groups[static_cast<size_t>(row.group)];
+  // Collapsed: its first row (if it has any) is folded to no height.
+  const int first_row = group.header_row + 1;
   const bool collapsed =
-      static_cast<size_t>(group.header_row + 1) < f.data->rows.rows.size() &&
-      group.end_row > group.header_row + 1 &&
-      laneHeight(f, f.data->rows.rows[static_cast<size_t>(group.header_row + 1)].first_lane) == 0;
+      first_row < group.end_row &&
+      laneHeight(f, f.data->rows.rows[static_cast<size_t>(first_row)].first_lane) == 0;
   const QRectF band(0, top, f.size.width(), kLanePx);
   p.fillRect(band, palette_.color(QPalette::Button));
   p.setPen(palette_.color(QPalette::Mid));
