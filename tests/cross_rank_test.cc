@@ -89,6 +89,22 @@ TEST(CrossRank, RanksThatDidNotRunTogetherGetNoSkew) {
   EXPECT_TRUE(said);
 }
 
+TEST(CrossRank, CollectivesMatchByNameAndOccurrenceWhateverTheClocks) {
+  // Two names interleaved; the second rank has one all-gather fewer and a
+  // clock far ahead (matching does not look at the clocks: computeCrossRank
+  // checks the overlap first).
+  RankTimeline a = rank(0, {}, {});
+  a.collectives = {{0, 100}, {1, 200}, {0, 300}, {1, 400}};
+  RankTimeline b = rank(1, {}, {});
+  b.collectives = {{1, 1'000'210}, {0, 1'000'150}, {0, 1'000'330}};
+  const std::vector<MatchedCollective> m = matchCollectives({a, b});
+  EXPECT_EQ(m, (std::vector<MatchedCollective>{{0, {100, 1'000'150}},
+                                               {0, {300, 1'000'330}},
+                                               {1, {200, 1'000'210}}}));
+  EXPECT_EQ(m[0].skewNs(), 1'000'050);
+  EXPECT_TRUE(matchCollectives({a}).empty());
+}
+
 TEST(CrossRank, OneRankOrNoCommonStepsIsSaid) {
   EXPECT_EQ(computeCrossRank({rank(0, {100}, {})}, {}).notes.front(),
             "one rank: nothing to compare");

@@ -82,10 +82,6 @@ CrossRankReport computeCrossRank(const std::vector<RankTimeline>& ranks,
         "collective start skew is not computed");
     return report;
   }
-  std::vector<std::map<int32_t, std::vector<int64_t>>> starts(n);
-  for (size_t r = 0; r < n; ++r) {
-    for (const RankCollective& c : ranks[r].collectives) starts[r][c.name].push_back(c.start_ns);
-  }
   std::vector<int64_t> skews;
   std::vector<int64_t> last_count(n, 0);
   // Collectives the other ranks waited at for a sizeable part of a step, and
@@ -97,26 +93,16 @@ CrossRankReport computeCrossRank(const std::vector<RankTimeline>& ranks,
   const double wait_threshold_ns = median(step_medians) * options.straggler_pct / 100.0;
   int64_t waited = 0;
   std::vector<int64_t> waited_for(n, 0);
-  for (const auto& [name, first_starts] : starts[0]) {
-    size_t count = first_starts.size();
-    for (size_t r = 1; r < n; ++r) {
-      auto it = starts[r].find(name);
-      count = it == starts[r].end() ? 0 : std::min(count, it->second.size());
-    }
-    for (size_t i = 0; i < count; ++i) {
-      int64_t lo = INT64_MAX, hi = INT64_MIN;
-      size_t last = 0;
-      for (size_t r = 0; r < n; ++r) {
-        const int64_t t = starts[r][name][i];
-        lo = std::min(lo, t);
-        if (t > hi) hi = t, last = r;
-      }
-      skews.push_back(hi - lo);
-      ++last_count[last];
-      if (wait_threshold_ns > 0 && double(hi - lo) > wait_threshold_ns) {
-        ++waited;
-        ++waited_for[last];
-      }
+  for (const MatchedCollective& c : matchCollectives(ranks)) {
+    // A tie for the latest start goes to the first rank in input order.
+    const auto latest = std::max_element(c.start_ns.begin(), c.start_ns.end());
+    const size_t last = static_cast<size_t>(latest - c.start_ns.begin());
+    const int64_t skew = c.skewNs();
+    skews.push_back(skew);
+    ++last_count[last];
+    if (wait_threshold_ns > 0 && double(skew) > wait_threshold_ns) {
+      ++waited;
+      ++waited_for[last];
     }
   }
   if (skews.empty()) {
@@ -149,8 +135,8 @@ CrossRankReport computeCrossRank(const std::vector<RankTimeline>& ranks,
       RankComparison& c = report.ranks[r];
       c.straggler = true;
       report.notes.push_back(
-          "rank " + std::to_string(c.rank) + " started last in " +
-          std::to_string(waited_for[r]) + " of the " + std::to_string(waited) +
+          "rank " + std::to_string(c.rank) + " started last in " + std::to_string(waited_for[r]) +
+          " of the " + std::to_string(waited) +
           " collectives the other ranks waited at for more than " +
           std::to_string(static_cast<int>(options.straggler_pct)) +
           " % of a step: it is a straggler, and the others' step times hide it because they "
@@ -158,6 +144,37 @@ CrossRankReport computeCrossRank(const std::vector<RankTimeline>& ranks,
     }
   }
   return report;
+}
+
+int64_t MatchedCollective::skewNs() const {
+  if (start_ns.empty()) return 0;
+  const auto [lo, hi] = std::minmax_element(start_ns.begin(), start_ns.end());
+  return *hi - *lo;
+}
+
+std::vector<MatchedCollective> matchCollectives(const std::vector<RankTimeline>& ranks) {
+  const size_t n = ranks.size();
+  std::vector<MatchedCollective> out;
+  if (n < 2) return out;
+  std::vector<std::map<int32_t, std::vector<int64_t>>> starts(n);
+  for (size_t r = 0; r < n; ++r) {
+    for (const RankCollective& c : ranks[r].collectives) starts[r][c.name].push_back(c.start_ns);
+  }
+  for (const auto& [name, first_starts] : starts[0]) {
+    size_t count = first_starts.size();
+    for (size_t r = 1; r < n; ++r) {
+      auto it = starts[r].find(name);
+      count = it == starts[r].end() ? 0 : std::min(count, it->second.size());
+    }
+    for (size_t i = 0; i < count; ++i) {
+      MatchedCollective c;
+      c.name = name;
+      c.start_ns.reserve(n);
+      for (size_t r = 0; r < n; ++r) c.start_ns.push_back(starts[r][name][i]);
+      out.push_back(std::move(c));
+    }
+  }
+  return out;
 }
 
 }  // namespace damscope

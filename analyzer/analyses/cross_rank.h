@@ -84,4 +84,18 @@ struct CrossRankReport {
 CrossRankReport computeCrossRank(const std::vector<RankTimeline>& ranks,
                                  const CrossRankOptions& options);
 
+// One collective matched across the ranks by (name, occurrence), as above:
+// start_ns[r] is when ranks[r] started it. The skew is the latest start
+// minus the earliest.
+struct MatchedCollective {
+  int32_t name = 0;
+  std::vector<int64_t> start_ns;  // one per rank, in input order
+  int64_t skewNs() const;
+  bool operator==(const MatchedCollective&) const = default;
+};
+// The collectives common to every rank, by name id then occurrence; empty with
+// fewer than two ranks. It matches whatever the clocks: computeCrossRank
+// checks first that the ranks' time ranges overlap.
+std::vector<MatchedCollective> matchCollectives(const std::vector<RankTimeline>& ranks);
+
 }  // namespace damscope

@@ -196,6 +196,14 @@ RankTimeline rankTimeline(const RankResult& r, size_t index, CollectiveNames& na
   return t;
 }
 
+std::vector<RankTimeline> timelinesOf(const std::vector<const RankResult*>& ranks) {
+  CollectiveNames names;
+  std::vector<RankTimeline> timelines;
+  timelines.reserve(ranks.size());
+  for (size_t i = 0; i < ranks.size(); ++i) timelines.push_back(rankTimeline(*ranks[i], i, names));
+  return timelines;
+}
+
 // The cross-rank comparison and the findings on it, into each rank's result.
 void compareRanks(std::vector<OpenedRank>& ranks, const AnalysisOptions& options, RunResult& run) {
   std::vector<JobMember> members;
@@ -204,16 +212,10 @@ void compareRanks(std::vector<OpenedRank>& ranks, const AnalysisOptions& options
     members.push_back({r.result.source, r.result.rank, r.result.world_size});
   }
   std::vector<std::string> inconsistencies = jobInconsistencies(members);
-  CrossRankReport report;
-  {
-    CollectiveNames names;
-    std::vector<RankTimeline> timelines;
-    timelines.reserve(ranks.size());
-    for (size_t i = 0; i < ranks.size(); ++i) {
-      timelines.push_back(rankTimeline(ranks[i].result, i, names));
-    }
-    report = computeCrossRank(timelines, options.cross_rank);
-  }
+  std::vector<const RankResult*> results;
+  results.reserve(ranks.size());
+  for (const OpenedRank& r : ranks) results.push_back(&r.result);
+  CrossRankReport report = computeCrossRank(timelinesOf(results), options.cross_rank);
   report.notes.insert(report.notes.begin(), inconsistencies.begin(), inconsistencies.end());
   for (size_t i = 0; i < ranks.size(); ++i) {
     RankResult& r = ranks[i].result;
@@ -306,6 +308,13 @@ Status crossRank(std::vector<OpenedRank>& ranks, const PipelineOptions& options,
 }
 
 }  // namespace
+
+std::vector<RankTimeline> crossRankTimelines(const std::vector<RankResult>& ranks) {
+  std::vector<const RankResult*> results;
+  results.reserve(ranks.size());
+  for (const RankResult& r : ranks) results.push_back(&r);
+  return timelinesOf(results);
+}
 
 Result<AnalysedRun> openRun(const std::vector<std::string>& inputs, const PipelineOptions& options,
                             EventsNeeded need, const Progress& progress) {

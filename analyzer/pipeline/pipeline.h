@@ -37,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/analyses/cross_rank.h"
 #include "analyzer/pipeline/pipeline_options.h"
 #include "analyzer/pipeline/rank_source.h"
 #include "analyzer/result/analysis_result.h"
@@ -70,5 +71,10 @@ struct AnalysedRun {
 
 Result<AnalysedRun> openRun(const std::vector<std::string>& inputs, const PipelineOptions& options,
                             EventsNeeded need, const Progress& progress = {});
+
+// The cross-rank analysis's input (cross_rank.h) from the ranks' results, in
+// their order: what openRun compared them on, for a front end that matches
+// their collectives again (matchCollectives).
+std::vector<RankTimeline> crossRankTimelines(const std::vector<RankResult>& ranks);
 
 }  // namespace damscope

@@ -214,9 +214,16 @@ void MainWindow::buildMenus() {
   bar->addSeparator();
   bar->addWidget(new QLabel(" Rank ", bar));
   rank_box_ = new QComboBox(bar);
+  rank_box_->setObjectName("rankBox");
   rank_box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   rank_box_->setEnabled(false);
-  connect(rank_box_, &QComboBox::activated, this, &MainWindow::showRank);
+  connect(rank_box_, &QComboBox::activated, this, [this](int index) {
+    if (run_ && static_cast<size_t>(index) == run_->run.ranks.size()) {
+      showAllRanks();
+    } else {
+      showRank(index);
+    }
+  });
   bar->addWidget(rank_box_);
   auto* gap = new QWidget(bar);
   gap->setFixedWidth(12);
@@ -261,9 +268,18 @@ void MainWindow::onLoaded(std::shared_ptr<const AnalysedRun> run, const QStringL
     label += "  " + QFileInfo(QString::fromStdString(r.source)).fileName();
     rank_box_->addItem(label);
   }
-  rank_box_->setEnabled(run_->run.ranks.size() > 1);
+  const bool several = run_->run.ranks.size() > 1;
+  if (several) rank_box_->addItem(tr("All ranks (stacked)"));
+  rank_box_->setEnabled(several);
   ranks_->setRun(run_, 0);
-  showRank(0);
+  // A job opens with every rank stacked on the timeline, the first rank's
+  // diagnosis beside it; one rank opens as it always did.
+  if (several) {
+    showPartsOf(0);
+    showAllRanks();
+  } else {
+    showRank(0);
+  }
   stack_->setCurrentWidget(tabs_);
   setWindowTitle(fileNames(inputs) + " — damscope");
   statusBar()->showMessage(
@@ -291,8 +307,22 @@ void MainWindow::showRank(int rank) {
   if (!run_ || rank < 0 || static_cast<size_t>(rank) >= run_->run.ranks.size()) return;
   clearWindow();  // a window is of one rank's trace
   rank_ = rank;
+  stacked_ = false;
   rank_box_->setCurrentIndex(rank);
   timeline_->setRun(run_, rank);
+  showPartsOf(rank);
+}
+
+void MainWindow::showAllRanks() {
+  if (!run_ || run_->run.ranks.size() < 2) return;
+  clearWindow();
+  stacked_ = true;
+  rank_box_->setCurrentIndex(static_cast<int>(run_->run.ranks.size()));
+  timeline_->setRun(run_, TimelineWidget::kAllRanks);
+}
+
+void MainWindow::showPartsOf(int rank) {
+  rank_ = rank;
   const QString lost = lostRecordsText(run_->run.ranks[static_cast<size_t>(rank)].data_loss);
   lost_label_->setText(lost.isEmpty() ? QString() : "⚠ " + lost);
   lost_label_->setToolTip(lost.isEmpty() ? QString()
@@ -312,13 +342,23 @@ void MainWindow::analyseWindow(const TimeWindow& window) {
   chip_->setWindow(window, traceStart().value_or(window.start));
   chip_->setAnalysing(true);
   chip_action_->setVisible(true);
-  statistics_->setWindow(window);
-  window_analyser_->analyse(run_, rank_, window, RunLoader::pipelineOptions().analysis);
+  // The rank the diagnosis shows is analysed over the window; in the stacked
+  // view the window is on the view's clock, its times moved back to the rank's.
+  const TimelineData* data = timeline_->timeline()->data();
+  const int64_t offset = data ? data->rows.offsetOf(rank_) : 0;
+  const TimeWindow on_rank{window.start - offset, window.end - offset};
+  statistics_->setWindow(on_rank);
+  window_analyser_->analyse(run_, rank_, on_rank, RunLoader::pipelineOptions().analysis);
 }
 
 void MainWindow::onWindowAnalysed(int rank, const TimeWindow& window,
                                   std::shared_ptr<const RankResult> result) {
-  if (rank != rank_ || window != window_) return;
+  const TimelineData* data = timeline_->timeline()->data();
+  const int64_t offset = data ? data->rows.offsetOf(rank_) : 0;
+  if (rank != rank_ || !window_ ||
+      window != TimeWindow{window_->start - offset, window_->end - offset}) {
+    return;
+  }
   chip_->setAnalysing(false);
   diagnosis_->setWindowResult(std::move(result), windowText(window, traceStart().value_or(0)));
   emit windowAnalysed();
@@ -364,7 +404,14 @@ void MainWindow::onFailed(const QString& message, bool cancelled) {
 
 void MainWindow::showEvents(const EventRefs& events) {
   if (events.empty()) return;
-  if (events.front().rank != rank_) showRank(events.front().rank);
+  if (events.front().rank != rank_) {
+    if (stacked_) {
+      clearWindow();
+      showPartsOf(events.front().rank);
+    } else {
+      showRank(events.front().rank);
+    }
+  }
   tabs_->setCurrentWidget(timeline_);
   timeline_->showEvents(events);
 }

@@ -16,6 +16,12 @@
 // it is cleared (its clear, Esc on the timeline, View ▸ Whole Run), another
 // rank is shown or another run opened. The charts and the ranks stay the
 // whole run's.
+//
+// A job of several ranks opens with all of them stacked on the timeline
+// (TimelineWidget::kAllRanks; the Rank box's "All ranks" entry) and the first
+// rank's diagnosis; choosing a rank in the box shows that rank alone, as a run
+// of one rank always shows. In the stacked view a window re-scopes the rank
+// the diagnosis shows.
 #pragma once
 
 #include <QMainWindow>
@@ -68,7 +74,13 @@ class MainWindow : public QMainWindow {
 
   const AnalysedRun* run() const { return run_.get(); }
   int currentRank() const { return rank_; }
+  // One rank everywhere: its timeline, diagnosis, charts and statistics.
   void showRank(int rank);
+  // Every rank of a job stacked on the timeline (the Rank box's last entry,
+  // "All ranks", and how a job opens); the other parts keep showing the
+  // rank they showed. Nothing with one rank.
+  void showAllRanks();
+  bool showsAllRanks() const { return stacked_; }
 
   // Re-scopes the diagnosis and statistics to `window` of the rank shown;
   // clearWindow() shows the whole run again.
@@ -108,6 +120,7 @@ class MainWindow : public QMainWindow {
   void onWindowAnalysed(int rank, const TimeWindow& window,
                         std::shared_ptr<const RankResult> result);
   void analyseVisibleRange();
+  void showPartsOf(int rank);  // the diagnosis, charts, statistics and details
 
   bool remember_ = true;
   RunLoader* loader_ = nullptr;
@@ -115,6 +128,7 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<const AnalysedRun> run_;
   QStringList inputs_;
   int rank_ = 0;
+  bool stacked_ = false;  // the timeline shows every rank
   std::optional<TimeWindow> window_;
 
   QStackedWidget* stack_ = nullptr;  // the welcome text, then the tabs

@@ -2,6 +2,8 @@
 #include "gui/models/ranks_model.h"
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 
 #include "analyzer/report/result_words.h"
 #include "analyzer/report/text_format.h"
@@ -27,7 +29,9 @@ void RanksModel::setRun(std::shared_ptr<const AnalysedRun> run, int) {
   endResetModel();
 }
 
-QColor RanksModel::stragglerBackground() { return QColor(220, 50, 47, 90); }
+QColor RanksModel::stragglerBackground() {
+  return QColor(220, 50, 47, 90);
+}
 
 int RanksModel::rowCount(const QModelIndex& parent) const {
   return parent.isValid() || !run_ ? 0 : static_cast<int>(run_->run.ranks.size());
@@ -51,6 +55,10 @@ std::optional<int64_t> RanksModel::stepDur(int row, int64_t number) const {
 
 namespace {
 
+std::string fileName(const std::string& path) {
+  return std::filesystem::path(path).filename().string();
+}
+
 // The figures every panel writes (figure_text.h): a dash where there is none,
 // and the median rank's "0.0 %", not "-0.0 %".
 const QString kNone = missingText();
@@ -65,6 +73,8 @@ QVariant RanksModel::display(int row, int column) const {
   switch (column) {
     case kRank:
       return r.rank ? QString::number(*r.rank) : QString::number(row);
+    case kFile:
+      return r.source.empty() ? kNone : qtString(fileName(r.source));
     case kDevice: {
       const std::string label = deviceLabel(r);
       return label.empty() ? kNone : QString::fromStdString(label);
@@ -77,15 +87,17 @@ QVariant RanksModel::display(int row, int column) const {
       return c ? (c->straggler ? tr("straggler") : tr("no")) : kNone;
     case kCollectiveSkew:
       return c && c->collectives > 0
-                 ? QStringLiteral("%1 / %2")
-                       .arg(qtString(formatDuration(static_cast<double>(c->median_start_skew_ns))),
-                            qtString(formatDuration(static_cast<double>(c->max_start_skew_ns))))
+                 ? QStringLiteral("%1 / %2").arg(
+                       qtString(formatDuration(static_cast<double>(c->median_start_skew_ns))),
+                       qtString(formatDuration(static_cast<double>(c->max_start_skew_ns))))
                  : kNone;
     case kLastToStart:
       return c && c->collectives > 0 ? pctText(c->last_to_start_pct) : kNone;
     case kVerdict:
-      return r.verdict() == Verdict::kNone ? kNone : QString::fromUtf8(toText(r.verdict()).data(),
-                                                            static_cast<qsizetype>(toText(r.verdict()).size()));
+      return r.verdict() == Verdict::kNone
+                 ? kNone
+                 : QString::fromUtf8(toText(r.verdict()).data(),
+                                     static_cast<qsizetype>(toText(r.verdict()).size()));
     default: {
       const auto dur = stepDur(row, steps_[static_cast<size_t>(column - kFixedColumnCount)]);
       return dur ? qtString(formatDuration(static_cast<double>(*dur))) : kNone;
@@ -98,6 +110,7 @@ QVariant RanksModel::sortKey(int row, int column) const {
   switch (column) {
     case kRank:
       return row;
+    case kFile:
     case kDevice:
     case kVerdict:
       return display(row, column);
@@ -135,13 +148,14 @@ QVariant RanksModel::data(const QModelIndex& index, int role) const {
     case Qt::BackgroundRole:
       return straggler ? QVariant(stragglerBackground()) : QVariant();
     case Qt::TextAlignmentRole:
-      return index.column() == kDevice || index.column() == kVerdict
+      return index.column() == kFile || index.column() == kDevice || index.column() == kVerdict
                  ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                  : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ToolTipRole:
       if (index.column() == kCollectiveSkew) {
         return tr("Start skew of matched collectives: median / max");
       }
+      if (index.column() == kVerdict) return display(index.row(), kVerdict);
       return QString::fromStdString(run_->run.ranks[static_cast<size_t>(index.row())].source);
     default:
       return {};
@@ -156,6 +170,8 @@ QVariant RanksModel::headerData(int section, Qt::Orientation orientation, int ro
   switch (section) {
     case kRank:
       return tr("Rank");
+    case kFile:
+      return tr("File");
     case kDevice:
       return tr("Device");
     case kMedianStep:
@@ -173,6 +189,36 @@ QVariant RanksModel::headerData(int section, Qt::Orientation orientation, int ro
     default:
       return tr("Step %1").arg(steps_[static_cast<size_t>(section - kFixedColumnCount)]);
   }
+}
+
+std::vector<std::string> rankNotes(const AnalysedRun& run) {
+  std::vector<std::string> out;
+  const std::vector<RankResult>& ranks = run.run.ranks;
+  for (const std::string& note : run.run.cross_rank_notes) {
+    std::string text;
+    size_t at = 0;
+    // Each "rank N" the note names, followed by the file of the rank that
+    // trace numbers N (the first, if several claim it).
+    for (size_t hit; (hit = note.find("rank ", at)) != std::string::npos;) {
+      size_t end = hit + 5;
+      while (end < note.size() && std::isdigit(static_cast<unsigned char>(note[end]))) ++end;
+      text.append(note, at, end - at);
+      at = end;
+      if (end == hit + 5 || (hit > 0 && std::isalpha(static_cast<unsigned char>(note[hit - 1])))) {
+        continue;
+      }
+      const int32_t number = std::stoi(note.substr(hit + 5, end - hit - 5));
+      for (size_t i = 0; i < ranks.size(); ++i) {
+        if (ranks[i].rank.value_or(static_cast<int32_t>(i)) != number) continue;
+        const std::string file = fileName(ranks[i].source);
+        if (!file.empty() && note.find(file) == std::string::npos) text += " (" + file + ")";
+        break;
+      }
+    }
+    text.append(note, at, std::string::npos);
+    out.push_back(std::move(text));
+  }
+  return out;
 }
 
 }  // namespace damscope

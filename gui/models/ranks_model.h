@@ -1,14 +1,14 @@
-// Every rank of a run as an item model, one row per rank (input order): the
-// cross-rank comparison (analyzer/analyses/cross_rank.h: median step time,
-// how much slower than the median rank, the straggler flag, collective start
-// skew, how often it started a collective last), its verdict, and then one
-// column per step number found on any rank with that rank's step duration
-// (StepResult::dur, aligned to the GPU work the step launched). A rank without
-// that step shows "–". With one rank there is no comparison and its columns
-// show "–" too.
+// Every rank of a run as an item model, one row per rank (input order): its
+// file, device and verdict (never elided: the panel sizes the column to it and
+// the tooltip holds it whole), the cross-rank comparison (analyzer/analyses/cross_rank.h: median
+// step time, how much slower than the median rank, the straggler flag, collective start skew, how
+// often it started a collective last), and then one column per step number found on any rank with
+// that rank's step duration (StepResult::dur, aligned to the GPU work the step launched). A rank
+// without that step shows "–". With one rank there is no comparison and its columns show "–" too.
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <QAbstractTableModel>
@@ -30,13 +30,14 @@ class RanksModel : public QAbstractTableModel {
   };
   enum Column {
     kRank,
+    kFile,
     kDevice,
+    kVerdict,
     kMedianStep,
     kSlowerThanMedian,
     kStraggler,
     kCollectiveSkew,
     kLastToStart,
-    kVerdict,
     kFixedColumnCount  // then one column per step number
   };
 
@@ -67,5 +68,10 @@ class RanksModel : public QAbstractTableModel {
   std::shared_ptr<const AnalysedRun> run_;
   std::vector<int64_t> steps_;
 };
+
+// The cross-rank analysis's notes (warnings) on `run`, one item each, every
+// rank they name followed by its file ("rank 1 (rank1.json) started last
+// ..."), unless the note names the file already; the panel lists them.
+std::vector<std::string> rankNotes(const AnalysedRun& run);
 
 }  // namespace damscope

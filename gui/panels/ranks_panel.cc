@@ -17,6 +17,7 @@ RanksPanel::RanksPanel(QWidget* parent) : QWidget(parent) {
   layout->setSpacing(8);
   notes_ = new QLabel(this);
   notes_->setWordWrap(true);
+  notes_->setTextFormat(Qt::RichText);
   notes_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   layout->addWidget(notes_);
   model_ = new RanksModel(this);
@@ -31,6 +32,10 @@ RanksPanel::RanksPanel(QWidget* parent) : QWidget(parent) {
   view_->setSelectionMode(QAbstractItemView::SingleSelection);
   view_->verticalHeader()->hide();
   view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  // The verdict is a sentence: shown whole, never elided (its column takes
+  // its width; the table scrolls sideways before it clips).
+  view_->setTextElideMode(Qt::ElideNone);
+  view_->setWordWrap(false);
   view_->setToolTip(tr("Double-click a rank to open its timeline"));
   layout->addWidget(view_, 1);
   connect(view_, &QTableView::activated, this, [this](const QModelIndex& index) {
@@ -47,9 +52,12 @@ void RanksPanel::setRun(std::shared_ptr<const AnalysedRun> run, int) {
     notes << tr("One rank: open several rank files of one job together to compare them.");
   }
   if (run) {
-    for (const std::string& note : run->run.cross_rank_notes) notes << QString::fromStdString(note);
+    for (const std::string& note : rankNotes(*run)) notes << QString::fromStdString(note);
   }
-  notes_->setText(notes.join(QLatin1Char('\n')));
+  // One item per note, so each warning reads on its own.
+  QString html = QStringLiteral("<ul style=\"margin-left: 0px; -qt-list-indent: 1;\">");
+  for (const QString& note : notes) html += "<li>" + note.toHtmlEscaped() + "</li>";
+  notes_->setText(html + "</ul>");
   notes_->setVisible(!notes.isEmpty());
   model_->setRun(std::move(run));
 }

@@ -1,6 +1,7 @@
-// The ranks panel: every rank of the run in one table (RanksModel: the
-// cross-rank comparison, the verdict and each step's time), stragglers on a
-// red background, the cross-rank analysis's notes above it. Activating a row
+// The ranks panel: every rank of the run in one table (RanksModel: its file,
+// the verdict shown whole, the cross-rank comparison and each step's time),
+// stragglers on a red background, the cross-rank analysis's notes above it as
+// a list, each rank they name followed by its file (rankNotes). Activating a row
 // (double-click, Enter) asks for that rank's timeline.
 #pragma once
 

@@ -106,7 +106,9 @@ LevelOfDetail::LevelOfDetail(const TimelineRows& rows) : rows_(&rows) {
     Level base;
     base.max_end = prefixMaxEnd(lane.events.size(), [&](size_t i) { return lane.events[i].end; });
     levels.push_back(std::move(base));
-    if (lane.kind == LaneKind::kCounter || lane.events.size() < 2) continue;
+    if (lane.kind == LaneKind::kCounter || lane.kind == LaneKind::kSkew || lane.events.size() < 2) {
+      continue;
+    }
     const int64_t span = rows.end - rows.start;
     std::vector<LodItem> current(lane.events.size());
     std::transform(lane.events.begin(), lane.events.end(), current.begin(), itemOf);

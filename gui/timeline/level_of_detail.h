@@ -80,8 +80,8 @@ class LevelOfDetail {
   static constexpr int kKeepWholePx = 28;
 
   LevelOfDetail() = default;
-  // Builds every lane's levels; counter lanes keep level 0 only (they are
-  // drawn as plots, decimated per pixel). `rows` must outlive this object.
+  // Builds every lane's levels; counter and skew lanes keep level 0 only
+  // (they are drawn as plots and bars, decimated per pixel). `rows` must outlive this object.
   explicit LevelOfDetail(const TimelineRows& rows);
 
   // Appends to `out` the items of `lane` that overlap [t0, t1) at the level

@@ -33,17 +33,22 @@ std::shared_ptr<const TimelineData> buildTimelineData(const AnalysedRun& run, in
   return data;
 }
 
-LaneLayout layoutLanes(const TimelineRows& rows) {
+LaneLayout layoutLanes(const TimelineRows& rows, const std::vector<bool>& collapsed) {
   LaneLayout out;
   out.lane_y.resize(rows.lanes.size());
+  out.lane_h.resize(rows.lanes.size());
   int y = 0;
   for (const TimelineRow& row : rows.rows) {
+    const bool hidden = row.kind != RowKind::kRankHeader && row.group >= 0 &&
+                        static_cast<size_t>(row.group) < collapsed.size() &&
+                        collapsed[static_cast<size_t>(row.group)];
     for (int l = 0; l < row.lane_count; ++l) {
-      const int lane = row.first_lane + l;
-      out.lane_y[static_cast<size_t>(lane)] = y;
-      y += TimelinePainter::laneHeight(rows.lanes[static_cast<size_t>(lane)]);
+      const size_t lane = static_cast<size_t>(row.first_lane) + static_cast<size_t>(l);
+      out.lane_y[lane] = y;
+      out.lane_h[lane] = hidden ? 0 : TimelinePainter::laneHeight(rows.lanes[lane]);
+      y += out.lane_h[lane];
     }
-    y += TimelinePainter::kRowGapPx;
+    if (!hidden) y += TimelinePainter::kRowGapPx;
   }
   out.content_height = y;
   return out;
@@ -81,9 +86,12 @@ void TimelinePainter::paint(QPainter& p, const TimelineFrame& f, std::vector<Tim
     const TimelineRow& row = rows.rows[r];
     const int last_lane = row.first_lane + row.lane_count - 1;
     const double y0 = laneTop(f, row.first_lane);
-    const double y1 =
-        laneTop(f, last_lane) + laneHeight(rows.lanes[static_cast<size_t>(last_lane)]);
-    if (y1 < top || y0 > bottom) continue;
+    const double y1 = laneTop(f, last_lane) + laneHeight(f, last_lane);
+    if (y1 <= y0 || y1 < top || y0 > bottom) continue;  // collapsed, or scrolled away
+    if (row.kind == RowKind::kRankHeader) {
+      paintRankHeader(p, f, row, y0);
+      continue;
+    }
     if (r % 2) {
       p.fillRect(QRectF(0, y0, f.size.width(), y1 - y0), palette_.color(QPalette::AlternateBase));
     }
@@ -93,8 +101,11 @@ void TimelinePainter::paint(QPainter& p, const TimelineFrame& f, std::vector<Tim
       const int lane = row.first_lane + l;
       const double y = laneTop(f, lane);
       if (y > bottom || y + 2 * kLanePx < top) continue;
-      if (rows.lanes[static_cast<size_t>(lane)].kind == LaneKind::kCounter) {
+      const LaneKind kind = rows.lanes[static_cast<size_t>(lane)].kind;
+      if (kind == LaneKind::kCounter) {
         paintCounter(p, f, lane, y);
+      } else if (kind == LaneKind::kSkew) {
+        paintSkew(p, f, lane, y);
       } else {
         paintLane(p, f, lane, y, drawn);
       }
@@ -155,12 +166,16 @@ void TimelinePainter::paintRuler(QPainter& p, const TimelineFrame& f) {
   p.restore();
   // The rank the trace names, as the rank selector shows it; its position
   // in the run when it names none.
-  const std::optional<int32_t> named =
-      f.run ? f.run->run.ranks[static_cast<size_t>(f.rank)].rank : std::nullopt;
+  const QString step = durationText(f.scale.tickStep());
+  if (!f.data->rows.groups.empty()) {
+    p.drawText(QRect(4, 0, kGutterPx - 8, kRulerPx), Qt::AlignLeft | Qt::AlignVCenter,
+               QObject::tr("All ranks · %1 / div").arg(step));
+    return;
+  }
+  const int32_t named =
+      f.run ? f.run->run.ranks[static_cast<size_t>(f.rank)].rank.value_or(f.rank) : f.rank;
   p.drawText(QRect(4, 0, kGutterPx - 8, kRulerPx), Qt::AlignLeft | Qt::AlignVCenter,
-             QObject::tr("Rank %1 · %2 / div")
-                 .arg(named ? *named : f.rank)
-                 .arg(durationText(f.scale.tickStep())));
+             QObject::tr("Rank %1 · %2 / div").arg(named).arg(step));
 }
 
 void TimelinePainter::paintSteps(QPainter& p, const TimelineFrame& f) {
@@ -192,20 +207,21 @@ void TimelinePainter::paintSteps(QPainter& p, const TimelineFrame& f) {
   p.restore();
 }
 
-QColor TimelinePainter::colorOf(const TimelineFrame& f, EventKind kind, int64_t id) const {
-  const TraceTables& t = f.run->tables[static_cast<size_t>(f.rank)];
+QColor TimelinePainter::colorOf(const TimelineFrame& f, int32_t rank, EventKind kind,
+                                int64_t id) const {
+  const TraceTables& t = f.run->tables[static_cast<size_t>(rank)];
   const size_t i = static_cast<size_t>(id);
   switch (kind) {
     case EventKind::kKernel: {
       const StringId name = t.kernels.name[i];
       return categoryColor(name.valid()
-                               ? f.data->rows.kernel_categories[static_cast<size_t>(name.value)]
+                               ? f.data->rows.categoriesOf(rank)[static_cast<size_t>(name.value)]
                                : KernelCategory::kOther);
     }
     case EventKind::kRange:
       return rangeColor(t.ranges.name[i].value);
     case EventKind::kGap:
-      return causeColor(f.run->run.ranks[static_cast<size_t>(f.rank)].gaps[i].cause);
+      return causeColor(f.run->run.ranks[static_cast<size_t>(rank)].gaps[i].cause);
     case EventKind::kMemcpy:
     case EventKind::kMemset:
     case EventKind::kApiCall:
@@ -215,22 +231,23 @@ QColor TimelinePainter::colorOf(const TimelineFrame& f, EventKind kind, int64_t 
   return eventKindColor(kind);
 }
 
-const QString& TimelinePainter::elided(const TimelineFrame& f, EventKind kind, int64_t id,
-                                       int width) {
-  // Events that share a name share a label: key by the name's string id where
-  // there is one, else by the event; widths in 8 px buckets.
-  const TraceTables& t = f.run->tables[static_cast<size_t>(f.rank)];
+const QString& TimelinePainter::elided(const TimelineFrame& f, int32_t rank, EventKind kind,
+                                       int64_t id, int width) {
+  // Events that share a name share a label: key by the rank (each has its own
+  // string ids) and the name's string id where there is one, else by the
+  // event; widths in 8 px buckets.
+  const TraceTables& t = f.run->tables[static_cast<size_t>(rank)];
   const size_t i = static_cast<size_t>(id);
   int64_t name_key = id;
   if (kind == EventKind::kKernel) name_key = t.kernels.name[i].value;
   if (kind == EventKind::kRange) name_key = t.ranges.name[i].value;
   if (kind == EventKind::kApiCall) name_key = t.api_calls.name[i].value;
   const int bucket = std::min(width / 8, 4095);
-  const uint64_t key = (static_cast<uint64_t>(kind) << 56) ^
+  const uint64_t key = (static_cast<uint64_t>(rank) << 59) ^ (static_cast<uint64_t>(kind) << 56) ^
                        (static_cast<uint64_t>(name_key) << 12) ^ static_cast<uint64_t>(bucket);
   auto it = elided_.find(key);
   if (it == elided_.end()) {
-    const QString name = qtString(nameOf(EventRef{f.rank, kind, id}, *f.run));
+    const QString name = qtString(nameOf(EventRef{rank, kind, id}, *f.run));
     it = elided_.emplace(key, QFontMetrics(font_).elidedText(name, Qt::ElideRight, bucket * 8 - 4))
              .first;
   }
@@ -244,6 +261,7 @@ void TimelinePainter::paintLane(QPainter& p, const TimelineFrame& f, int lane, d
   const double right = kGutterPx + f.scale.width();
   const QRectF lane_rect(kGutterPx, top + 1, f.scale.width(), kLanePx - 2);
   const size_t first = items.size();
+  const int32_t rank = f.data->rows.lanes[static_cast<size_t>(lane)].rank;
   // One box per item: the query folded what shares a pixel column.
   for (const LodItem& item : query_) {
     const double x0 = std::max<double>(kGutterPx - 1, kGutterPx + f.scale.x(item.start));
@@ -254,7 +272,7 @@ void TimelinePainter::paintLane(QPainter& p, const TimelineFrame& f, int lane, d
   stats_.items += static_cast<int>(items.size() - first);
   for (size_t i = first; i < items.size(); ++i) {
     const TimelineItem& d = items[i];
-    const QColor fill = colorOf(f, d.item.kind, d.item.id);
+    const QColor fill = colorOf(f, rank, d.item.kind, d.item.id);
     if (d.item.summary()) {
       // Its ink follows its busy fraction (palette.h: foldColor); the hatch
       // says it is a fold.
@@ -271,7 +289,7 @@ void TimelinePainter::paintLane(QPainter& p, const TimelineFrame& f, int lane, d
       p.setPen(textOn(fill));
       const QRectF visible = d.rect.intersected(lane_rect);
       p.drawText(visible.adjusted(2, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                 elided(f, d.item.kind, d.item.id, static_cast<int>(visible.width())));
+                 elided(f, rank, d.item.kind, d.item.id, static_cast<int>(visible.width())));
     }
   }
 }
@@ -322,6 +340,50 @@ void TimelinePainter::paintCounter(QPainter& p, const TimelineFrame& f, int lane
   p.drawText(QRectF(kGutterPx + 3, top, f.scale.width() - 6, kLanePx - 2),
              Qt::AlignLeft | Qt::AlignTop,
              QObject::tr("max %1").arg(qtString(counterValueText(l.max_value))));
+}
+
+void TimelinePainter::paintSkew(QPainter& p, const TimelineFrame& f, int lane, double top) {
+  const Lane& l = f.data->rows.lanes[static_cast<size_t>(lane)];
+  const double left = kGutterPx;
+  const double right = kGutterPx + f.scale.width();
+  // A bar from the first rank's start to the last rank's, at least 2 px so a
+  // collective the ranks joined together still shows; bars that share a pixel
+  // column are drawn once (their union). Skews are short next to the gaps
+  // between collectives, so a bar never hides one far from it.
+  const QColor colour = categoryColor(KernelCategory::kCommunication).darker(130);
+  double drawn_to = -1;
+  for (const LaneEvent& e : l.events) {
+    if (e.start > f.scale.end()) break;
+    if (e.end < f.scale.start()) continue;
+    const double x0 = std::max(left - 1, kGutterPx + f.scale.x(e.start));
+    const double x1 = std::min(right + 1, std::max(x0 + 2, kGutterPx + f.scale.x(e.end)));
+    if (x1 <= drawn_to) continue;
+    const double from = std::max(x0, drawn_to);
+    p.fillRect(QRectF(from, top + 3, x1 - from, kLanePx - 6), colour);
+    drawn_to = x1;
+  }
+}
+
+void TimelinePainter::paintRankHeader(QPainter& p, const TimelineFrame& f, const TimelineRow& row,
+                                      double top) {
+  const RankGroup& group = f.data->rows.groups[static_cast<size_t>(row.group)];
+  // Collapsed: its first row (if it has any) is folded to no height.
+  const int first_row = group.header_row + 1;
+  const bool collapsed =
+      first_row < group.end_row &&
+      laneHeight(f, f.data->rows.rows[static_cast<size_t>(first_row)].first_lane) == 0;
+  const QRectF band(0, top, f.size.width(), kLanePx);
+  p.fillRect(band, palette_.color(QPalette::Button));
+  p.setPen(palette_.color(QPalette::Mid));
+  p.drawLine(band.topLeft(), band.topRight());
+  QFont bold = font_;
+  bold.setBold(true);
+  p.save();
+  p.setFont(bold);
+  p.setPen(palette_.color(QPalette::ButtonText));
+  p.drawText(band.adjusted(4, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter,
+             (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + qtString(row.label));
+  p.restore();
 }
 
 void TimelinePainter::paintLegend(QPainter& p, const TimelineFrame& f) {

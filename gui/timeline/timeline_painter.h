@@ -4,8 +4,11 @@
 // level-of-detail aggregates, the time scale, where each lane lies and how
 // far the rows are scrolled), so the widget keeps only interaction.
 //
-// Layout, top to bottom: a time ruler (kRulerPx) with the rank and the tick
-// step in the left gutter, the step band (kStepBandPx), the rows (labels in
+// Layout, top to bottom: a time ruler (kRulerPx) with the rank ("all ranks"
+// stacked) and the tick step in the left gutter, the step band (kStepBandPx),
+// in a stacked view the skew lane (a bar per collective, from its first
+// rank's start to its last's) and each rank's header across the whole width
+// (▾ open, ▸ collapsed) above its rows, the rows (labels in
 // the kGutterPx gutter, lanes of kLanePx, counters twice as tall, kRowGapPx
 // between rows, every other row shaded), and the legend of the bubbles'
 // causes (kLegendPx) along the bottom. The plot is frame.scale.width() wide,
@@ -54,12 +57,15 @@ struct TimelineData {
 std::shared_ptr<const TimelineData> buildTimelineData(const AnalysedRun& run, int rank);
 
 // Where each lane lies in the rows' content (y from the first row's top,
-// before scrolling), and the content's height.
+// before scrolling), how tall it is (0: in a collapsed rank group), and the
+// content's height.
 struct LaneLayout {
   std::vector<int> lane_y;
+  std::vector<int> lane_h;
   int content_height = 0;
 };
-LaneLayout layoutLanes(const TimelineRows& rows);
+// collapsed[g]: the rows of rows.groups[g] are folded under its header.
+LaneLayout layoutLanes(const TimelineRows& rows, const std::vector<bool>& collapsed = {});
 
 // What to paint. run null: "No run open"; data null: "No events on this rank".
 struct TimelineFrame {
@@ -69,6 +75,7 @@ struct TimelineFrame {
   TimeScale scale;              // the plot's view; its width is the plot's
   QSize size;                   // the area painted, from (0, 0)
   std::span<const int> lane_y;  // LaneLayout::lane_y of data->rows
+  std::span<const int> lane_h;  // LaneLayout::lane_h; empty: every lane at laneHeight
   int scroll_y = 0;             // content y shown at the rows' top
 };
 
@@ -101,6 +108,11 @@ class TimelinePainter {
   static int rowsBottom(const QSize& size) { return size.height() - kLegendPx; }
   static int laneHeight(const Lane& lane) {
     return lane.kind == LaneKind::kCounter ? 2 * kLanePx : kLanePx;
+  }
+  // `lane`'s height in `frame`: its LaneLayout height, 0 when collapsed.
+  static int laneHeight(const TimelineFrame& frame, int lane) {
+    const size_t l = static_cast<size_t>(lane);
+    return l < frame.lane_h.size() ? frame.lane_h[l] : laneHeight(frame.data->rows.lanes[l]);
   }
 
   // Colours of the window (backgrounds, text) come from `palette`; labels are
@@ -136,16 +148,19 @@ class TimelinePainter {
   void paintLane(QPainter& p, const TimelineFrame& f, int lane, double top,
                  std::vector<TimelineItem>& items);
   void paintCounter(QPainter& p, const TimelineFrame& f, int lane, double top);
+  void paintSkew(QPainter& p, const TimelineFrame& f, int lane, double top);
+  void paintRankHeader(QPainter& p, const TimelineFrame& f, const TimelineRow& row, double top);
   void paintLegend(QPainter& p, const TimelineFrame& f);
-  QColor colorOf(const TimelineFrame& f, EventKind kind, int64_t id) const;
-  const QString& elided(const TimelineFrame& f, EventKind kind, int64_t id, int width);
+  QColor colorOf(const TimelineFrame& f, int32_t rank, EventKind kind, int64_t id) const;
+  const QString& elided(const TimelineFrame& f, int32_t rank, EventKind kind, int64_t id,
+                        int width);
 
   QPalette palette_;
   QFont font_;
   PaintStats stats_;
   std::vector<LodItem> query_;                    // reused query buffer
   std::vector<TimelineItem> own_items_;           // when paint() is given none
-  std::unordered_map<uint64_t, QString> elided_;  // (kind, name, width bucket) -> label
+  std::unordered_map<uint64_t, QString> elided_;  // (rank, kind, name, width bucket) -> label
 };
 
 }  // namespace damscope

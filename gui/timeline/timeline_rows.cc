@@ -192,6 +192,7 @@ class Builder {
     Lane lane;
     lane.kind = kind;
     lane.row = static_cast<int>(out_.rows.size()) - 1;
+    lane.rank = out_.rank;
     lane.events = std::move(events);
     lane.events.shrink_to_fit();  // drafts grow by doubling; a lane keeps only its events
     const int32_t index = static_cast<int32_t>(out_.lanes.size());
@@ -397,6 +398,7 @@ class Builder {
     Lane lane;
     lane.kind = LaneKind::kCounter;
     lane.row = static_cast<int>(out_.rows.size()) - 1;
+    lane.rank = out_.rank;
     for (const Sample& s : samples) {
       // Counters are not events an EventRef names; id keeps the table row.
       lane.events.push_back({s.start, s.end, s.row, EventKind::kRange});
@@ -462,13 +464,40 @@ std::string counterValueText(double value) {
   return fmt::format("{:.3g}", value);
 }
 
-int TimelineRows::laneOf(const EventRef& ref) const {
-  if (ref.rank != rank) return -1;
+namespace {
+
+int lookUp(const std::vector<std::vector<int32_t>>& lane_of, const EventRef& ref) {
   const size_t kind = static_cast<size_t>(ref.kind);
   if (kind >= lane_of.size() || ref.id < 0 || static_cast<size_t>(ref.id) >= lane_of[kind].size()) {
     return -1;
   }
   return lane_of[kind][static_cast<size_t>(ref.id)];
+}
+
+}  // namespace
+
+int TimelineRows::laneOf(const EventRef& ref) const {
+  if (groups.empty()) return ref.rank == rank ? lookUp(lane_of, ref) : -1;
+  for (const RankGroup& g : groups) {
+    if (g.rank != ref.rank) continue;
+    const int lane = lookUp(g.lane_of, ref);
+    return lane < 0 ? -1 : g.first_lane + lane;
+  }
+  return -1;
+}
+
+int64_t TimelineRows::offsetOf(int32_t of) const {
+  for (const RankGroup& g : groups) {
+    if (g.rank == of) return g.offset_ns;
+  }
+  return 0;
+}
+
+const std::vector<KernelCategory>& TimelineRows::categoriesOf(int32_t of) const {
+  for (size_t g = 0; g < groups.size() && g < by_rank_categories.size(); ++g) {
+    if (groups[g].rank == of) return by_rank_categories[g];
+  }
+  return kernel_categories;
 }
 
 size_t TimelineRows::bytes() const {
@@ -478,6 +507,10 @@ size_t TimelineRows::bytes() const {
     n += lane.events.capacity() * sizeof(LaneEvent) + lane.values.capacity() * sizeof(double);
   }
   for (const auto& lookup : lane_of) n += lookup.capacity() * sizeof(int32_t);
+  for (const RankGroup& g : groups) {
+    for (const auto& lookup : g.lane_of) n += lookup.capacity() * sizeof(int32_t);
+  }
+  for (const auto& categories : by_rank_categories) n += categories.capacity();
   return n;
 }
 

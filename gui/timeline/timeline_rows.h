@@ -12,6 +12,8 @@
 //     per-thread series busiest first, the quiet threads of a counter summed
 //     into one row;
 // and the steps (RankResult::steps, aligned ts/dur) as a band across the top.
+// Several ranks stacked in one view (stacked_rows.h) reuse these rows, each
+// rank's under a header row of its group, with a skew lane above them.
 //
 // A lane holds its events sorted by start in one flat array of 32-byte
 // records (start, end, row id, kind): no object per event. Events that may
@@ -26,6 +28,7 @@
 
 #include "analyzer/pipeline/pipeline.h"
 #include "gui/models/event_ref.h"
+#include "gui/timeline/rank_alignment.h"
 
 namespace damscope {
 
@@ -36,11 +39,24 @@ struct LaneEvent {
   EventKind kind = EventKind::kKernel;
 };
 
-enum class LaneKind : uint8_t { kDeviceWork, kBubbles, kRanges, kApiCalls, kSyncs, kCounter };
+// kRankHeader: a stacked rank's header (no events); kSkew: the stacked view's
+// collective skew, an event per matched collective (id: its index in
+// TimelineRows::collectives).
+enum class LaneKind : uint8_t {
+  kDeviceWork,
+  kBubbles,
+  kRanges,
+  kApiCalls,
+  kSyncs,
+  kCounter,
+  kRankHeader,
+  kSkew
+};
 
 struct Lane {
   LaneKind kind = LaneKind::kDeviceWork;
-  int row = 0;  // index into TimelineRows::rows
+  int row = 0;       // index into TimelineRows::rows
+  int32_t rank = 0;  // the events' rank (EventRef::rank: an index into AnalysedRun::tables)
   std::vector<LaneEvent> events;
   // kCounter only: the sample value of each event (a sample lasts until the
   // next one), and the largest value, which scales the plot.
@@ -48,13 +64,25 @@ struct Lane {
   double max_value = 0;
 };
 
-enum class RowKind : uint8_t { kStream, kBubbles, kThread, kCounter };
+enum class RowKind : uint8_t { kStream, kBubbles, kThread, kCounter, kRankHeader, kSkew };
 
 struct TimelineRow {
   RowKind kind = RowKind::kStream;
   std::string label;   // "GPU 0 · stream 7", "GPU 0 · bubbles", "thread 1234 (python)"
   int first_lane = 0;  // lanes [first_lane, first_lane + lane_count) of TimelineRows::lanes
   int lane_count = 0;
+  int group = -1;  // its RankGroup in a stacked view; -1 in one rank's rows and the skew row
+};
+
+// One rank of a stacked view: its header row, then its rows, its times moved
+// by offset_ns onto the view's clock (rank_alignment.h).
+struct RankGroup {
+  int32_t rank = 0;  // index into AnalysedRun::tables
+  int64_t offset_ns = 0;
+  int header_row = 0;  // its rows are [header_row + 1, end_row)
+  int end_row = 0;
+  int first_lane = 0;                         // its lane_of's lanes count from here
+  std::vector<std::vector<int32_t>> lane_of;  // as TimelineRows::lane_of, for this rank
 };
 
 struct StepBandItem {
@@ -65,17 +93,30 @@ struct StepBandItem {
 };
 
 struct TimelineRows {
-  int32_t rank = 0;
+  int32_t rank = 0;   // one rank's rows; -1 when groups stack several
   int64_t start = 0;  // the earliest event start, ns
   int64_t end = 0;    // the latest event end, ns
   std::vector<TimelineRow> rows;
   std::vector<Lane> lanes;
   std::vector<StepBandItem> steps;
-  // kernels.name string id -> KernelCategory, classified once per distinct name.
+  // kernels.name string id -> KernelCategory, classified once per distinct
+  // name; in a stacked view, per group (by_rank_categories[group]).
   std::vector<KernelCategory> kernel_categories;
+  std::vector<std::vector<KernelCategory>> by_rank_categories;
+
+  // A stacked view's ranks, the skew lane's collectives and how the clocks
+  // were aligned (rank_alignment.h); empty for one rank's rows.
+  std::vector<RankGroup> groups;
+  std::vector<CollectiveSkew> collectives;
+  std::string alignment;
 
   // The lane holding `ref`, or -1 (another rank, a stale id, a counter).
   int laneOf(const EventRef& ref) const;
+  // What to add to the times of `rank` (EventRef::rank) to place them on
+  // these rows' clock: 0 but in a stacked view aligned on collectives.
+  int64_t offsetOf(int32_t rank) const;
+  // The kernel categories of `rank`'s string ids.
+  const std::vector<KernelCategory>& categoriesOf(int32_t rank) const;
   bool empty() const { return lanes.empty(); }
   // Bytes held (the lanes' arrays and the lookups), for the memory budget.
   size_t bytes() const;

@@ -8,6 +8,7 @@
 #include <QShortcut>
 #include <QVBoxLayout>
 
+#include "gui/timeline/stacked_rows.h"
 #include "gui/timeline/timeline_widget.h"
 
 namespace damscope {
@@ -84,24 +85,43 @@ void TimelineView::setRun(const std::shared_ptr<const AnalysedRun>& run, int ran
   ready_ = false;
   pending_events_.clear();
   status_->clear();
-  if (!run || rank < 0 || static_cast<size_t>(rank) >= run->tables.size() ||
-      eventsIn(run->tables[static_cast<size_t>(rank)]) < kBuildOnWorkerEvents) {
+  const bool stacked = run && rank == TimelineWidget::kAllRanks && run->tables.size() > 1;
+  size_t events = 0;
+  if (stacked) {
+    for (const TraceTables& t : run->tables) events += eventsIn(t);
+  } else if (run && rank >= 0 && static_cast<size_t>(rank) < run->tables.size()) {
+    events = eventsIn(run->tables[static_cast<size_t>(rank)]);
+  }
+  if (events < kBuildOnWorkerEvents) {
     builds_.abandon();  // a build still running is for another run or rank
     timeline_->setRun(run, rank);
-    ready_ = true;
-    emit ready();
+    shown();
     return;
   }
   status_->setText("Building the timeline…");
-  builds_.run([run, rank](const JobTracker::Job&) { return buildTimelineData(*run, rank); },
-              [this, run, rank](const std::shared_ptr<const TimelineData>& data) {
-                status_->clear();
-                timeline_->setData(run, rank, data);
-                ready_ = true;
-                if (!pending_events_.empty())
-                  timeline_->showEvents(std::exchange(pending_events_, {}));
-                emit ready();
-              });
+  builds_.run(
+      [run, rank, stacked](const JobTracker::Job&) {
+        return stacked ? buildJobTimelineData(*run) : buildTimelineData(*run, rank);
+      },
+      [this, run, rank](const std::shared_ptr<const TimelineData>& data) {
+        timeline_->setData(run, rank, data);
+        shown();
+      });
+}
+
+void TimelineView::shown() {
+  // A stacked view says which clock its ranks are on (rank_alignment.h).
+  const TimelineData* data = timeline_->data();
+  clock_text_ = data && !data->rows.groups.empty()
+                    ? QString("%1 ranks %2")
+                          .arg(data->rows.groups.size())
+                          .arg(QString::fromStdString(data->rows.alignment))
+                    : QString();
+  status_->setText(clock_text_);
+  status_->setToolTip(clock_text_);
+  ready_ = true;
+  if (!pending_events_.empty()) timeline_->showEvents(std::exchange(pending_events_, {}));
+  emit ready();
 }
 
 void TimelineView::showEvents(const EventRefs& events) {
@@ -121,7 +141,7 @@ void TimelineView::find(bool forward) {
   const QString text = search_->text().trimmed();
   if (text.isEmpty()) return;
   const bool found = forward ? timeline_->findNext(text) : timeline_->findPrevious(text);
-  status_->setText(found ? QString() : QString("no event named “%1”").arg(text));
+  status_->setText(found ? clock_text_ : QString("no event named “%1”").arg(text));
 }
 
 }  // namespace damscope

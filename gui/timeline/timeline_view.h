@@ -5,7 +5,9 @@
 // off the UI thread (buildTimelineData), so opening a 10 M-event trace does
 // not freeze the window; ready() says when the timeline shows the run. The
 // build is a job of a JobTracker (gui/app/job_tracker.h): another run or
-// rank asked for meanwhile makes its result stale, and it is dropped.
+// rank asked for meanwhile makes its result stale, and it is dropped. With
+// rank TimelineWidget::kAllRanks every rank of the job is stacked
+// (buildJobTimelineData), and the bar says which clock aligns them.
 #pragma once
 
 #include <QWidget>
@@ -46,10 +48,14 @@ class TimelineView : public QWidget {
 
  private:
   void find(bool forward);
+  // The run is shown: say on which clock a stacked view's ranks are, and
+  // show what was asked for meanwhile.
+  void shown();
 
   TimelineWidget* timeline_ = nullptr;
   QLineEdit* search_ = nullptr;
   QLabel* status_ = nullptr;
+  QString clock_text_;  // a stacked view's clock, shown when no search message is
   JobTracker builds_{this};
   bool ready_ = false;
   EventRefs pending_events_;  // asked for while the rows were being built

@@ -16,6 +16,7 @@
 #include "analyzer/report/text_format.h"
 #include "gui/models/palette.h"
 #include "gui/models/qt_text.h"
+#include "gui/timeline/stacked_rows.h"
 
 namespace damscope {
 namespace {
@@ -49,6 +50,11 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent), painter_(pale
 TimelineWidget::~TimelineWidget() = default;
 
 void TimelineWidget::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
+  if (run && rank == kAllRanks && run->tables.size() > 1) {
+    auto data = buildJobTimelineData(*run);
+    setData(std::move(run), rank, std::move(data));
+    return;
+  }
   if (!run || rank < 0 || static_cast<size_t>(rank) >= run->tables.size()) {
     setData(nullptr, 0, nullptr);
     return;
@@ -68,6 +74,7 @@ void TimelineWidget::setData(std::shared_ptr<const AnalysedRun> run, int rank,
   window_.reset();
   search_ = TimelineSearch();
   painter_.forgetLabels();
+  collapsed_.assign(data_ ? data_->rows.groups.size() : 0, false);
   layoutRows();
   scale_ = TimeScale();
   scale_.setWidth(plotWidth());
@@ -90,12 +97,13 @@ TimelineFrame TimelineWidget::frame() const {
   f.scale = scale_;
   f.size = size();
   f.lane_y = layout_.lane_y;
+  f.lane_h = layout_.lane_h;
   f.scroll_y = vbar_->value();
   return f;
 }
 
 void TimelineWidget::layoutRows() {
-  layout_ = data_ ? layoutLanes(data_->rows) : LaneLayout();
+  layout_ = data_ ? layoutLanes(data_->rows, collapsed_) : LaneLayout();
   const int visible = std::max(0, rowsBottom() - rowsTop());
   vbar_->setRange(0, std::max(0, layout_.content_height - visible));
   vbar_->setPageStep(std::max(1, visible));
@@ -152,7 +160,7 @@ void TimelineWidget::showEvents(const EventRefs& events) {
     update();
     return;
   }
-  if (auto span = spanOf(events.front(), *run_)) {
+  if (auto span = viewSpan(events.front())) {
     const int64_t margin =
         std::max<int64_t>(static_cast<int64_t>(static_cast<double>(span->dur) * kZoomMargin), 50);
     zoomToSpan(span->ts - margin, span->end() + margin);
@@ -165,6 +173,9 @@ void TimelineWidget::showEvents(const EventRefs& events) {
 
 void TimelineWidget::ensureVisible(int lane) {
   if (lane < 0) return;
+  const int group =
+      data_->rows.rows[static_cast<size_t>(data_->rows.lanes[static_cast<size_t>(lane)].row)].group;
+  if (group >= 0 && collapsed_[static_cast<size_t>(group)]) setCollapsed(group, false);
   const int top = layout_.lane_y[static_cast<size_t>(lane)];
   const int visible = rowsBottom() - rowsTop();
   if (top < vbar_->value() || top + kLanePx > vbar_->value() + visible) {
@@ -194,8 +205,8 @@ void TimelineWidget::rebuild() {
 QRectF TimelineWidget::eventRect(const EventRef& ref) const {
   if (!data_ || !run_) return {};
   const int lane = data_->rows.laneOf(ref);
-  const auto span = spanOf(ref, *run_);
-  if (lane < 0 || !span) return {};
+  const auto span = viewSpan(ref);
+  if (lane < 0 || !span || layout_.lane_h[static_cast<size_t>(lane)] == 0) return {};
   const double top = laneTop(lane);
   if (top + kLanePx <= rowsTop() || top >= rowsBottom()) return {};
   const double x0 = std::max<double>(kGutterPx, xOf(span->ts));
@@ -337,7 +348,53 @@ const TimelineItem* TimelineWidget::itemAt(const QPoint& pos) const {
 std::optional<EventRef> TimelineWidget::eventAt(const QPoint& pos) const {
   const TimelineItem* d = itemAt(pos);
   if (!d) return std::nullopt;
-  return EventRef{rank_, d->item.kind, d->item.id};
+  return refOf(*d);
+}
+
+EventRef TimelineWidget::refOf(const TimelineItem& d) const {
+  return EventRef{data_->rows.lanes[static_cast<size_t>(d.lane)].rank, d.item.kind, d.item.id};
+}
+
+std::optional<EventSpan> TimelineWidget::viewSpan(const EventRef& ref) const {
+  auto span = spanOf(ref, *run_);
+  if (span && data_) span->ts += data_->rows.offsetOf(ref.rank);
+  return span;
+}
+
+int TimelineWidget::laneAt(int y) const {
+  if (!data_ || y < rowsTop() || y >= rowsBottom()) return -1;
+  const int content_y = y - rowsTop() + vbar_->value();
+  for (size_t l = 0; l < layout_.lane_y.size(); ++l) {
+    if (content_y >= layout_.lane_y[l] && content_y < layout_.lane_y[l] + layout_.lane_h[l]) {
+      return static_cast<int>(l);
+    }
+  }
+  return -1;
+}
+
+void TimelineWidget::setCollapsed(int group, bool collapsed) {
+  if (group < 0 || static_cast<size_t>(group) >= collapsed_.size()) return;
+  collapsed_[static_cast<size_t>(group)] = collapsed;
+  layoutRows();
+  viewChanged();
+}
+
+const CollectiveSkew* TimelineWidget::collectiveAt(const QPoint& pos) const {
+  const int lane = laneAt(pos.y());
+  if (lane < 0 || data_->rows.lanes[static_cast<size_t>(lane)].kind != LaneKind::kSkew) {
+    return nullptr;
+  }
+  // The bar under the cursor, drawn at least 2 px wide (the painter's
+  // minimum), with a pixel of slack each side.
+  const std::vector<CollectiveSkew>& all = data_->rows.collectives;
+  const CollectiveSkew* best = nullptr;
+  for (const CollectiveSkew& c : all) {
+    const double x0 = xOf(c.first_start) - 1;
+    const double x1 = std::max(xOf(c.last_start), xOf(c.first_start) + 2) + 1;
+    if (x0 > pos.x()) break;
+    if (pos.x() <= x1 && (!best || c.skewNs() > best->skewNs())) best = &c;
+  }
+  return best;
 }
 
 TimeWindow TimelineWidget::draggedWindow(const QPoint& to) const {
@@ -354,7 +411,7 @@ void TimelineWidget::select(const EventRef& ref, bool emit_signal) {
 }
 
 void TimelineWidget::centreOn(const EventRef& ref) {
-  const auto span = spanOf(ref, *run_);
+  const auto span = viewSpan(ref);
   if (!span) return;
   if (scale_.x(span->end()) - scale_.x(span->ts) > 0.8 * plotWidth()) {
     const int64_t margin = static_cast<int64_t>(static_cast<double>(span->dur) * kZoomMargin);
@@ -368,10 +425,12 @@ void TimelineWidget::centreOn(const EventRef& ref) {
 
 bool TimelineWidget::find(const QString& text, bool forward) {
   if (!run_ || !data_ || text.isEmpty()) return false;
-  if (text != search_.text() || search_.rank() != rank_)
-    search_ = TimelineSearch(*run_, rank_, text);
-  SearchPosition from = search_.at(scale_.start());
-  if (selected_) {
+  // The stacked view searches its first rank (the one the diagnosis shows
+  // unless the Rank box picks one).
+  const int rank = rank_ == kAllRanks ? 0 : rank_;
+  if (text != search_.text() || search_.rank() != rank) search_ = TimelineSearch(*run_, rank, text);
+  SearchPosition from = search_.at(scale_.start() - data_->rows.offsetOf(rank));
+  if (selected_ && selected_->rank == rank) {
     if (auto span = spanOf(*selected_, *run_)) from = {span->ts, *selected_};
   }
   const std::optional<EventRef> match = forward ? search_.next(from) : search_.previous(from);
@@ -464,9 +523,17 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* event) {
     return;
   }
   if (drag == Drag::kPan && !moved_ && event->button() == Qt::LeftButton) {
+    const int lane = laneAt(event->pos().y());
+    if (lane >= 0 && data_->rows.lanes[static_cast<size_t>(lane)].kind == LaneKind::kRankHeader) {
+      const int group =
+          data_->rows.rows[static_cast<size_t>(data_->rows.lanes[static_cast<size_t>(lane)].row)]
+              .group;
+      setCollapsed(group, !collapsed_[static_cast<size_t>(group)]);
+      return;
+    }
     const TimelineItem* d = itemAt(event->pos());
     if (d && data_->rows.lanes[static_cast<size_t>(d->lane)].kind != LaneKind::kCounter) {
-      select(EventRef{rank_, d->item.kind, d->item.id}, true);
+      select(refOf(*d), true);
     }
   }
   update();
@@ -510,27 +577,28 @@ void TimelineWidget::keyPressEvent(QKeyEvent* event) {
 }
 
 QString TimelineWidget::counterTip(const QPoint& pos) const {
-  if (!data_ || pos.x() < kGutterPx || pos.y() < rowsTop() || pos.y() >= rowsBottom()) return {};
+  if (!data_ || pos.x() < kGutterPx) return {};
+  const int l = laneAt(pos.y());
+  if (l < 0) return {};
   const TimelineRows& rows = data_->rows;
-  for (size_t l = 0; l < rows.lanes.size(); ++l) {
-    const Lane& lane = rows.lanes[l];
-    if (lane.kind != LaneKind::kCounter) continue;
-    const double top = laneTop(static_cast<int>(l));
-    if (pos.y() < top || pos.y() >= top + TimelinePainter::laneHeight(lane)) continue;
-    const int64_t ts = scale_.ts(pos.x() - kGutterPx);
-    const std::optional<double> value = counterValueAt(lane, ts);
-    if (!value) return {};
-    return tr("%1\n%2 at %3 (max %4)")
-        .arg(qtString(rows.rows[static_cast<size_t>(lane.row)].label),
-             qtString(counterValueText(*value)), durationText(ts - rows.start),
-             qtString(counterValueText(lane.max_value)));
-  }
-  return {};
+  const Lane& lane = rows.lanes[static_cast<size_t>(l)];
+  if (lane.kind != LaneKind::kCounter) return {};
+  const int64_t ts = scale_.ts(pos.x() - kGutterPx);
+  const std::optional<double> value = counterValueAt(lane, ts);
+  if (!value) return {};
+  return tr("%1\n%2 at %3 (max %4)")
+      .arg(qtString(rows.rows[static_cast<size_t>(lane.row)].label),
+           qtString(counterValueText(*value)), durationText(ts - rows.start),
+           qtString(counterValueText(lane.max_value)));
 }
 
 bool TimelineWidget::event(QEvent* event) {
   if (event->type() != QEvent::ToolTip) return QWidget::event(event);
   auto* help = static_cast<QHelpEvent*>(event);
+  if (const CollectiveSkew* skew = data_ ? collectiveAt(help->pos()) : nullptr) {
+    QToolTip::showText(help->globalPos(), qtString(skewTooltip(*skew, *run_)), this);
+    return true;
+  }
   if (const QString counter = counterTip(help->pos()); !counter.isEmpty()) {
     QToolTip::showText(help->globalPos(), counter, this);
     return true;
@@ -544,7 +612,7 @@ bool TimelineWidget::event(QEvent* event) {
   const TimelineRows& rows = data_->rows;
   const QString row =
       qtString(rows.rows[static_cast<size_t>(rows.lanes[static_cast<size_t>(d->lane)].row)].label);
-  const QString name = qtString(nameOf(EventRef{rank_, d->item.kind, d->item.id}, *run_));
+  const QString name = qtString(nameOf(refOf(*d), *run_));
   QString text;
   if (d->item.summary()) {
     text = tr("%1 events, busy %2 of %3\nlongest: %4 (%5)\n%6")

@@ -26,6 +26,11 @@
 //     repaint of the view took and what the painter drew (as Tracy and Orbit
 //     show theirs).
 // Find by name is a TimelineSearch (gui/models/timeline_search.h).
+//
+// All ranks of a job (setRun with kAllRanks) show stacked (stacked_rows.h):
+// a click on a rank's header collapses or opens its group, the skew lane's
+// tooltip names a collective, its first and last rank and the skew, and an
+// event of any rank selects as on its own timeline.
 #pragma once
 
 #include <cstdint>
@@ -64,6 +69,9 @@ class TimelineWidget : public QWidget {
   static constexpr int kLanePx = TimelinePainter::kLanePx;
   static constexpr int kLegendPx = TimelinePainter::kLegendPx;
 
+  // setRun's rank for every rank of the run stacked in one view.
+  static constexpr int kAllRanks = -1;
+
   explicit TimelineWidget(QWidget* parent = nullptr);
   ~TimelineWidget() override;
 
@@ -82,12 +90,25 @@ class TimelineWidget : public QWidget {
   QString counterTip(const QPoint& pos) const;
   bool frameTimesShown() const { return frame_times_shown_; }
   const FrameTimes& frameTimes() const { return frame_times_; }
+  // The lane drawn at widget y, or -1.
+  int laneAt(int y) const;
+  // Whether the rows of group `group` (TimelineRows::groups) are folded under
+  // its header; setCollapsed folds or opens them as a click on the header does.
+  bool isCollapsed(int group) const {
+    return group >= 0 && static_cast<size_t>(group) < collapsed_.size() &&
+           collapsed_[static_cast<size_t>(group)];
+  }
+  void setCollapsed(int group, bool collapsed);
+  // The skew lane's collective at `pos` (the widest skew where bars touch), or null.
+  const CollectiveSkew* collectiveAt(const QPoint& pos) const;
   // The widget x of `ts` (the plot starts at kGutterPx).
   double xOf(int64_t ts) const { return kGutterPx + scale_.x(ts); }
 
  public slots:
+  // `rank` an index into run->tables, or kAllRanks.
   void setRun(std::shared_ptr<const damscope::AnalysedRun> run, int rank);
-  // Shows `data`, built by buildTimelineData(*run, rank).
+  // Shows `data`, built by buildTimelineData(*run, rank), or
+  // buildJobTimelineData(*run) for kAllRanks.
   void setData(std::shared_ptr<const damscope::AnalysedRun> run, int rank,
                std::shared_ptr<const damscope::TimelineData> data);
   // Highlights every event and zooms to the first one's span with a margin.
@@ -142,6 +163,9 @@ class TimelineWidget : public QWidget {
   void ensureVisible(int lane);
   bool find(const QString& text, bool forward);
   const TimelineItem* itemAt(const QPoint& pos) const;
+  EventRef refOf(const TimelineItem& item) const;
+  // `ref`'s span on the view's clock (its rank's offset added).
+  std::optional<EventSpan> viewSpan(const EventRef& ref) const;
   TimeWindow draggedWindow(const QPoint& to) const;
 
   std::shared_ptr<const AnalysedRun> run_;
@@ -150,6 +174,7 @@ class TimelineWidget : public QWidget {
   TimeScale scale_;
   QScrollBar* vbar_ = nullptr;
   LaneLayout layout_;
+  std::vector<bool> collapsed_;  // by TimelineRows::groups
 
   TimelinePainter painter_;
   bool dirty_ = true;

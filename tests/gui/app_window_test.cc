@@ -5,6 +5,7 @@
 // window as it was.
 #include <gtest/gtest.h>
 
+#include <QComboBox>
 #include <QLabel>
 #include <QListView>
 #include <QSignalSpy>
@@ -211,6 +212,71 @@ TEST(MainWindow, TheDiagnosisShowsThreeFindingsAt1600x1000AndNoClippedText) {
     EXPECT_GE(label->height(), label->heightForWidth(label->width()))
         << "clipped: " << label->text().toStdString();
   }
+}
+
+}  // namespace
+}  // namespace damscope
+
+namespace damscope {
+namespace {
+
+// Two rank files of one job, opened together.
+struct OpenJob {
+  TempDir dir;
+  MainWindow window{/*remember=*/false};
+  OpenJob() {
+    const std::string a = dir.file("rank0.json");
+    const std::string b = dir.file("rank1.json");
+    testing::writeFile(a, testing::dataBoundKinetoTrace(0, 0, 6));
+    testing::writeFile(b, testing::dataBoundKinetoTrace(1, 400, 6));
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::runShown);
+    window.open({QString::fromStdString(a), QString::fromStdString(b)});
+    EXPECT_TRUE(shown.wait(30000));
+  }
+  const TimelineData* timeline() { return window.findChild<TimelineView*>()->timeline()->data(); }
+};
+
+TEST(MainWindow, AJobOpensWithEveryRankStackedAndTheRankBoxChoosesOne) {
+  OpenJob w;
+  ASSERT_NE(w.timeline(), nullptr);
+  EXPECT_TRUE(w.window.showsAllRanks());
+  EXPECT_EQ(w.timeline()->rows.groups.size(), 2u);
+  EXPECT_EQ(w.window.currentRank(), 0);  // the diagnosis shows the first rank
+  auto* box = w.window.findChild<QComboBox*>("rankBox");
+  ASSERT_NE(box, nullptr);
+  ASSERT_EQ(box->count(), 3);
+  EXPECT_EQ(box->itemText(2), QStringLiteral("All ranks (stacked)"));
+  EXPECT_EQ(box->currentIndex(), 2);
+
+  w.window.showRank(1);
+  EXPECT_FALSE(w.window.showsAllRanks());
+  EXPECT_TRUE(w.timeline()->rows.groups.empty());
+  EXPECT_EQ(w.timeline()->rows.rank, 1);
+  EXPECT_EQ(box->currentIndex(), 1);
+
+  w.window.showAllRanks();
+  EXPECT_EQ(w.timeline()->rows.groups.size(), 2u);
+  // Evidence of the other rank keeps the stacked view and moves the
+  // diagnosis to that rank.
+  const EventRefs gemms = kernelsNamed(*w.window.run(), 1, "volta_sgemm_128x64_nn");
+  ASSERT_FALSE(gemms.empty());
+  emit w.window.findChild<StatisticsPanel*>()->eventsRequested(gemms);
+  EXPECT_TRUE(w.window.showsAllRanks());
+  EXPECT_EQ(w.window.currentRank(), 1);
+  EXPECT_FALSE(w.window.findChild<TimelineView*>()->timeline()->eventRect(gemms.front()).isEmpty());
+}
+
+TEST(MainWindow, OneRankOpensAsItAlwaysDid) {
+  OpenWindow w;
+  EXPECT_FALSE(w.window.showsAllRanks());
+  const TimelineData* data = w.window.findChild<TimelineView*>()->timeline()->data();
+  ASSERT_NE(data, nullptr);
+  EXPECT_TRUE(data->rows.groups.empty());
+  auto* box = w.window.findChild<QComboBox*>("rankBox");
+  ASSERT_NE(box, nullptr);
+  EXPECT_EQ(box->count(), 1);
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ const OperationRow* rowNamed(const OperationStatsModel& m, const std::string& na
 TEST(OperationStatsModel, EveryKindPassesTheModelTesterOnARunAndOnNone) {
   const auto run = smallRun();
   for (OperationKind kind : {OperationKind::kKernels, OperationKind::kCopies,
-                            OperationKind::kApiCalls, OperationKind::kOps}) {
+                             OperationKind::kApiCalls, OperationKind::kOps}) {
     OperationStatsModel model(kind);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     OperationFilterProxy proxy;
@@ -340,6 +340,11 @@ TEST(RanksModel, TheSlowerOfTwoRanksIsMarkedAsTheStraggler) {
             RanksModel::stragglerBackground());
   EXPECT_FALSE(model.index(0, 0).data(Qt::BackgroundRole).isValid());
   EXPECT_EQ(model.index(1, RanksModel::kStraggler).data(), QStringLiteral("straggler"));
+  EXPECT_EQ(model.index(1, RanksModel::kFile).data(), QStringLiteral("rank1.json"));
+  EXPECT_EQ(model.headerData(RanksModel::kFile, Qt::Horizontal), QStringLiteral("File"));
+  // The verdict's tooltip holds it whole, whatever the column's width.
+  EXPECT_EQ(model.index(1, RanksModel::kVerdict).data(Qt::ToolTipRole),
+            model.index(1, RanksModel::kVerdict).data());
   EXPECT_GT(model.index(1, RanksModel::kSlowerThanMedian).data(RanksModel::SortRole).toDouble(),
             model.index(0, RanksModel::kSlowerThanMedian).data(RanksModel::SortRole).toDouble());
   // A step column per step number, each rank's step time in it.
@@ -351,6 +356,30 @@ TEST(RanksModel, TheSlowerOfTwoRanksIsMarkedAsTheStraggler) {
             model.index(0, step_column).data(RanksModel::SortRole).toLongLong());
   model.setRun(nullptr);
   EXPECT_EQ(model.rowCount(), 0);
+}
+
+TEST(RanksModel, NotesNameTheFileOfEachRankTheyMention) {
+  AnalysedRun run;
+  run.run.ranks.resize(3);
+  for (int32_t i = 0; i < 3; ++i) {
+    run.run.ranks[static_cast<size_t>(i)].rank = 10 + i;
+    run.run.ranks[static_cast<size_t>(i)].source =
+        "/data/job/rank" + std::to_string(10 + i) + ".json";
+  }
+  run.run.cross_rank_notes = {
+      "collective skew assumes the ranks' clocks agree",
+      "rank 11 started last in 7 of the 8 collectives; rank 12 never did",
+      "rank 10 is claimed by both /data/job/rank10.json and b.json",
+      "rank 99 is not in this run",
+  };
+  EXPECT_EQ(rankNotes(run),
+            (std::vector<std::string>{
+                "collective skew assumes the ranks' clocks agree",
+                "rank 11 (rank11.json) started last in 7 of the 8 collectives; rank 12 "
+                "(rank12.json) never did",
+                "rank 10 is claimed by both /data/job/rank10.json and b.json",
+                "rank 99 is not in this run",
+            }));
 }
 
 TEST(RanksModel, OneRankHasNoComparison) {
@@ -387,14 +416,13 @@ TEST(EventDetails, AKernelNamesItsLaunchCallAndEnclosingRanges) {
   ASSERT_NE(linear, std::string::npos) << ranges;
   EXPECT_LT(step, linear);
   const int64_t origin = firstEventTs(run->tables[0]);
-  EXPECT_EQ(
-      lineOf(lines, "Start"),
-      "+" +
-          formatDuration(
-              static_cast<double>(run->tables[0].kernels.ts[static_cast<size_t>(sgemm.front().id)] -
-                                  origin)) +
-          " (" + std::to_string(run->tables[0].kernels.ts[static_cast<size_t>(sgemm.front().id)]) +
-          " ns)");
+  EXPECT_EQ(lineOf(lines, "Start"),
+            "+" +
+                formatDuration(static_cast<double>(
+                    run->tables[0].kernels.ts[static_cast<size_t>(sgemm.front().id)] - origin)) +
+                " (" +
+                std::to_string(run->tables[0].kernels.ts[static_cast<size_t>(sgemm.front().id)]) +
+                " ns)");
 }
 
 TEST(EventDetails, AGapSaysItsCauseAndAStaleReferenceSaysNothing) {
