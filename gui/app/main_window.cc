@@ -29,9 +29,11 @@
 #include "gui/charts/roofline_chart.h"
 #include "gui/panels/diagnosis_panel.h"
 #include "gui/panels/event_details_panel.h"
+#include "gui/panels/keys_overlay.h"
 #include "gui/panels/ranks_panel.h"
 #include "gui/panels/statistics_panel.h"
 #include "gui/panels/window_chip.h"
+#include "gui/timeline/range_summary.h"
 #include "gui/timeline/timeline_view.h"
 #include "gui/timeline/timeline_widget.h"
 
@@ -134,10 +136,16 @@ void MainWindow::buildParts() {
   resizeDocks({diagnosis_dock, details_dock}, {700, 260}, Qt::Vertical);
 
   // Everything that points at events shows them on the timeline.
-  connect(diagnosis_, &DiagnosisPanel::eventsRequested, this, &MainWindow::showEvents);
-  connect(statistics_, &StatisticsPanel::eventsRequested, this, &MainWindow::showEvents);
-  connect(charts_, &ChartsView::eventsRequested, this, &MainWindow::showEvents);
-  connect(roofline_, &RooflineChart::eventsRequested, this, &MainWindow::showEvents);
+  connect(diagnosis_, &DiagnosisPanel::eventsRequested, this,
+          [this](const EventRefs& events) { showEvents(events); });
+  // A Statistics row shows its runs on the timeline but stays on the
+  // histogram of their durations it just drew.
+  connect(statistics_, &StatisticsPanel::eventsRequested, this,
+          [this](const EventRefs& events) { showEvents(events, /*bring_forward=*/false); });
+  connect(charts_, &ChartsView::eventsRequested, this,
+          [this](const EventRefs& events) { showEvents(events); });
+  connect(roofline_, &RooflineChart::eventsRequested, this,
+          [this](const EventRefs& events) { showEvents(events); });
   connect(timeline_, &TimelineView::eventSelected, details_, &EventDetailsPanel::showEvent);
   TimelineWidget* timeline = timeline_->timeline();
   connect(timeline, &TimelineWidget::windowSelected, this, &MainWindow::analyseWindow);
@@ -156,6 +164,7 @@ void MainWindow::buildParts() {
   statusBar()->addPermanentWidget(progress_label_);
   statusBar()->addPermanentWidget(progress_);
   statusBar()->addPermanentWidget(cancel_);
+  keys_ = new KeysOverlay(this);
   setBusy(false);
 }
 
@@ -193,6 +202,22 @@ void MainWindow::buildMenus() {
       "(Shift+drag on the timeline selects any window)");
   QAction* whole = view->addAction("&Whole Run", this, &MainWindow::clearWindow);
   whole->setShortcut(QKeySequence("Ctrl+Shift+R"));
+  // Every dock, to bring back one that was closed.
+  view->addSeparator();
+  for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+
+  QMenu* help = menuBar()->addMenu("&Help");
+  QAction* keys = help->addAction("&Keys", keys_, &KeysOverlay::toggle);
+  keys->setObjectName("keys");
+  keys->setShortcut(QKeySequence(Qt::Key_Question));
+  help->addAction("&About damscope", this, [this] {
+    QMessageBox::about(
+        this, "About damscope",
+        QString("<h3>damscope %1</h3><p>Why is this training run slow, and what do I change "
+                "first? A profiler's trace of a training run, diagnosed: where the GPU waits "
+                "and why, the kernels that matter and what to do about them.</p>")
+            .arg(QApplication::applicationVersion().toHtmlEscaped()));
+  });
 
   QToolBar* bar = addToolBar("Run");
   bar->setObjectName("run");
@@ -283,6 +308,10 @@ void MainWindow::analyseWindow(const TimeWindow& window) {
   chip_->setAnalysing(true);
   chip_action_->setVisible(true);
   statistics_->setWindow(window);
+  // What the window holds, in the Event dock: a sweep of its rows (a few ms
+  // per million events), so it is done here rather than on a worker.
+  if (const TimelineData* data = timeline_->timeline()->data())
+    details_->showLines(rangeSummaryLines(summarizeRange(data->rows, *run_, window), data->rows));
   window_analyser_->analyse(run_, rank_, window, RunLoader::pipelineOptions().analysis);
 }
 
@@ -332,11 +361,12 @@ void MainWindow::onFailed(const QString& message, bool cancelled) {
   }
 }
 
-void MainWindow::showEvents(const EventRefs& events) {
+void MainWindow::showEvents(const EventRefs& events, bool bring_forward) {
   if (events.empty()) return;
   if (events.front().rank != rank_) showRank(events.front().rank);
-  tabs_->setCurrentWidget(timeline_);
+  if (bring_forward) tabs_->setCurrentWidget(timeline_);
   timeline_->showEvents(events);
+  details_->showEvent(events.front());
 }
 
 void MainWindow::showView(View view) {

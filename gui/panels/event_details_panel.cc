@@ -43,6 +43,11 @@ void EventDetailsPanel::showEvent(const EventRef& event) {
   fill();
 }
 
+void EventDetailsPanel::showLines(const EventDetailLines& lines) {
+  lines_ = lines;
+  fill();
+}
+
 void EventDetailsPanel::fill() {
   while (form_->rowCount() > 0) form_->removeRow(0);
   placeholder_->setVisible(lines_.empty());

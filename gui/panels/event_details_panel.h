@@ -1,6 +1,7 @@
 // The event-details panel: a two-column form of what eventDetails() says
 // about the event the timeline selected (name, start, duration, grid/block,
-// stream, bytes, its launch call and enclosing ranges, a gap's causes).
+// stream, bytes, its launch call and enclosing ranges, a gap's causes), or
+// what a selected time window holds.
 #pragma once
 
 #include <memory>
@@ -28,6 +29,9 @@ class EventDetailsPanel : public QWidget {
 
  public slots:
   void showEvent(const damscope::EventRef& event);
+  // Shows `lines` as they are: what a selected time window holds
+  // (rangeSummaryLines, gui/timeline/range_summary.h).
+  void showLines(const damscope::EventDetailLines& lines);
 
  private:
   void fill();

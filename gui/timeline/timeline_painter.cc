@@ -9,8 +9,8 @@
 #include <QPainter>
 #include <QPolygonF>
 
-#include "analyzer/report/vocabulary.h"
 #include "analyzer/report/text_format.h"
+#include "analyzer/report/vocabulary.h"
 #include "gui/models/palette.h"
 #include "gui/models/qt_text.h"
 
@@ -27,14 +27,24 @@ std::shared_ptr<const TimelineData> buildTimelineData(const AnalysedRun& run, in
   auto data = std::make_shared<TimelineData>();
   data->rows = buildTimelineRows(run, rank);
   data->lod = LevelOfDetail(data->rows);
+  data->whole = summarizeRange(data->rows, run, {data->rows.start, data->rows.end});
   return data;
 }
 
-LaneLayout layoutLanes(const TimelineRows& rows) {
+LaneLayout layoutLanes(const TimelineRows& rows, const RowArrangement& arrangement) {
   LaneLayout out;
-  out.lane_y.resize(rows.lanes.size());
+  out.lane_y.assign(rows.lanes.size(), -1);
+  out.row_y.assign(rows.rows.size(), -1);
+  out.row_collapsed.assign(rows.rows.size(), 0);
   int y = 0;
-  for (const TimelineRow& row : rows.rows) {
+  for (const int r : arrangement.order(rows.rows.size())) {
+    const TimelineRow& row = rows.rows[static_cast<size_t>(r)];
+    out.row_y[static_cast<size_t>(r)] = y;
+    if (arrangement.collapsed(r)) {
+      out.row_collapsed[static_cast<size_t>(r)] = 1;
+      y += TimelinePainter::kLanePx + TimelinePainter::kRowGapPx;
+      continue;
+    }
     for (int l = 0; l < row.lane_count; ++l) {
       const int lane = row.first_lane + l;
       out.lane_y[static_cast<size_t>(lane)] = y;
@@ -76,17 +86,29 @@ void TimelinePainter::paint(QPainter& p, const TimelineFrame& f, std::vector<Tim
   for (size_t r = 0; r < rows.rows.size(); ++r) {
     const TimelineRow& row = rows.rows[r];
     const int last_lane = row.first_lane + row.lane_count - 1;
-    const double y0 = laneTop(f, row.first_lane);
+    const bool collapsed = r < f.row_collapsed.size() && f.row_collapsed[r];
+    if (r < f.row_y.size() && f.row_y[r] < 0) continue;  // hidden
+    const double y0 =
+        r < f.row_y.size() ? rowsTop() + f.row_y[r] - f.scroll_y : laneTop(f, row.first_lane);
     const double y1 =
-        laneTop(f, last_lane) + laneHeight(rows.lanes[static_cast<size_t>(last_lane)]);
+        collapsed ? y0 + kLanePx
+                  : laneTop(f, last_lane) + laneHeight(rows.lanes[static_cast<size_t>(last_lane)]);
     if (y1 < top || y0 > bottom) continue;
     if (r % 2) {
       p.fillRect(QRectF(0, y0, f.size.width(), y1 - y0), palette_.color(QPalette::AlternateBase));
     }
+    const QRectF header(4, y0, kGutterPx - 8, std::min<double>(y1 - y0, kLanePx));
+    const QString busy = qtString(busyShareText(f.data->whole, r));
+    const int busy_width = busy.isEmpty() ? 0 : metrics.horizontalAdvance(busy) + 6;
+    p.setPen(palette_.color(QPalette::PlaceholderText));
+    p.drawText(header, Qt::AlignRight | Qt::AlignVCenter, busy);
     p.setPen(palette_.color(QPalette::Text));
-    p.drawText(QRectF(4, y0, kGutterPx - 8, std::min<double>(y1 - y0, kLanePx)),
-               Qt::AlignLeft | Qt::AlignVCenter,
-               metrics.elidedText(qtString(row.label), Qt::ElideMiddle, kGutterPx - 8));
+    // A collapsed row says so, as a folded tree item does.
+    const QString label = collapsed ? "▸ " + qtString(row.label) : qtString(row.label);
+    p.drawText(
+        header, Qt::AlignLeft | Qt::AlignVCenter,
+        metrics.elidedText(label, Qt::ElideMiddle, static_cast<int>(header.width()) - busy_width));
+    if (collapsed) continue;
     for (int l = 0; l < row.lane_count; ++l) {
       const int lane = row.first_lane + l;
       const double y = laneTop(f, lane);

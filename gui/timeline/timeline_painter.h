@@ -33,6 +33,8 @@
 
 #include "gui/models/event_ref.h"
 #include "gui/timeline/level_of_detail.h"
+#include "gui/timeline/range_summary.h"
+#include "gui/timeline/row_arrangement.h"
 #include "gui/timeline/time_scale.h"
 #include "gui/timeline/timeline_rows.h"
 
@@ -45,27 +47,36 @@ namespace damscope {
 struct TimelineData {
   TimelineRows rows;
   LevelOfDetail lod;
+  // The whole trace's summary: each row header shows its busy share of the
+  // whole trace (not of the view, so it does not change while zooming).
+  RangeSummary whole;
 };
 // Pure: safe to call off the UI thread.
 std::shared_ptr<const TimelineData> buildTimelineData(const AnalysedRun& run, int rank);
 
-// Where each lane lies in the rows' content (y from the first row's top,
-// before scrolling), and the content's height.
+// Where each row and lane lies in the rows' content (y from the first row's
+// top, before scrolling), and the content's height, with the rows arranged
+// as `arrangement` says: -1 for a hidden row, and for the lanes of a hidden
+// or collapsed row (a collapsed row keeps one lane's height for its header).
 struct LaneLayout {
   std::vector<int> lane_y;
+  std::vector<int> row_y;
+  std::vector<uint8_t> row_collapsed;
   int content_height = 0;
 };
-LaneLayout layoutLanes(const TimelineRows& rows);
+LaneLayout layoutLanes(const TimelineRows& rows, const RowArrangement& arrangement = {});
 
 // What to paint. run null: "No run open"; data null: "No events on this rank".
 struct TimelineFrame {
   const AnalysedRun* run = nullptr;
   int rank = 0;
   const TimelineData* data = nullptr;
-  TimeScale scale;              // the plot's view; its width is the plot's
-  QSize size;                   // the area painted, from (0, 0)
-  std::span<const int> lane_y;  // LaneLayout::lane_y of data->rows
-  int scroll_y = 0;             // content y shown at the rows' top
+  TimeScale scale;                         // the plot's view; its width is the plot's
+  QSize size;                              // the area painted, from (0, 0)
+  std::span<const int> lane_y;             // LaneLayout::lane_y of data->rows
+  std::span<const int> row_y;              // LaneLayout::row_y; empty: each row at its first lane
+  std::span<const uint8_t> row_collapsed;  // LaneLayout::row_collapsed; empty: none
+  int scroll_y = 0;                        // content y shown at the rows' top
 };
 
 // A lane item as drawn: its box in the frame's coordinates.
