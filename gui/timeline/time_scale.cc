@@ -8,8 +8,7 @@ namespace damscope {
 namespace {
 
 int64_t marginOf(int64_t span) {
-  return std::max<int64_t>(
-      1, static_cast<int64_t>(static_cast<double>(span) * TimeScale::kMarginFraction));
+  return std::max<int64_t>(1, static_cast<int64_t>(static_cast<double>(span) * TimeScale::kMarginFraction));
 }
 
 // A tick's label in the step's unit: steps are 1, 2 or 5 x 10^k ns, so every
@@ -20,8 +19,7 @@ std::string formatTick(int64_t rel, int64_t step) {
     int64_t ns;
     const char* name;
   };
-  static constexpr Unit kUnits[] = {
-      {1'000'000'000, "s"}, {1'000'000, "ms"}, {1'000, "µs"}, {1, "ns"}};
+  static constexpr Unit kUnits[] = {{1'000'000'000, "s"}, {1'000'000, "ms"}, {1'000, "µs"}, {1, "ns"}};
   for (const Unit& unit : kUnits) {
     if (step >= unit.ns) return std::to_string(rel / unit.ns) + " " + unit.name;
   }

@@ -51,7 +51,7 @@ enum class RowKind : uint8_t { kStream, kBubbles, kThread, kCounter };
 
 struct TimelineRow {
   RowKind kind = RowKind::kStream;
-  std::string label;   // "GPU 0 · stream 7", "GPU 0 · bubbles", "thread 1234 (python)"
+  std::string label;  // "GPU 0 · stream 7", "GPU 0 · bubbles", "thread 1234 (python)"
   int first_lane = 0;  // lanes [first_lane, first_lane + lane_count) of TimelineRows::lanes
   int lane_count = 0;
 };

@@ -68,8 +68,9 @@ TEST(RunLoader, RunDbsGetTheirResultsStored) {
   ASSERT_TRUE(loaded.wait(30000));
   // A run.db made by `damscope import` is analysed and its results kept in it.
   const std::string db = dir.file("rank0.db");
-  const auto imported = testing::runCommand(testing::damscopeBinary() + " import " +
-                                            traces[0].toStdString() + " -o " + db);
+  const auto imported =
+      testing::runCommand(testing::damscopeBinary() + " import " + traces[0].toStdString() +
+                          " -o " + db);
   ASSERT_EQ(imported.exit_code, 0) << imported.err;
   EXPECT_TRUE(RunLoader::pipelineOptions().store);
   loader.load({QString::fromStdString(db)});

@@ -15,9 +15,7 @@ namespace {
 using testing::runCommand;
 using testing::TempDir;
 
-std::string gui() {
-  return std::string(DAMSCOPE_BINARY_DIR) + "/gui/damscope-gui";
-}
+std::string gui() { return std::string(DAMSCOPE_BINARY_DIR) + "/gui/damscope-gui"; }
 
 // Distinct colours in a coarse sample: a blank or single-colour image has 1–3.
 size_t coloursIn(const QImage& image) {
@@ -56,7 +54,8 @@ TEST(GuiScreenshot, BadInputIsOneLineAndExitCodeTwo) {
   const std::string bad = dir.file("broken.json");
   testing::writeFile(bad, "{\"traceEvents\": [ {\"ph\": ");
   const std::string out = dir.file("never.png");
-  auto run = runCommand("QT_QPA_PLATFORM=offscreen " + gui() + " " + bad + " --screenshot " + out);
+  auto run = runCommand("QT_QPA_PLATFORM=offscreen " + gui() + " " + bad + " --screenshot " +
+                        out);
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_NE(run.err.find("broken.json"), std::string::npos) << run.err;
   EXPECT_EQ(run.err.find('\n'), run.err.size() - 1) << "one line: " << run.err;

@@ -42,7 +42,7 @@ const OperationRow* rowNamed(const OperationStatsModel& m, const std::string& na
 TEST(OperationStatsModel, EveryKindPassesTheModelTesterOnARunAndOnNone) {
   const auto run = smallRun();
   for (OperationKind kind : {OperationKind::kKernels, OperationKind::kCopies,
-                             OperationKind::kApiCalls, OperationKind::kOps}) {
+                            OperationKind::kApiCalls, OperationKind::kOps}) {
     OperationStatsModel model(kind);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     OperationFilterProxy proxy;
@@ -298,13 +298,14 @@ TEST(EventDetails, AKernelNamesItsLaunchCallAndEnclosingRanges) {
   ASSERT_NE(linear, std::string::npos) << ranges;
   EXPECT_LT(step, linear);
   const int64_t origin = firstEventTs(run->tables[0]);
-  EXPECT_EQ(lineOf(lines, "Start"),
-            "+" +
-                formatDuration(static_cast<double>(
-                    run->tables[0].kernels.ts[static_cast<size_t>(sgemm.front().id)] - origin)) +
-                " (" +
-                std::to_string(run->tables[0].kernels.ts[static_cast<size_t>(sgemm.front().id)]) +
-                " ns)");
+  EXPECT_EQ(
+      lineOf(lines, "Start"),
+      "+" +
+          formatDuration(
+              static_cast<double>(run->tables[0].kernels.ts[static_cast<size_t>(sgemm.front().id)] -
+                                  origin)) +
+          " (" + std::to_string(run->tables[0].kernels.ts[static_cast<size_t>(sgemm.front().id)]) +
+          " ns)");
 }
 
 TEST(EventDetails, AGapSaysItsCauseAndAStaleReferenceSaysNothing) {

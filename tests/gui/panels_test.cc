@@ -76,8 +76,9 @@ TEST(StatisticsPanel, SelectingARowRequestsEveryInstanceAndFillsTheHistogram) {
   QTableView* view = panel.view(OperationKind::kKernels);
   panel.filter(OperationKind::kKernels)->setText(QStringLiteral("SGEMM"));
   ASSERT_EQ(view->model()->rowCount(), 1);
-  view->selectionModel()->setCurrentIndex(
-      view->model()->index(0, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  view->selectionModel()->setCurrentIndex(view->model()->index(0, 0),
+                                          QItemSelectionModel::ClearAndSelect |
+                                              QItemSelectionModel::Rows);
   ASSERT_EQ(spy.count(), 1);
   EXPECT_EQ(spy.at(0).at(0).value<EventRefs>(), kernelsNamed(*run, 0, "volta_sgemm_128x64_nn"));
   const DurationBins& bins = panel.histogram(OperationKind::kKernels)->bins();
@@ -95,8 +96,9 @@ TEST(StatisticsPanel, SelectingAnOpRequestsTheGpuWorkItLaunched) {
   QSignalSpy spy(&panel, &StatisticsPanel::eventsRequested);
   QTableView* view = panel.view(OperationKind::kOps);
   ASSERT_EQ(view->model()->rowCount(), 1);
-  view->selectionModel()->setCurrentIndex(
-      view->model()->index(0, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  view->selectionModel()->setCurrentIndex(view->model()->index(0, 0),
+                                          QItemSelectionModel::ClearAndSelect |
+                                              QItemSelectionModel::Rows);
   ASSERT_EQ(spy.count(), 1);
   const auto events = spy.at(0).at(0).value<EventRefs>();
   EXPECT_EQ(events, operationRows(*run, 0, OperationKind::kOps).front().events);
@@ -148,8 +150,8 @@ TEST(EventDetailsPanel, ShowsTheLinesOfTheSelectedEvent) {
 TEST(DiagnosisPanel, PaintsTheDiagnosisOfResnet50) {
   const std::string trace = "../shared/traces/kineto/resnet50_workers0.pt.trace.json.gz";
   std::string path;
-  for (const std::string& base :
-       {std::string("."), std::string(".."), std::string("../.."), std::string("../../..")}) {
+  for (const std::string& base : {std::string("."), std::string(".."), std::string("../.."),
+                                  std::string("../../..")}) {
     if (std::filesystem::exists(base + "/" + trace)) path = base + "/" + trace;
   }
   if (path.empty()) GTEST_SKIP() << trace << " not found";
