@@ -71,6 +71,7 @@ TEST_F(RangeSummaryTest, LinesLargestFirstWithTheirShares) {
   ASSERT_GE(lines.size(), 4u);
   EXPECT_EQ(lines[0].first, "Window");
   std::vector<std::string> keys;
+  keys.reserve(lines.size());
   for (const auto& [key, value] : lines) keys.push_back(key);
   const auto find = [&](const std::string& key) {
     return std::find(keys.begin(), keys.end(), key) - keys.begin();
