@@ -30,9 +30,11 @@
 #include "gui/models/lost_records.h"
 #include "gui/panels/diagnosis_panel.h"
 #include "gui/panels/event_details_panel.h"
+#include "gui/panels/keys_overlay.h"
 #include "gui/panels/ranks_panel.h"
 #include "gui/panels/statistics_panel.h"
 #include "gui/panels/window_chip.h"
+#include "gui/timeline/range_summary.h"
 #include "gui/timeline/timeline_view.h"
 #include "gui/timeline/timeline_widget.h"
 
@@ -143,10 +145,16 @@ void MainWindow::buildParts() {
   resizeDocks({details_dock}, {kEventDockHeight}, Qt::Vertical);
 
   // Everything that points at events shows them on the timeline.
-  connect(diagnosis_, &DiagnosisPanel::eventsRequested, this, &MainWindow::showEvents);
-  connect(statistics_, &StatisticsPanel::eventsRequested, this, &MainWindow::showEvents);
-  connect(charts_, &ChartsView::eventsRequested, this, &MainWindow::showEvents);
-  connect(roofline_, &RooflineChart::eventsRequested, this, &MainWindow::showEvents);
+  connect(diagnosis_, &DiagnosisPanel::eventsRequested, this,
+          [this](const EventRefs& events) { showEvents(events); });
+  // A Statistics row shows its runs on the timeline but stays on the
+  // histogram of their durations it just drew.
+  connect(statistics_, &StatisticsPanel::eventsRequested, this,
+          [this](const EventRefs& events) { showEvents(events, /*bring_forward=*/false); });
+  connect(charts_, &ChartsView::eventsRequested, this,
+          [this](const EventRefs& events) { showEvents(events); });
+  connect(roofline_, &RooflineChart::eventsRequested, this,
+          [this](const EventRefs& events) { showEvents(events); });
   connect(timeline_, &TimelineView::eventSelected, details_, &EventDetailsPanel::showEvent);
   TimelineWidget* timeline = timeline_->timeline();
   connect(timeline, &TimelineWidget::windowSelected, this, &MainWindow::analyseWindow);
@@ -168,6 +176,7 @@ void MainWindow::buildParts() {
   statusBar()->addPermanentWidget(progress_label_);
   statusBar()->addPermanentWidget(progress_);
   statusBar()->addPermanentWidget(cancel_);
+  keys_ = new KeysOverlay(this);
   setBusy(false);
 }
 
@@ -205,6 +214,22 @@ void MainWindow::buildMenus() {
       "(Shift+drag on the timeline selects any window)");
   QAction* whole = view->addAction("&Whole Run", this, &MainWindow::clearWindow);
   whole->setShortcut(QKeySequence("Ctrl+Shift+R"));
+  // Every dock, to bring back one that was closed.
+  view->addSeparator();
+  for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+
+  QMenu* help = menuBar()->addMenu("&Help");
+  QAction* keys = help->addAction("&Keys", keys_, &KeysOverlay::toggle);
+  keys->setObjectName("keys");
+  keys->setShortcut(QKeySequence(Qt::Key_Question));
+  help->addAction("&About damscope", this, [this] {
+    QMessageBox::about(
+        this, "About damscope",
+        QString("<h3>damscope %1</h3><p>Why is this training run slow, and what do I change "
+                "first? A profiler's trace of a training run, diagnosed: where the GPU waits "
+                "and why, the kernels that matter and what to do about them.</p>")
+            .arg(QApplication::applicationVersion().toHtmlEscaped()));
+  });
 
   QToolBar* bar = addToolBar("Run");
   bar->setObjectName("run");
@@ -348,6 +373,11 @@ void MainWindow::analyseWindow(const TimeWindow& window) {
   const int64_t offset = data ? data->rows.offsetOf(rank_) : 0;
   const TimeWindow on_rank{window.start - offset, window.end - offset};
   statistics_->setWindow(on_rank);
+  // What the window holds, in the Event dock: a sweep of its rows (a few ms
+  // per million events), so it is done here rather than on a worker.
+  if (data) {
+    details_->showLines(rangeSummaryLines(summarizeRange(data->rows, *run_, window), data->rows));
+  }
   window_analyser_->analyse(run_, rank_, on_rank, RunLoader::pipelineOptions().analysis);
 }
 
@@ -402,7 +432,7 @@ void MainWindow::onFailed(const QString& message, bool cancelled) {
   }
 }
 
-void MainWindow::showEvents(const EventRefs& events) {
+void MainWindow::showEvents(const EventRefs& events, bool bring_forward) {
   if (events.empty()) return;
   if (events.front().rank != rank_) {
     if (stacked_) {
@@ -412,8 +442,9 @@ void MainWindow::showEvents(const EventRefs& events) {
       showRank(events.front().rank);
     }
   }
-  tabs_->setCurrentWidget(timeline_);
+  if (bring_forward) tabs_->setCurrentWidget(timeline_);
   timeline_->showEvents(events);
+  details_->showEvent(events.front());
 }
 
 void MainWindow::showView(View view) {

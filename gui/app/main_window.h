@@ -7,11 +7,15 @@
 // Layout: the timeline, charts, roofline, statistics and ranks as tabs in the
 // middle, the diagnosis docked on the right, an event's details docked
 // below. Any part that points at events (a finding, a table row, a chart
-// point) sends them to the timeline, which shows and highlights them.
+// point, a search match) sends them to the timeline, which shows and
+// highlights them, and the first one's details to the Event dock; a
+// Statistics row does so without leaving its histogram. View lists every
+// dock; Help lists the keys (an overlay, also `?`) and says what damscope is.
 //
 // A time window selected on the timeline (Shift+drag, or View ▸ Analyse
-// Visible Range) re-scopes the diagnosis, its scorecard and the statistics
-// to that window: a WindowAnalyser re-analyses the rank off the UI thread,
+// Visible Range) shows what it holds in the Event dock (range_summary.h)
+// and re-scopes the diagnosis, its scorecard and the statistics to that
+// window: a WindowAnalyser re-analyses the rank off the UI thread,
 // and a chip in the tool bar ("window: 1.20–1.45 s [clear]") says so until
 // it is cleared (its clear, Esc on the timeline, View ▸ Whole Run), another
 // rank is shown or another run opened. The charts and the ranks stay the
@@ -45,6 +49,7 @@ namespace damscope {
 class ChartsView;
 class DiagnosisPanel;
 class EventDetailsPanel;
+class KeysOverlay;
 class RanksPanel;
 class RooflineChart;
 class RunLoader;
@@ -116,7 +121,9 @@ class MainWindow : public QMainWindow {
   void exportImage();
   void rememberRecent(const QStringList& inputs);
   void fillRecentMenu();
-  void showEvents(const EventRefs& events);
+  // Shows `events` on the timeline (bring_forward: and brings its tab
+  // forward) and the first one's details in the Event dock.
+  void showEvents(const EventRefs& events, bool bring_forward = true);
   void onWindowAnalysed(int rank, const TimeWindow& window,
                         std::shared_ptr<const RankResult> result);
   void analyseVisibleRange();
@@ -141,6 +148,7 @@ class MainWindow : public QMainWindow {
   RanksPanel* ranks_ = nullptr;
   DiagnosisPanel* diagnosis_ = nullptr;
   EventDetailsPanel* details_ = nullptr;
+  KeysOverlay* keys_ = nullptr;  // Help ▸ Keys, `?`
   QComboBox* rank_box_ = nullptr;
   WindowChip* chip_ = nullptr;
   QAction* chip_action_ = nullptr;  // shows and hides the chip in the tool bar

@@ -3,6 +3,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QMouseEvent>
 #include <QStackedWidget>
@@ -115,6 +116,14 @@ bool ChartFrame::eventFilter(QObject* watched, QEvent* event) {
     } else if (event->type() == QEvent::MouseMove) {
       auto* e = static_cast<QMouseEvent*>(event);
       onHover(e->position(), e->globalPosition().toPoint());
+    } else if (event->type() == QEvent::ToolTip) {
+      // The tool-tip event comes when the mouse has rested (~0.7 s); left to
+      // the view, QGraphicsScene::helpEvent finds no item with a tool tip
+      // and shows an empty one, which hides the point's. The chart answers
+      // with its own, so it stays while the mouse rests on the point.
+      auto* e = static_cast<QHelpEvent*>(event);
+      onHover(e->pos(), e->globalPos());
+      return true;
     }
   }
   return QWidget::eventFilter(watched, event);

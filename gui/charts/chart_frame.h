@@ -2,6 +2,8 @@
 // place when there is nothing to plot (a chart must say why it is empty,
 // never show bare axes), and a caption under it for what the plot leaves out.
 // Mouse presses and moves on the view's viewport go to onPress and onHover,
+// and so does the tool-tip event of a mouse at rest (so a point's tool tip
+// stays while the mouse rests on it, rather than being hidden by the scene),
 // so each chart finds what is under the pointer itself rather than through
 // Qt Charts' per-item signals (QScatterSeries::clicked can crash in Qt 6.4,
 // fixed in 6.5.3).

@@ -42,4 +42,10 @@ std::optional<EventRef> TimelineSearch::previous(const SearchPosition& from) con
   return (it == matches_.begin() ? matches_.back() : *std::prev(it)).event;
 }
 
+std::optional<size_t> TimelineSearch::indexOf(const SearchPosition& match) const {
+  const auto it = std::lower_bound(matches_.begin(), matches_.end(), match);
+  if (it == matches_.end() || *it != match) return std::nullopt;
+  return static_cast<size_t>(it - matches_.begin());
+}
+
 }  // namespace damscope

@@ -48,6 +48,9 @@ class TimelineSearch {
   std::optional<EventRef> next(const SearchPosition& from) const;
   // The last match before `from`, or the last of all before the first one.
   std::optional<EventRef> previous(const SearchPosition& from) const;
+  // Where `match` stands among the matches (0 for the first), for "3 of 41";
+  // none when it is not one of them.
+  std::optional<size_t> indexOf(const SearchPosition& match) const;
 
  private:
   QString text_;

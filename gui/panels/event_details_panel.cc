@@ -78,6 +78,11 @@ QLabel* EventDetailsPanel::valueLabel(const QString& key) const {
   return nullptr;
 }
 
+void EventDetailsPanel::showLines(const EventDetailLines& lines) {
+  lines_ = lines;
+  fill();
+}
+
 void EventDetailsPanel::fill() {
   while (QLayoutItem* item = grid_->takeAt(0)) {
     delete item->widget();

@@ -4,6 +4,7 @@
 // the other lines flow top to bottom into as many label/value column groups
 // as the width holds (kGroupWidthPx each), so a wide, short dock (under the
 // timeline) shows a kernel's launch call without scrolling (issue 31 §5).
+// It shows a selected time window's summary the same way (showLines).
 #pragma once
 
 #include <memory>
@@ -40,6 +41,9 @@ class EventDetailsPanel : public QWidget {
 
  public slots:
   void showEvent(const damscope::EventRef& event);
+  // Shows `lines` as they are: what a selected time window holds
+  // (rangeSummaryLines, gui/timeline/range_summary.h).
+  void showLines(const damscope::EventDetailLines& lines);
 
  protected:
   void resizeEvent(QResizeEvent* event) override;

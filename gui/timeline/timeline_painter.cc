@@ -30,25 +30,40 @@ std::shared_ptr<const TimelineData> buildTimelineData(const AnalysedRun& run, in
   auto data = std::make_shared<TimelineData>();
   data->rows = buildTimelineRows(run, rank);
   data->lod = LevelOfDetail(data->rows);
+  data->whole = summarizeRange(data->rows, run, {data->rows.start, data->rows.end});
   return data;
 }
 
-LaneLayout layoutLanes(const TimelineRows& rows, const std::vector<bool>& collapsed) {
+LaneLayout layoutLanes(const TimelineRows& rows, const RowArrangement& arrangement,
+                       const std::vector<bool>& collapsed_groups) {
   LaneLayout out;
-  out.lane_y.resize(rows.lanes.size());
-  out.lane_h.resize(rows.lanes.size());
+  out.lane_y.assign(rows.lanes.size(), -1);
+  out.lane_h.assign(rows.lanes.size(), 0);
+  out.row_y.assign(rows.rows.size(), -1);
+  out.row_collapsed.assign(rows.rows.size(), 0);
+  out.group_collapsed.assign(collapsed_groups.begin(), collapsed_groups.end());
   int y = 0;
-  for (const TimelineRow& row : rows.rows) {
-    const bool hidden = row.kind != RowKind::kRankHeader && row.group >= 0 &&
-                        static_cast<size_t>(row.group) < collapsed.size() &&
-                        collapsed[static_cast<size_t>(row.group)];
+  for (const int r : arrangement.order(rows.rows.size())) {
+    const TimelineRow& row = rows.rows[static_cast<size_t>(r)];
+    // A rank group folded under its header shows the header alone.
+    if (row.kind != RowKind::kRankHeader && row.group >= 0 &&
+        static_cast<size_t>(row.group) < collapsed_groups.size() &&
+        collapsed_groups[static_cast<size_t>(row.group)]) {
+      continue;
+    }
+    out.row_y[static_cast<size_t>(r)] = y;
+    if (arrangement.collapsed(r)) {
+      out.row_collapsed[static_cast<size_t>(r)] = 1;
+      y += TimelinePainter::kLanePx + TimelinePainter::kRowGapPx;
+      continue;
+    }
     for (int l = 0; l < row.lane_count; ++l) {
-      const size_t lane = static_cast<size_t>(row.first_lane) + static_cast<size_t>(l);
+      const size_t lane = static_cast<size_t>(row.first_lane + l);
       out.lane_y[lane] = y;
-      out.lane_h[lane] = hidden ? 0 : TimelinePainter::laneHeight(rows.lanes[lane]);
+      out.lane_h[lane] = TimelinePainter::laneHeight(rows.lanes[lane]);
       y += out.lane_h[lane];
     }
-    if (!hidden) y += TimelinePainter::kRowGapPx;
+    y += TimelinePainter::kRowGapPx;
   }
   out.content_height = y;
   return out;
@@ -85,9 +100,12 @@ void TimelinePainter::paint(QPainter& p, const TimelineFrame& f, std::vector<Tim
   for (size_t r = 0; r < rows.rows.size(); ++r) {
     const TimelineRow& row = rows.rows[r];
     const int last_lane = row.first_lane + row.lane_count - 1;
-    const double y0 = laneTop(f, row.first_lane);
-    const double y1 = laneTop(f, last_lane) + laneHeight(f, last_lane);
-    if (y1 <= y0 || y1 < top || y0 > bottom) continue;  // collapsed, or scrolled away
+    const bool collapsed = r < f.row_collapsed.size() && f.row_collapsed[r];
+    if (r < f.row_y.size() && f.row_y[r] < 0) continue;  // hidden, or in a folded rank group
+    const double y0 =
+        r < f.row_y.size() ? rowsTop() + f.row_y[r] - f.scroll_y : laneTop(f, row.first_lane);
+    const double y1 = collapsed ? y0 + kLanePx : laneTop(f, last_lane) + laneHeight(f, last_lane);
+    if (y1 < top || y0 > bottom) continue;
     if (row.kind == RowKind::kRankHeader) {
       paintRankHeader(p, f, row, y0);
       continue;
@@ -95,8 +113,15 @@ void TimelinePainter::paint(QPainter& p, const TimelineFrame& f, std::vector<Tim
     if (r % 2) {
       p.fillRect(QRectF(0, y0, f.size.width(), y1 - y0), palette_.color(QPalette::AlternateBase));
     }
+    const QRectF header(4, y0, kGutterPx - 8, std::min<double>(y1 - y0, kLanePx));
+    const QString busy = qtString(busyShareText(f.data->whole, r));
+    const int busy_width = busy.isEmpty() ? 0 : metrics.horizontalAdvance(busy) + 6;
+    p.setPen(palette_.color(QPalette::PlaceholderText));
+    p.drawText(header, Qt::AlignRight | Qt::AlignVCenter, busy);
     p.setPen(palette_.color(QPalette::Text));
-    paintRowLabel(p, row, y0, std::min<double>(y1 - y0, 2 * kLanePx), metrics);
+    paintRowLabel(p, row, collapsed, y0, std::min<double>(y1 - y0, 2 * kLanePx), busy_width,
+                  metrics);
+    if (collapsed) continue;
     for (int l = 0; l < row.lane_count; ++l) {
       const int lane = row.first_lane + l;
       const double y = laneTop(f, lane);
@@ -117,15 +142,18 @@ void TimelinePainter::paint(QPainter& p, const TimelineFrame& f, std::vector<Tim
   paintLegend(p, f);
 }
 
-void TimelinePainter::paintRowLabel(QPainter& p, const TimelineRow& row, double top, double height,
+void TimelinePainter::paintRowLabel(QPainter& p, const TimelineRow& row, bool collapsed,
+                                    double top, double height, int reserved_right,
                                     const QFontMetrics& metrics) {
-  const QString label = qtString(row.label);
-  const int width = kGutterPx - 8;
+  // A collapsed row says so, as a folded tree item does.
+  const QString label = collapsed ? "▸ " + qtString(row.label) : qtString(row.label);
+  const int width = kGutterPx - 8 - reserved_right;
   // A counter row is two lanes tall: a name too long for one line goes on
   // two, split before its qualifier ("(GPU 0)", "(thread 12)"), so that
   // counters of one name on different devices or threads stay told apart.
   const qsizetype split = label.indexOf(" (");
-  if (row.kind != RowKind::kCounter || metrics.horizontalAdvance(label) <= width || split <= 0) {
+  if (collapsed || row.kind != RowKind::kCounter || metrics.horizontalAdvance(label) <= width ||
+      split <= 0) {
     p.drawText(QRectF(4, top, width, std::min<double>(height, kLanePx)),
                Qt::AlignLeft | Qt::AlignVCenter, metrics.elidedText(label, Qt::ElideMiddle, width));
     return;
@@ -366,12 +394,8 @@ void TimelinePainter::paintSkew(QPainter& p, const TimelineFrame& f, int lane, d
 
 void TimelinePainter::paintRankHeader(QPainter& p, const TimelineFrame& f, const TimelineRow& row,
                                       double top) {
-  const RankGroup& group = f.data->rows.groups[static_cast<size_t>(row.group)];
-  // Collapsed: its first row (if it has any) is folded to no height.
-  const int first_row = group.header_row + 1;
-  const bool collapsed =
-      first_row < group.end_row &&
-      laneHeight(f, f.data->rows.rows[static_cast<size_t>(first_row)].first_lane) == 0;
+  const auto g = static_cast<size_t>(row.group);
+  const bool collapsed = g < f.group_collapsed.size() && f.group_collapsed[g];
   const QRectF band(0, top, f.size.width(), kLanePx);
   p.fillRect(band, palette_.color(QPalette::Button));
   p.setPen(palette_.color(QPalette::Mid));

@@ -39,6 +39,8 @@
 
 #include "gui/models/event_ref.h"
 #include "gui/timeline/level_of_detail.h"
+#include "gui/timeline/range_summary.h"
+#include "gui/timeline/row_arrangement.h"
 #include "gui/timeline/time_scale.h"
 #include "gui/timeline/timeline_rows.h"
 
@@ -52,31 +54,44 @@ namespace damscope {
 struct TimelineData {
   TimelineRows rows;
   LevelOfDetail lod;
+  // The whole trace's summary: each row header shows its busy share of the
+  // whole trace (not of the view, so it does not change while zooming).
+  RangeSummary whole;
 };
 // Pure: safe to call off the UI thread.
 std::shared_ptr<const TimelineData> buildTimelineData(const AnalysedRun& run, int rank);
 
-// Where each lane lies in the rows' content (y from the first row's top,
-// before scrolling), how tall it is (0: in a collapsed rank group), and the
-// content's height.
+// Where each row and lane lies in the rows' content (y from the first row's
+// top, before scrolling), and the content's height, with the rows arranged
+// as `arrangement` says and the rank groups folded as `collapsed_groups`
+// says (collapsed_groups[g]: the rows of rows.groups[g] are folded under its
+// header). row_y is -1 for a row not shown (hidden, or in a folded rank
+// group); lane_y is -1 and lane_h 0 for the lanes of a row not shown or
+// collapsed (a collapsed row keeps one lane's height for its header).
 struct LaneLayout {
   std::vector<int> lane_y;
   std::vector<int> lane_h;
+  std::vector<int> row_y;
+  std::vector<uint8_t> row_collapsed;
+  std::vector<uint8_t> group_collapsed;
   int content_height = 0;
 };
-// collapsed[g]: the rows of rows.groups[g] are folded under its header.
-LaneLayout layoutLanes(const TimelineRows& rows, const std::vector<bool>& collapsed = {});
+LaneLayout layoutLanes(const TimelineRows& rows, const RowArrangement& arrangement = {},
+                       const std::vector<bool>& collapsed_groups = {});
 
 // What to paint. run null: "No run open"; data null: "No events on this rank".
 struct TimelineFrame {
   const AnalysedRun* run = nullptr;
   int rank = 0;
   const TimelineData* data = nullptr;
-  TimeScale scale;              // the plot's view; its width is the plot's
-  QSize size;                   // the area painted, from (0, 0)
-  std::span<const int> lane_y;  // LaneLayout::lane_y of data->rows
-  std::span<const int> lane_h;  // LaneLayout::lane_h; empty: every lane at laneHeight
-  int scroll_y = 0;             // content y shown at the rows' top
+  TimeScale scale;                           // the plot's view; its width is the plot's
+  QSize size;                                // the area painted, from (0, 0)
+  std::span<const int> lane_y;               // LaneLayout::lane_y of data->rows
+  std::span<const int> lane_h;               // LaneLayout::lane_h; empty: every lane at laneHeight
+  std::span<const int> row_y;                // LaneLayout::row_y; empty: each row at its first lane
+  std::span<const uint8_t> row_collapsed;    // LaneLayout::row_collapsed; empty: none
+  std::span<const uint8_t> group_collapsed;  // LaneLayout::group_collapsed; empty: none
+  int scroll_y = 0;                          // content y shown at the rows' top
 };
 
 // What the last paint() drew, for the frame-time overlay (F12).
@@ -141,8 +156,8 @@ class TimelinePainter {
   }
 
  private:
-  void paintRowLabel(QPainter& p, const TimelineRow& row, double top, double height,
-                     const QFontMetrics& metrics);
+  void paintRowLabel(QPainter& p, const TimelineRow& row, bool collapsed, double top,
+                     double height, int reserved_right, const QFontMetrics& metrics);
   void paintRuler(QPainter& p, const TimelineFrame& f);
   void paintSteps(QPainter& p, const TimelineFrame& f);
   void paintLane(QPainter& p, const TimelineFrame& f, int lane, double top,

@@ -40,13 +40,16 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
   for (QPushButton* b : {previous, next}) b->setMaximumWidth(32);
   status_ = new QLabel(this);
   auto* fit = new QPushButton("Fit", this);
-  fit->setToolTip("Show the whole run (F)");
+  fit->setToolTip("Show the whole run (Home, F)");
   auto* hint = new QLabel(
-      "wheel or W/S: zoom · drag or A/D: pan · Shift+drag: analyse a window · right-drag: zoom",
+      "wheel or W/S: zoom · drag or A/D: pan · Shift+drag: analyse a window · Alt+←: back · "
+      "?: every key",
       this);
   hint->setToolTip(
-      "Wheel or W/S: zoom · drag or A/D: pan · F: fit · Shift+drag: analyse a window (Esc "
-      "clears it) · right- or Ctrl+drag: zoom to a range · click: an event's details");
+      "Wheel, W/S or +/-: zoom at the pointer · drag, A/D or ←/→: pan · Home or F: fit · "
+      "Alt+← / Alt+→: back / forward in the zoom history · Shift+drag: analyse a window · "
+      "Esc: clear the selection and the window · right- or Ctrl+drag: zoom to a range · "
+      "click: an event's details · ?: every key");
   hint->setForegroundRole(QPalette::PlaceholderText);
   // A reminder, not a control: it gives way (clipped) rather than narrow the
   // diagnosis dock beside the timeline.
@@ -132,6 +135,10 @@ void TimelineView::showEvents(const EventRefs& events) {
   timeline_->showEvents(events);
 }
 
+QString TimelineView::searchStatus() const {
+  return status_->text();
+}
+
 void TimelineView::focusSearch() {
   search_->setFocus(Qt::ShortcutFocusReason);
   search_->selectAll();
@@ -141,7 +148,14 @@ void TimelineView::find(bool forward) {
   const QString text = search_->text().trimmed();
   if (text.isEmpty()) return;
   const bool found = forward ? timeline_->findNext(text) : timeline_->findPrevious(text);
-  status_->setText(found ? clock_text_ : QString("no event named “%1”").arg(text));
+  if (!found) {
+    status_->setText(QString("no event named “%1”").arg(text));
+    return;
+  }
+  const std::optional<size_t> index = timeline_->matchIndex();
+  status_->setText(QString("%1 of %2")
+                       .arg(index ? QString::number(*index + 1) : QString("–"))
+                       .arg(timeline_->search().matches().size()));
 }
 
 }  // namespace damscope

@@ -1,6 +1,7 @@
 // The timeline as the main window shows it: the TimelineWidget under a bar
 // with search (Ctrl+F focuses it; Enter and F3 go to the next match,
-// Shift+F3 to the previous one), Fit, and a one-line reminder of the mouse
+// Shift+F3 to the previous one; "3 of 41" says where the match stands among
+// all of them), Fit, and a one-line reminder of the mouse
 // and keys. Large runs get their rows and level-of-detail aggregates built
 // off the UI thread (buildTimelineData), so opening a 10 M-event trace does
 // not freeze the window; ready() says when the timeline shows the run. The
@@ -36,6 +37,8 @@ class TimelineView : public QWidget {
 
   TimelineWidget* timeline() const { return timeline_; }
   bool isReady() const { return ready_; }
+  // What the search bar says: "3 of 41", "no event named …" or nothing.
+  QString searchStatus() const;
 
  public slots:
   void setRun(const std::shared_ptr<const damscope::AnalysedRun>& run, int rank);

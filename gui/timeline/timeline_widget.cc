@@ -5,8 +5,11 @@
 #include <cmath>
 
 #include <QElapsedTimer>
+#include <QContextMenuEvent>
+#include <QGuiApplication>
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
@@ -21,11 +24,17 @@
 namespace damscope {
 namespace {
 
-// Zoom per wheel notch (120 eighths of a degree) and per W/S press.
+// Zoom per wheel notch (120 eighths of a degree) and per W/S or +/- press.
 constexpr double kWheelZoom = 1.25;
 constexpr double kKeyZoom = 1.5;
-// A/D pan by this fraction of the view.
+// A/D and the arrows pan by this fraction of the view.
 constexpr double kKeyPanFraction = 0.1;
+// Up/Down scroll the rows by this many lanes.
+constexpr int kKeyScrollLanes = 3;
+// A search match narrower than this is zoomed to, with kMatchContext of its
+// duration on each side, so that it can be seen.
+constexpr double kMinMatchPx = 8.0;
+constexpr double kMatchContext = 2.0;
 // A press that moves less than this is a click, not a drag.
 constexpr int kClickSlopPx = 4;
 // Margin around an event zoomed to, as a fraction of its duration on each side.
@@ -39,7 +48,10 @@ QString durationText(int64_t ns) {
 
 }  // namespace
 
-TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent), painter_(palette(), font()) {
+TimelineWidget::TimelineWidget(QWidget* parent)
+    : QWidget(parent),
+      painter_(palette(), font()),
+      scan_codes_(scanCodesOf(QGuiApplication::platformName())) {
   vbar_ = new QScrollBar(Qt::Vertical, this);
   connect(vbar_, &QScrollBar::valueChanged, this, [this] { viewChanged(); });
   setFocusPolicy(Qt::StrongFocus);
@@ -73,6 +85,8 @@ void TimelineWidget::setData(std::shared_ptr<const AnalysedRun> run, int rank,
   highlighted_.clear();
   window_.reset();
   search_ = TimelineSearch();
+  history_.clear();
+  arrangement_ = RowArrangement();
   painter_.forgetLabels();
   collapsed_.assign(data_ ? data_->rows.groups.size() : 0, false);
   layoutRows();
@@ -98,12 +112,15 @@ TimelineFrame TimelineWidget::frame() const {
   f.size = size();
   f.lane_y = layout_.lane_y;
   f.lane_h = layout_.lane_h;
+  f.row_y = layout_.row_y;
+  f.row_collapsed = layout_.row_collapsed;
+  f.group_collapsed = layout_.group_collapsed;
   f.scroll_y = vbar_->value();
   return f;
 }
 
 void TimelineWidget::layoutRows() {
-  layout_ = data_ ? layoutLanes(data_->rows, collapsed_) : LaneLayout();
+  layout_ = data_ ? layoutLanes(data_->rows, arrangement_, collapsed_) : LaneLayout();
   const int visible = std::max(0, rowsBottom() - rowsTop());
   vbar_->setRange(0, std::max(0, layout_.content_height - visible));
   vbar_->setPageStep(std::max(1, visible));
@@ -132,14 +149,41 @@ void TimelineWidget::viewChanged() {
   update();
 }
 
+void TimelineWidget::leaveView(bool gradual) {
+  history_.leave({scale_.start(), scale_.end()}, gradual);
+}
+
+void TimelineWidget::restoreView(const std::optional<ViewSpan>& view) {
+  if (!view) return;
+  scale_.fit(view->start, view->end);
+  viewChanged();
+}
+
 void TimelineWidget::zoomToSpan(int64_t ts, int64_t end) {
+  leaveView(false);
   scale_.fit(ts, std::max(end, ts + 1));
   viewChanged();
 }
 
 void TimelineWidget::fit() {
+  leaveView(false);
   scale_.fitAll();
   viewChanged();
+}
+
+void TimelineWidget::goBack() {
+  restoreView(history_.back({scale_.start(), scale_.end()}));
+}
+
+void TimelineWidget::goForward() {
+  restoreView(history_.forward({scale_.start(), scale_.end()}));
+}
+
+void TimelineWidget::clearSelection() {
+  selected_.reset();
+  launch_.reset();
+  highlighted_.clear();
+  update();
 }
 
 void TimelineWidget::selectWindow(const TimeWindow& window) {
@@ -176,6 +220,7 @@ void TimelineWidget::ensureVisible(int lane) {
   const int group =
       data_->rows.rows[static_cast<size_t>(data_->rows.lanes[static_cast<size_t>(lane)].row)].group;
   if (group >= 0 && collapsed_[static_cast<size_t>(group)]) setCollapsed(group, false);
+  if (layout_.lane_y[static_cast<size_t>(lane)] < 0) return;  // a hidden or collapsed row
   const int top = layout_.lane_y[static_cast<size_t>(lane)];
   const int visible = rowsBottom() - rowsTop();
   if (top < vbar_->value() || top + kLanePx > vbar_->value() + visible) {
@@ -206,7 +251,7 @@ QRectF TimelineWidget::eventRect(const EventRef& ref) const {
   if (!data_ || !run_) return {};
   const int lane = data_->rows.laneOf(ref);
   const auto span = viewSpan(ref);
-  if (lane < 0 || !span || layout_.lane_h[static_cast<size_t>(lane)] == 0) return {};
+  if (lane < 0 || !span || layout_.lane_y[static_cast<size_t>(lane)] < 0) return {};
   const double top = laneTop(lane);
   if (top + kLanePx <= rowsTop() || top >= rowsBottom()) return {};
   const double x0 = std::max<double>(kGutterPx, xOf(span->ts));
@@ -413,8 +458,14 @@ void TimelineWidget::select(const EventRef& ref, bool emit_signal) {
 void TimelineWidget::centreOn(const EventRef& ref) {
   const auto span = viewSpan(ref);
   if (!span) return;
-  if (scale_.x(span->end()) - scale_.x(span->ts) > 0.8 * plotWidth()) {
+  leaveView(false);
+  const double width_px = scale_.x(span->end()) - scale_.x(span->ts);
+  if (width_px > 0.8 * plotWidth()) {
     const int64_t margin = static_cast<int64_t>(static_cast<double>(span->dur) * kZoomMargin);
+    scale_.fit(span->ts - margin, span->end() + margin);
+  } else if (width_px < kMinMatchPx) {
+    const int64_t margin =
+        std::max<int64_t>(static_cast<int64_t>(static_cast<double>(span->dur) * kMatchContext), 50);
     scale_.fit(span->ts - margin, span->end() + margin);
   } else {
     scale_.pan(scale_.x(span->ts + span->dur / 2) - plotWidth() / 2.0);
@@ -440,6 +491,13 @@ bool TimelineWidget::find(const QString& text, bool forward) {
   return true;
 }
 
+std::optional<size_t> TimelineWidget::matchIndex() const {
+  if (!selected_ || !run_) return std::nullopt;
+  const auto span = spanOf(*selected_, *run_);
+  if (!span) return std::nullopt;
+  return search_.indexOf({span->ts, *selected_});
+}
+
 bool TimelineWidget::findNext(const QString& text) {
   return find(text, true);
 }
@@ -452,6 +510,7 @@ void TimelineWidget::wheelEvent(QWheelEvent* event) {
   if (event->modifiers() & Qt::ShiftModifier) {
     vbar_->setValue(vbar_->value() - static_cast<int>(notches * 3 * kLanePx));
   } else {
+    leaveView(true);
     scale_.zoom(std::pow(kWheelZoom, notches), event->position().x() - kGutterPx);
     viewChanged();
   }
@@ -473,8 +532,10 @@ void TimelineWidget::mousePressEvent(QMouseEvent* event) {
 
 void TimelineWidget::mouseMoveEvent(QMouseEvent* event) {
   const QPoint pos = event->pos();
+  pointer_ = pos;
   if (drag_ != Drag::kNone && (pos - press_pos_).manhattanLength() >= kClickSlopPx) moved_ = true;
   if (drag_ == Drag::kPan && moved_) {
+    leaveView(true);
     scale_.pan(last_pos_.x() - pos.x());
     const int dy = last_pos_.y() - pos.y();
     if (dy) vbar_->setValue(vbar_->value() + dy);
@@ -539,38 +600,124 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* event) {
   update();
 }
 
+void TimelineWidget::setRowArrangement(const RowArrangement& arrangement) {
+  arrangement_ = arrangement;
+  layoutRows();
+  viewChanged();
+}
+
+std::optional<int> TimelineWidget::rowAt(int y) const {
+  if (!data_ || y < rowsTop() || y >= rowsBottom()) return std::nullopt;
+  const int content_y = y - rowsTop() + vbar_->value();
+  const TimelineRows& rows = data_->rows;
+  for (size_t r = 0; r < rows.rows.size(); ++r) {
+    const int top = layout_.row_y[r];
+    if (top < 0 || content_y < top) continue;
+    int bottom = top + kLanePx;
+    if (!layout_.row_collapsed[r]) {
+      const int last = rows.rows[r].first_lane + rows.rows[r].lane_count - 1;
+      bottom = layout_.lane_y[static_cast<size_t>(last)] +
+               TimelinePainter::laneHeight(rows.lanes[static_cast<size_t>(last)]);
+    }
+    if (content_y < bottom) return static_cast<int>(r);
+  }
+  return std::nullopt;
+}
+
+QMenu* TimelineWidget::rowMenu(int row) {
+  auto* menu = new QMenu(this);
+  // Each action edits the arrangement, then the rows are laid out again.
+  auto add = [this, menu](const QString& text, auto edit) {
+    return menu->addAction(text, this, [this, edit] {
+      edit(arrangement_);
+      layoutRows();
+      viewChanged();
+    });
+  };
+  if (row >= 0) {  // a row's header, not the space below the rows
+    const bool collapsed = arrangement_.collapsed(row);
+    const bool pinned = arrangement_.pinned(row);
+    add(collapsed ? tr("Expand") : tr("Collapse"),
+        [row, collapsed](RowArrangement& r) { r.setCollapsed(row, !collapsed); });
+    add(tr("Hide"), [row](RowArrangement& r) { r.setHidden(row, true); });
+    add(pinned ? tr("Unpin") : tr("Pin to the Top"),
+        [row, pinned](RowArrangement& r) { r.setPinned(row, !pinned); });
+    menu->addSeparator();
+  }
+  add(tr("Show All Rows"), [](RowArrangement& r) {
+    r.showAll();
+  })->setEnabled(arrangement_.anyHidden());
+  return menu;
+}
+
+void TimelineWidget::contextMenuEvent(QContextMenuEvent* event) {
+  if (event->pos().x() >= kGutterPx || !data_) {
+    event->ignore();
+    return;
+  }
+  drag_ = Drag::kNone;  // the right press that opened the menu zooms nothing
+  QMenu* menu = rowMenu(rowAt(event->pos().y()).value_or(-1));
+  menu->setAttribute(Qt::WA_DeleteOnClose);
+  menu->popup(event->globalPos());
+}
+
+void TimelineWidget::leaveEvent(QEvent* event) {
+  pointer_.reset();
+  QWidget::leaveEvent(event);
+}
+
+double TimelineWidget::zoomAnchor() const {
+  if (pointer_ && pointer_->x() >= kGutterPx && pointer_->x() < kGutterPx + plotWidth())
+    return pointer_->x() - kGutterPx;
+  return plotWidth() / 2.0;
+}
+
 void TimelineWidget::keyPressEvent(QKeyEvent* event) {
-  const double centre = plotWidth() / 2.0;
-  switch (event->key()) {
-    case Qt::Key_W:
-      scale_.zoom(kKeyZoom, centre);
+  const std::optional<TimelineAction> action =
+      timelineActionOf(event->key(), event->modifiers(), event->nativeScanCode(), scan_codes_);
+  const bool nothing_to_clear = !window_ && !selected_ && highlighted_.empty();
+  if (!action || (*action == TimelineAction::kClear && nothing_to_clear)) {
+    QWidget::keyPressEvent(event);  // Esc with nothing to clear: the window's
+    return;
+  }
+  act(*action);
+}
+
+void TimelineWidget::act(TimelineAction action) {
+  switch (action) {
+    case TimelineAction::kZoomIn:
+    case TimelineAction::kZoomOut:
+      leaveView(true);
+      scale_.zoom(action == TimelineAction::kZoomIn ? kKeyZoom : 1 / kKeyZoom, zoomAnchor());
       break;
-    case Qt::Key_S:
-      scale_.zoom(1 / kKeyZoom, centre);
+    case TimelineAction::kPanLeft:
+    case TimelineAction::kPanRight:
+      leaveView(true);
+      scale_.pan((action == TimelineAction::kPanLeft ? -1 : 1) * kKeyPanFraction * plotWidth());
       break;
-    case Qt::Key_A:
-      scale_.pan(-kKeyPanFraction * plotWidth());
-      break;
-    case Qt::Key_D:
-      scale_.pan(kKeyPanFraction * plotWidth());
-      break;
-    case Qt::Key_F:
-      scale_.fitAll();
-      break;
-    case Qt::Key_F12:
+    case TimelineAction::kScrollUp:
+    case TimelineAction::kScrollDown:
+      vbar_->setValue(vbar_->value() +
+                      (action == TimelineAction::kScrollUp ? -1 : 1) * kKeyScrollLanes * kLanePx);
+      return;
+    case TimelineAction::kFit:
+      fit();
+      return;
+    case TimelineAction::kBack:
+      goBack();
+      return;
+    case TimelineAction::kForward:
+      goForward();
+      return;
+    case TimelineAction::kFrameTimes:
       setFrameTimesShown(!frame_times_shown_);
       return;
-    case Qt::Key_Escape:
-      if (!window_) {
-        QWidget::keyPressEvent(event);
-        return;
+    case TimelineAction::kClear:
+      clearSelection();
+      if (window_) {
+        window_.reset();
+        emit windowCleared();
       }
-      window_.reset();
-      update();
-      emit windowCleared();
-      return;
-    default:
-      QWidget::keyPressEvent(event);
       return;
   }
   viewChanged();

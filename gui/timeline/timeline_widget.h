@@ -11,11 +11,18 @@
 // range being dragged repaint only an overlay over that image.
 //
 // Mouse and keys:
-//   - wheel: zoom at the cursor (Shift+wheel scrolls the rows); W/S zoom at
-//     the centre; drag or A/D pan; F fits the whole trace;
+//   - wheel, W/S and +/-: zoom at the mouse pointer (the view's centre when
+//     the pointer is elsewhere); Shift+wheel and Up/Down scroll the rows;
+//     drag, A/D and Left/Right pan; Home or F fits the whole trace; W/A/S/D
+//     by position (gui/models/timeline_keys.h: the one table of keys);
+//   - Alt+Left / Alt+Right: back and forward in the zoom history
+//     (zoom_history.h);
 //   - Shift+drag selects a time window and emits windowSelected (the app
 //     re-scopes the diagnosis to it, as Perfetto's area selection and Nsight
-//     Systems' "analyze range" do); Esc clears it (windowCleared);
+//     Systems' "analyze range" do);
+//   - Esc clears the selection, the highlights and the window (windowCleared);
+//   - a right-click on a row header: collapse, hide or pin the row
+//     (row_arrangement.h), or show every hidden row again;
 //   - right-drag or Ctrl+drag zooms to the range dragged over;
 //   - a click selects an event (emits eventSelected; a folded item selects its
 //     longest event) and, for a kernel, memcpy or memset, draws an arrow from
@@ -44,9 +51,12 @@
 
 #include "gui/models/event_ref.h"
 #include "gui/models/time_window.h"
+#include "gui/models/timeline_keys.h"
 #include "gui/models/timeline_search.h"
 #include "gui/timeline/timeline_painter.h"
+#include "gui/timeline/zoom_history.h"
 
+class QMenu;
 class QScrollBar;
 
 namespace damscope {
@@ -103,6 +113,24 @@ class TimelineWidget : public QWidget {
   const CollectiveSkew* collectiveAt(const QPoint& pos) const;
   // The widget x of `ts` (the plot starts at kGutterPx).
   double xOf(int64_t ts) const { return kGutterPx + scale_.x(ts); }
+  // The matches of the last search (findNext, findPrevious).
+  const TimelineSearch& search() const { return search_; }
+  // Where the selected event stands among the last search's matches
+  // (0-based), or none.
+  std::optional<size_t> matchIndex() const;
+  const ZoomHistory& history() const { return history_; }
+  // What scan codes mean in the key events this widget gets; by default those
+  // of the platform Qt runs on (tests set another).
+  void setScanCodes(ScanCodes codes) { scan_codes_ = codes; }
+  // The rows' arrangement (collapsed, hidden, pinned); reset by setData.
+  const RowArrangement& rowArrangement() const { return arrangement_; }
+  void setRowArrangement(const RowArrangement& arrangement);
+  // The row whose header or lanes lie at widget y `y`, or none.
+  std::optional<int> rowAt(int y) const;
+  // The context menu of `row`'s header (a child of this widget): Collapse or
+  // Expand, Hide, Pin or Unpin, Show All Rows; row -1 (below the rows): Show
+  // All Rows alone.
+  QMenu* rowMenu(int row);
 
  public slots:
   // `rank` an index into run->tables, or kAllRanks.
@@ -117,6 +145,11 @@ class TimelineWidget : public QWidget {
   void fit();
   // Shows or hides the frame-time overlay (F12).
   void setFrameTimesShown(bool shown);
+  // The zoom history: the view before the last jump, and back again.
+  void goBack();
+  void goForward();
+  // Clears the selected event and the highlights (Esc also clears the window).
+  void clearSelection();
   // Selects `window` as a Shift+drag does: shows it and emits windowSelected.
   void selectWindow(const damscope::TimeWindow& window);
   // Shows `window` (or none) without a signal: the app's word on what the
@@ -142,6 +175,8 @@ class TimelineWidget : public QWidget {
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
   void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void leaveEvent(QEvent* event) override;
+  void contextMenuEvent(QContextMenuEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
   bool event(QEvent* event) override;
 
@@ -152,6 +187,13 @@ class TimelineWidget : public QWidget {
   TimelineFrame frame() const;
   double laneTop(int lane) const { return TimelinePainter::laneTop(frame(), lane); }
   void layoutRows();
+  // Records the view about to change in the zoom history (gradual: a wheel
+  // notch, a drag or a key's zoom or pan, merged with the ones before it).
+  void leaveView(bool gradual);
+  void restoreView(const std::optional<ViewSpan>& view);
+  void act(TimelineAction action);
+  // Where keys zoom: the pointer's x in the plot, or the plot's centre.
+  double zoomAnchor() const;
   void viewChanged();  // zoom, pan, scroll, size or data: repaint the cached view
   void rebuild();
   void paintOverlay(QPainter& p);
@@ -197,6 +239,10 @@ class TimelineWidget : public QWidget {
   bool moved_ = false;
 
   TimelineSearch search_;
+  ZoomHistory history_;
+  RowArrangement arrangement_;
+  ScanCodes scan_codes_;
+  std::optional<QPoint> pointer_;  // the mouse over the widget, for key zooms
 };
 
 }  // namespace damscope

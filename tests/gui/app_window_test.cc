@@ -6,8 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <QComboBox>
+#include <QDockWidget>
 #include <QLabel>
 #include <QListView>
+#include <QMenu>
+#include <QMenuBar>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
@@ -15,7 +18,11 @@
 #include <cmath>
 
 #include "gui/app/main_window.h"
+#include "gui/charts/charts_view.h"
+#include "gui/models/timeline_keys.h"
 #include "gui/panels/diagnosis_panel.h"
+#include "gui/panels/event_details_panel.h"
+#include "gui/panels/keys_overlay.h"
 #include "gui/panels/scorecard_bar.h"
 #include "gui/panels/statistics_panel.h"
 #include "gui/panels/window_chip.h"
@@ -66,14 +73,68 @@ TEST(MainWindow, AFindingsClickShowsItsEvidenceOnTheTimeline) {
       << "zoomed in on it, not left at the whole run";
 }
 
-TEST(MainWindow, AStatisticsRowSelectsEveryRunOfItsKernel) {
+TEST(MainWindow, AStatisticsRowSelectsEveryRunOfItsKernelAndStaysOnItsHistogram) {
   OpenWindow w;
   auto* statistics = w.window.findChild<StatisticsPanel*>();
   ASSERT_NE(statistics, nullptr);
+  w.window.showView(MainWindow::View::kStatistics);
   const EventRefs gemms = kernelsNamed(*w.window.run(), 0, "volta_sgemm_128x64_nn");
   ASSERT_EQ(gemms.size(), 6u);
   emit statistics->eventsRequested(gemms);
   EXPECT_EQ(w.window.findChild<TimelineView*>()->timeline()->highlighted(), gemms);
+  EXPECT_TRUE(statistics->isVisible()) << "the histogram it asked for stays in view";
+  EXPECT_EQ(w.window.findChild<EventDetailsPanel*>()->lines(),
+            eventDetails(gemms.front(), *w.window.run()));
+}
+
+// A finding, a chart's bar, a roofline disc, a step: every selection that
+// points at events shows the first one in the Event dock.
+TEST(MainWindow, EverySelectionShowsItsEventInTheEventDock) {
+  OpenWindow w;
+  auto* details = w.window.findChild<EventDetailsPanel*>();
+  ASSERT_NE(details, nullptr);
+  EXPECT_TRUE(details->lines().empty());
+  const RankResult& rank = w.window.run()->run.ranks[0];
+  const EventRefs evidence = eventsOfFinding(rank.findings.findings.front(), 0);
+  ASSERT_FALSE(evidence.empty());
+  emit w.window.findChild<DiagnosisPanel*>()->eventsRequested(evidence);
+  EXPECT_EQ(details->lines(), eventDetails(evidence.front(), *w.window.run()));
+  const EventRefs gemms = kernelsNamed(*w.window.run(), 0, "volta_sgemm_128x64_nn");
+  emit w.window.findChild<ChartsView*>()->eventsRequested(gemms);
+  EXPECT_EQ(details->lines(), eventDetails(gemms.front(), *w.window.run()));
+}
+
+TEST(MainWindow, ViewListsEveryDockAndHelpListsTheKeys) {
+  OpenWindow w;
+  QMenu* view = nullptr;
+  QMenu* help = nullptr;
+  for (QAction* a : w.window.menuBar()->actions()) {
+    if (a->text() == "&View") view = a->menu();
+    if (a->text() == "&Help") help = a->menu();
+  }
+  ASSERT_NE(view, nullptr);
+  ASSERT_NE(help, nullptr);
+  const QList<QDockWidget*> docks = w.window.findChildren<QDockWidget*>();
+  ASSERT_GE(docks.size(), 2);
+  for (QDockWidget* dock : docks) {
+    EXPECT_TRUE(view->actions().contains(dock->toggleViewAction()))
+        << dock->windowTitle().toStdString();
+  }
+  auto* overlay = w.window.findChild<KeysOverlay*>();
+  ASSERT_NE(overlay, nullptr);
+  EXPECT_FALSE(overlay->isVisible());
+  auto* keys = help->findChild<QAction*>("keys");
+  ASSERT_NE(keys, nullptr);
+  EXPECT_EQ(keys->shortcut(), QKeySequence(Qt::Key_Question));
+  keys->trigger();
+  EXPECT_TRUE(overlay->isVisible());
+  EXPECT_EQ(overlay->geometry(), w.window.rect()) << "it covers the window";
+  for (const KeyHelp& line : timelineKeyHelp()) {
+    EXPECT_TRUE(overlay->text().contains(QString::fromUtf8(line.keys).toHtmlEscaped()))
+        << line.keys;
+  }
+  QTest::keyClick(overlay, Qt::Key_Space);
+  EXPECT_FALSE(overlay->isVisible()) << "any key closes it";
 }
 
 // The window of step `i` of the rank shown.

@@ -9,12 +9,14 @@
 #include <QBarSet>
 #include <QChart>
 #include <QGraphicsSimpleTextItem>
+#include <QHelpEvent>
 #include <QHorizontalStackedBarSeries>
 #include <QImage>
 #include <QLineSeries>
 #include <QSignalSpy>
 #include <QStackedBarSeries>
 #include <QTest>
+#include <QToolTip>
 #include <set>
 
 #include "gui/charts/charts_view.h"
@@ -103,6 +105,27 @@ TEST(RooflineChart, ClickOnADiscSelectsEveryRunOfThatKernel) {
     EXPECT_EQ(expected.size(), 9u);  // three steps, three runs each
     EXPECT_EQ(eventsOf(spy, static_cast<int>(i)), expected) << name;
   }
+}
+
+// The tool-tip event of a mouse at rest (after ~0.7 s) used to reach the
+// scene, which found no item with a tool tip and hid the disc's.
+TEST(RooflineChart, ADiscsToolTipStaysWhileTheMouseRestsOnIt) {
+  auto run = runWithRoofline();
+  RooflineChart chart;
+  chart.setRun(run, 0);
+  showAt(chart);
+  const std::optional<QPointF> at = chart.markerPosition(0);
+  ASSERT_TRUE(at.has_value());
+  QTest::mouseMove(chart.viewport(), at->toPoint());
+  ASSERT_TRUE(QToolTip::isVisible());
+  const QString text = QToolTip::text();
+  EXPECT_FALSE(text.isEmpty());
+  QHelpEvent rest(QEvent::ToolTip, at->toPoint(), chart.viewport()->mapToGlobal(at->toPoint()));
+  QApplication::sendEvent(chart.viewport(), &rest);
+  QTest::qWait(500);  // longer than a hidden tip's fade (300 ms)
+  EXPECT_TRUE(QToolTip::isVisible());
+  EXPECT_EQ(QToolTip::text(), text);
+  QToolTip::hideText();
 }
 
 TEST(RooflineChart, ClickOnEmptySpaceAsksForNothing) {
@@ -263,8 +286,8 @@ TEST(ChartsOfSharedTraces, ResNet50) {
   DAMSCOPE_REQUIRE_SHARED_TRACES();
   PipelineOptions options;
   options.store = false;
-  auto opened =
-      openRun({testing::sharedTrace("kineto/resnet50_workers0.pt.trace.json.gz")}, options, EventsNeeded::kEveryRank);
+  auto opened = openRun({testing::sharedTrace("kineto/resnet50_workers0.pt.trace.json.gz")},
+                        options, EventsNeeded::kEveryRank);
   ASSERT_TRUE(opened.ok()) << opened.error().message();
   auto run = std::make_shared<const AnalysedRun>(std::move(opened.value()));
   const RankResult& r = run->run.ranks.at(0);
@@ -300,7 +323,8 @@ TEST(ChartsOfSharedTraces, ResNet50) {
   StepTimeChart step_time;
   step_time.setRun(run, 0);
   // ResNet-50's model FLOPs come from its recorded op shapes.
-  EXPECT_FALSE(step_time.caption().startsWith("MFU not computed")) << step_time.caption().toStdString();
+  EXPECT_FALSE(step_time.caption().startsWith("MFU not computed"))
+      << step_time.caption().toStdString();
   grab(step_time, "step_time");
   TopKernelsChart top;
   top.setRun(run, 0);

@@ -61,6 +61,17 @@ TEST(TimelineSearch, NextAndPreviousFromAPositionWrap) {
   EXPECT_EQ(search.previous(search.at(testing::us(250))), first);
 }
 
+TEST(TimelineSearch, IndexOfAMatchForThreeOfFortyOne) {
+  const AnalysedRun run = namedRun();
+  const TimelineSearch search(run, 0, "gemm");
+  ASSERT_EQ(search.matches().size(), 4u);
+  for (size_t i = 0; i < search.matches().size(); ++i)
+    EXPECT_EQ(search.indexOf(search.matches()[i]), i);
+  EXPECT_FALSE(search.indexOf(search.at(testing::us(100)))) << "a time alone is no match";
+  const EventRef elementwise{0, EventKind::kKernel, 1};
+  EXPECT_FALSE(search.indexOf({testing::us(200), elementwise}));
+}
+
 TEST(TimelineSearch, NothingForEmptyTextNoMatchOrAnotherRank) {
   const AnalysedRun run = namedRun();
   EXPECT_TRUE(TimelineSearch(run, 0, "").empty());

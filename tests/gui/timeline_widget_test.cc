@@ -2,9 +2,11 @@
 // them: showEvents, search, click-to-select and painting, offscreen.
 #include <gtest/gtest.h>
 
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QTest>
 
+#include "gui/timeline/timeline_view.h"
 #include "gui/timeline/timeline_widget.h"
 #include "tests/gui/gui_test_support.h"
 #include "tests/trace_builder.h"
@@ -326,6 +328,122 @@ TEST(TimelineWidget, ADoubleOrMiddleClickOnAFoldZoomsIntoIt) {
     EXPECT_LE(widget.scale().start(), burst);
     EXPECT_GE(widget.scale().end(), burst + us(19.0));
   }
+}
+
+// A key press as the platform sends it, scan code included.
+void press(QWidget& widget, int key, uint32_t scan_code,
+           Qt::KeyboardModifiers modifiers = Qt::NoModifier) {
+  QKeyEvent event(QEvent::KeyPress, key, modifiers, scan_code, 0, 0);
+  QApplication::sendEvent(&widget, &event);
+}
+
+TEST_F(TimelineWidgetTest, WAndSZoomAtTheMousePointer) {
+  const int x = TimelineWidget::kGutterPx + 200;  // far from the centre
+  QMouseEvent move(QEvent::MouseMove, QPointF(x, 100), widget_.mapToGlobal(QPointF(x, 100)),
+                   Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+  QApplication::sendEvent(&widget_, &move);
+  const int64_t under = widget_.scale().ts(x - TimelineWidget::kGutterPx);
+  const double before = widget_.scale().nsPerPx();
+  QTest::keyClick(&widget_, Qt::Key_W);
+  EXPECT_LT(widget_.scale().nsPerPx(), before);
+  EXPECT_NEAR(static_cast<double>(widget_.scale().ts(x - TimelineWidget::kGutterPx)),
+              static_cast<double>(under), widget_.scale().nsPerPx());
+  QTest::keyClick(&widget_, Qt::Key_Plus);
+  QTest::keyClick(&widget_, Qt::Key_S);
+  EXPECT_NEAR(static_cast<double>(widget_.scale().ts(x - TimelineWidget::kGutterPx)),
+              static_cast<double>(under), widget_.scale().nsPerPx());
+}
+
+TEST_F(TimelineWidgetTest, WasdByPositionOnAzerty) {
+  // Under X11 an AZERTY keyboard sends Z at the W position (keycode 25) and
+  // Q at the A position (38); its W (at QWERTY's Z, keycode 52) does nothing.
+  widget_.setScanCodes(ScanCodes::kXkb);
+  QTest::keyClick(&widget_, Qt::Key_W);  // zoom in, so there is room to pan
+  const double zoomed = widget_.scale().nsPerPx();
+  press(widget_, Qt::Key_Z, 25);
+  EXPECT_LT(widget_.scale().nsPerPx(), zoomed);
+  const double after_z = widget_.scale().nsPerPx();
+  press(widget_, Qt::Key_W, 52);
+  EXPECT_DOUBLE_EQ(widget_.scale().nsPerPx(), after_z);
+  const int64_t start = widget_.scale().start();
+  press(widget_, Qt::Key_Q, 38);
+  EXPECT_LT(widget_.scale().start(), start);
+  press(widget_, Qt::Key_D, 40);
+  EXPECT_NEAR(static_cast<double>(widget_.scale().start()), static_cast<double>(start),
+              widget_.scale().nsPerPx());
+}
+
+TEST_F(TimelineWidgetTest, ArrowsPanAndScrollHomeFits) {
+  const double fit = widget_.scale().nsPerPx();
+  QTest::keyClick(&widget_, Qt::Key_W);
+  QTest::keyClick(&widget_, Qt::Key_W);
+  const int64_t start = widget_.scale().start();
+  QTest::keyClick(&widget_, Qt::Key_Right);
+  EXPECT_GT(widget_.scale().start(), start);
+  QTest::keyClick(&widget_, Qt::Key_Left);
+  EXPECT_NEAR(static_cast<double>(widget_.scale().start()), static_cast<double>(start),
+              widget_.scale().nsPerPx());
+  QTest::keyClick(&widget_, Qt::Key_Minus);
+  EXPECT_GT(widget_.scale().nsPerPx(), fit / 2.25);
+  QTest::keyClick(&widget_, Qt::Key_Home);
+  EXPECT_DOUBLE_EQ(widget_.scale().nsPerPx(), fit);
+}
+
+TEST_F(TimelineWidgetTest, AltLeftAndAltRightWalkTheZoomHistory) {
+  const int64_t fit_start = widget_.scale().start();
+  const double fit = widget_.scale().nsPerPx();
+  widget_.showEvents({{0, EventKind::kKernel, 7}});
+  const int64_t shown_start = widget_.scale().start();
+  const double shown = widget_.scale().nsPerPx();
+  // Three wheel notches: one step of history.
+  for (int i = 0; i < 3; ++i) {
+    QWheelEvent wheel(QPointF(300, 100), widget_.mapToGlobal(QPointF(300, 100)), QPoint(),
+                      QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(&widget_, &wheel);
+  }
+  ASSERT_LT(widget_.scale().nsPerPx(), shown);
+  QTest::keyClick(&widget_, Qt::Key_Left, Qt::AltModifier);
+  EXPECT_NEAR(widget_.scale().nsPerPx(), shown, shown * 1e-3);
+  EXPECT_NEAR(static_cast<double>(widget_.scale().start()), static_cast<double>(shown_start),
+              shown);
+  QTest::keyClick(&widget_, Qt::Key_Left, Qt::AltModifier);
+  EXPECT_NEAR(widget_.scale().nsPerPx(), fit, fit * 1e-3);
+  EXPECT_NEAR(static_cast<double>(widget_.scale().start()), static_cast<double>(fit_start), fit);
+  QTest::keyClick(&widget_, Qt::Key_Right, Qt::AltModifier);
+  EXPECT_NEAR(widget_.scale().nsPerPx(), shown, shown * 1e-3);
+}
+
+TEST_F(TimelineWidgetTest, EscClearsTheSelectionAndHighlights) {
+  widget_.showEvents({{0, EventKind::kKernel, 7}, {0, EventKind::kKernel, 8}});
+  ASSERT_TRUE(widget_.selected());
+  QSignalSpy cleared(&widget_, &TimelineWidget::windowCleared);
+  QTest::keyClick(&widget_, Qt::Key_Escape);
+  EXPECT_FALSE(widget_.selected());
+  EXPECT_TRUE(widget_.highlighted().empty());
+  EXPECT_EQ(cleared.count(), 0) << "no window was selected";
+}
+
+TEST(TimelineView, FindZoomsToTheMatchAndSaysWhichOfHowMany) {
+  auto run = smallRun();
+  TimelineView view;
+  view.resize(1200, 600);
+  view.setRun(run, 0);
+  auto* search = view.findChild<QLineEdit*>();
+  ASSERT_NE(search, nullptr);
+  search->setText("sgemm");
+  QTest::keyClick(search, Qt::Key_Return);
+  const TimelineWidget& timeline = *view.timeline();
+  const size_t matches = timeline.search().matches().size();
+  ASSERT_GT(matches, 2u);
+  EXPECT_EQ(view.searchStatus(), QString("1 of %1").arg(matches));
+  const auto span = spanOf(*timeline.selected(), *run);
+  EXPECT_GE(timeline.scale().x(span->end()) - timeline.scale().x(span->ts), 8.0)
+      << "zoomed in far enough to see the match";
+  QTest::keyClick(search, Qt::Key_Return);
+  EXPECT_EQ(view.searchStatus(), QString("2 of %1").arg(matches));
+  search->setText("no such kernel");
+  QTest::keyClick(search, Qt::Key_Return);
+  EXPECT_TRUE(view.searchStatus().startsWith("no event named"));
 }
 
 TEST(TimelineWidget, PaintsWithNoOneOrManyEvents) {
