@@ -6,7 +6,11 @@
 #   scripts/gui_screenshots.sh [--xvfb] [OUT_DIR]      (default docs/images)
 # Needs ../shared/traces and a built build/gui/damscope-gui; the roofline
 # shot records the GPT-2 trainer for 8 steps (the CPU run has an op-level
-# roofline from the trainer's FLOP and byte counts).
+# roofline from the trainer's FLOP and byte counts), the two-rank shots a
+# CPU data-parallel job of two ranks under mpirun (the straggler scenario).
+# The window at the two sizes users judge it at (gui-SUBJECT-1600x1000.png,
+# gui-SUBJECT-1280x800.png): resnet50_workers0, the saxpy nsys export, the
+# two-rank job stacked, and the trainer's recording.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,4 +49,18 @@ trap 'rm -rf "$tmp"' EXIT
 build/cli/damscope record -o "$tmp/gpt2.db" -- \
   build/reference_workloads/gpt2/gpt2-train --config small --steps 8 >/dev/null
 run_gui "$tmp/gpt2.db" --screenshot "$out/gui-roofline.png" --view roofline
+
+mpi_root=()
+[ "$(id -u)" = 0 ] && mpi_root=(--allow-run-as-root)
+mpirun -np 2 "${mpi_root[@]}" build/cli/damscope record -o "$tmp/job.db" -- \
+  build/reference_workloads/gpt2/gpt2-train --scenario straggler --steps 6 >/dev/null
+
+for size in 1600x1000 1280x800; do
+  run_gui "$resnet" --screenshot "$out/gui-resnet50-$size.png" --view timeline --size "$size"
+  run_gui ../shared/traces/nsys/saxpy_mpi_a100_nsys2022.sqlite \
+    --screenshot "$out/gui-saxpy-$size.png" --view timeline --size "$size"
+  run_gui "$tmp/job.rank0.db" "$tmp/job.rank1.db" \
+    --screenshot "$out/gui-two-ranks-$size.png" --view timeline --size "$size"
+  run_gui "$tmp/gpt2.db" --screenshot "$out/gui-trainer-$size.png" --view timeline --size "$size"
+done
 ls -l "$out"/gui-*.png

@@ -105,6 +105,26 @@ QVariant RanksModel::display(int row, int column) const {
   }
 }
 
+QString RanksModel::missingWhy(int row, int column) const {
+  switch (column) {
+    case kFile:
+      return tr("No file: the run was not read from one");
+    case kDevice:
+      return tr("No device did work on this rank");
+    case kVerdict:
+      return tr("No device work in the analysed window to judge");
+    case kCollectiveSkew:
+    case kLastToStart:
+      if (comparisonOf(row)) return tr("No collective was matched across the ranks");
+      break;
+    default:
+      if (column >= kFixedColumnCount) return tr("This rank has no step of that number");
+      break;
+  }
+  return run_->run.ranks.size() < 2 ? tr("One rank: nothing to compare it with")
+                                    : tr("This rank has no analysed steps to compare");
+}
+
 QVariant RanksModel::sortKey(int row, int column) const {
   const RankComparison* c = comparisonOf(row);
   switch (column) {
@@ -152,6 +172,9 @@ QVariant RanksModel::data(const QModelIndex& index, int role) const {
                  ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                  : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ToolTipRole:
+      if (display(index.row(), index.column()) == kNone) {
+        return missingWhy(index.row(), index.column());
+      }
       if (index.column() == kCollectiveSkew) {
         return tr("Start skew of matched collectives: median / max");
       }

@@ -63,6 +63,8 @@ class RanksModel : public QAbstractTableModel {
   const RankComparison* comparisonOf(int row) const;
   std::optional<int64_t> stepDur(int row, int64_t number) const;
   QVariant display(int row, int column) const;
+  // Why the cell at (row, column) shows a dash: its tooltip.
+  QString missingWhy(int row, int column) const;
   QVariant sortKey(int row, int column) const;
 
   std::shared_ptr<const AnalysedRun> run_;

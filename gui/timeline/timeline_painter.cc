@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QPainter>
 #include <QPolygonF>
+#include <QStringList>
 
 #include "analyzer/report/text_format.h"
 #include "analyzer/report/vocabulary.h"
@@ -431,7 +432,16 @@ void TimelinePainter::paintLegend(QPainter& p, const TimelineFrame& f) {
   x += metrics.horizontalAdvance(folded) + 24;
   // Records lost on the way in: counted, not placed (lost_records.h).
   if (!f.run) return;
-  const QString lost = lostRecordsText(f.run->run.ranks[static_cast<size_t>(f.rank)].data_loss);
+  // One rank's, or in the stacked view each rank's that lost any.
+  const auto& ranks = f.run->run.ranks;
+  QStringList parts;
+  for (size_t r = 0; r < ranks.size(); ++r) {
+    if (f.rank >= 0 && r != static_cast<size_t>(f.rank)) continue;
+    const QString text = lostRecordsText(ranks[r].data_loss);
+    if (text.isEmpty()) continue;
+    parts << (f.rank >= 0 ? text : QObject::tr("rank %1: %2").arg(r).arg(text));
+  }
+  const QString lost = parts.join(QStringLiteral("; "));
   if (lost.isEmpty() || x >= f.size.width()) return;
   p.drawText(QRect(x, y, f.size.width() - x - 4, kLegendPx), Qt::AlignLeft | Qt::AlignVCenter,
              metrics.elidedText("⚠ " + lost, Qt::ElideRight, f.size.width() - x - 4));

@@ -388,6 +388,11 @@ TEST(RanksModel, OneRankHasNoComparison) {
   model.setRun(smallRun());
   ASSERT_EQ(model.rowCount(), 1);
   EXPECT_EQ(model.index(0, RanksModel::kStraggler).data(), missingText());
+  // The dash says why in its tooltip; a figure that exists keeps its own.
+  EXPECT_EQ(model.index(0, RanksModel::kStraggler).data(Qt::ToolTipRole),
+            QString("One rank: nothing to compare it with"));
+  EXPECT_NE(model.index(0, RanksModel::kRank).data(Qt::ToolTipRole),
+            QString("One rank: nothing to compare it with"));
   EXPECT_EQ(model.stepNumbers(), (std::vector<int64_t>{1, 2, 3}));
 }
 

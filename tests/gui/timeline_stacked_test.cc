@@ -187,7 +187,7 @@ TEST(StackedRows, ACollapsedGroupKeepsOnlyItsHeader) {
   const auto run = job(twoRanks(0, 120, "node7"));
   const TimelineRows rows = stackRanks(*run, alignRanks(*run));
   const LaneLayout open = layoutLanes(rows);
-  const LaneLayout folded = layoutLanes(rows, {false, true});
+  const LaneLayout folded = layoutLanes(rows, RowArrangement{}, {false, true});
   const RankGroup& second = rows.groups[1];
   const int header_lane = rows.rows[static_cast<size_t>(second.header_row)].first_lane;
   EXPECT_EQ(folded.lane_h[static_cast<size_t>(header_lane)], TimelinePainter::kLanePx);
