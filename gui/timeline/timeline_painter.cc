@@ -59,7 +59,7 @@ LaneLayout layoutLanes(const TimelineRows& rows, const RowArrangement& arrangeme
       continue;
     }
     for (int l = 0; l < row.lane_count; ++l) {
-      const size_t lane = static_cast<size_t>(row.first_lane + l);
+      const size_t lane = static_cast<size_t>(row.first_lane) + static_cast<size_t>(l);
       out.lane_y[lane] = y;
       out.lane_h[lane] = TimelinePainter::laneHeight(rows.lanes[lane]);
       y += out.lane_h[lane];

@@ -4,6 +4,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPainter>
 #include <QPushButton>
 #include <QShortcut>
 #include <QVBoxLayout>
@@ -13,6 +14,21 @@
 
 namespace damscope {
 namespace {
+
+// A label that elides its text from the left when it does not fit, instead
+// of clipping it mid-word at its edge.
+class HintLabel : public QLabel {
+ public:
+  HintLabel(const QString& text, QWidget* parent) : QLabel(text, parent) {}
+
+ protected:
+  void paintEvent(QPaintEvent*) override {
+    QPainter p(this);
+    p.setPen(palette().color(foregroundRole()));
+    p.drawText(contentsRect(), static_cast<int>(alignment()),
+               fontMetrics().elidedText(text(), Qt::ElideLeft, contentsRect().width()));
+  }
+};
 
 size_t eventsIn(const TraceTables& t) {
   return t.kernels.size() + t.memcpys.size() + t.memsets.size() + t.api_calls.size() +
@@ -41,7 +57,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
   status_ = new QLabel(this);
   auto* fit = new QPushButton("Fit", this);
   fit->setToolTip("Show the whole run (Home, F)");
-  auto* hint = new QLabel(
+  auto* hint = new HintLabel(
       "wheel or W/S: zoom · drag or A/D: pan · Shift+drag: analyse a window · Alt+←: back · "
       "?: every key",
       this);
@@ -51,8 +67,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
       "Esc: clear the selection and the window · right- or Ctrl+drag: zoom to a range · "
       "click: an event's details · ?: every key");
   hint->setForegroundRole(QPalette::PlaceholderText);
-  // A reminder, not a control: it gives way (clipped) rather than narrow the
-  // diagnosis dock beside the timeline.
+  // A reminder, not a control: it gives way (elided from the left, so "?:
+  // every key" stays) rather than narrow the diagnosis dock beside the timeline.
   hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   hint->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
   bar->addWidget(search_);

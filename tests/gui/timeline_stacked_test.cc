@@ -159,8 +159,8 @@ TEST(StackedRows, EachRankIsAGroupUnderItsHeaderOnTheViewsClock) {
       EXPECT_EQ(row.label, alone.rows[r].label);
       EXPECT_EQ(row.group, static_cast<int>(g));
       for (int l = 0; l < row.lane_count; ++l) {
-        const Lane& lane = rows.lanes[static_cast<size_t>(row.first_lane + l)];
-        const Lane& own = alone.lanes[static_cast<size_t>(alone.rows[r].first_lane + l)];
+        const Lane& lane = rows.lanes[static_cast<size_t>(row.first_lane) + static_cast<size_t>(l)];
+        const Lane& own = alone.lanes[static_cast<size_t>(alone.rows[r].first_lane) + static_cast<size_t>(l)];
         EXPECT_EQ(lane.rank, static_cast<int32_t>(g));
         ASSERT_EQ(lane.events.size(), own.events.size());
         for (size_t e = 0; e < own.events.size(); ++e) {
@@ -195,8 +195,8 @@ TEST(StackedRows, ACollapsedGroupKeepsOnlyItsHeader) {
   for (int r = second.header_row + 1; r < second.end_row; ++r) {
     const TimelineRow& row = rows.rows[static_cast<size_t>(r)];
     for (int l = 0; l < row.lane_count; ++l) {
-      EXPECT_EQ(folded.lane_h[static_cast<size_t>(row.first_lane + l)], 0);
-      hidden += open.lane_h[static_cast<size_t>(row.first_lane + l)] +
+      EXPECT_EQ(folded.lane_h[static_cast<size_t>(row.first_lane) + static_cast<size_t>(l)], 0);
+      hidden += open.lane_h[static_cast<size_t>(row.first_lane) + static_cast<size_t>(l)] +
                 (l == 0) * TimelinePainter::kRowGapPx;
     }
   }
