@@ -114,6 +114,36 @@ struct OpsArgs {
 };
 int runOps(const OpsArgs& args);
 
+// `damscope plan`: memory, time, cost and the network wall before a run
+// (analyzer/planner/training_plan.h, docs/plan.md). NaN or 0: not given.
+struct PlanArgs {
+  std::string model;  // a preset; the shape flags override its fields
+  double params = std::numeric_limits<double>::quiet_NaN();
+  int64_t layers = 0, d_model = 0, heads = 0, seq = 0, vocab = 0;
+  std::string gpu;
+  int64_t gpus = 1, nodes = 0;
+  double link_gbs = std::numeric_limits<double>::quiet_NaN();
+  std::string precision = "bf16";
+  int64_t batch = 8, grad_accum = 1;
+  std::string checkpointing = "none";
+  int zero = 0;
+  bool flash_attention = false;
+  bool no_master_weights = false;
+  std::string mfu = "30-50";  // LOW[-HIGH] percent
+  double tokens = std::numeric_limits<double>::quiet_NaN();
+  double gpu_watts = std::numeric_limits<double>::quiet_NaN();
+  // The defaults are assumptions the plan prints beside what they decide: a
+  // host's share of 200 W per node; a GPU-hour at USD 2.00 (an assumed rate:
+  // cloud prices vary several-fold by provider and commitment); 0.48 kg CO2
+  // per kWh, the world's 2023 average (Ember, "Global Electricity Review
+  // 2024": 480 gCO2/kWh).
+  double host_watts = 200;
+  double usd_per_gpu_hour = 2.0;
+  double co2_kg_per_kwh = 0.48;
+  std::string format = "text";  // text | json
+};
+int runPlan(const PlanArgs& args);
+
 // `damscope record [options] -- CMD ARGS...`: runs CMD with the collector
 // injected; returns CMD's exit code (and dies of CMD's signal if one killed it).
 using RecordArgs = collector::RecordOptions;

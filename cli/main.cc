@@ -150,6 +150,56 @@ int main(int argc, char** argv) {
       "Usage: damscope ops TRACE... [--by op|leaf-op|module|range|annotation] "
       "[--sort gpu|cpu|calls] [--shapes] [--top N] [--format text|json]");
 
+  PlanArgs plan_args;
+  CLI::App* plan = app.add_subcommand(
+      "plan",
+      "Plan a training run before it exists: FLOPs per layer and per step, memory per GPU by "
+      "component against the device, step time at an MFU band, total time, GPU-hours, energy, "
+      "cost and CO2, the data-parallel gradient traffic against the link, and whether it fits "
+      "(docs/plan.md). Every default is printed with the figure it decides.");
+  plan->add_option("--model", plan_args.model,
+                   "Model preset: gpt2-124m, gpt2-350m, gpt2-774m, gpt2-1.5b, llama2-7b, "
+                   "llama2-13b, llama3-8b (the flags below override its fields)");
+  plan->add_option("--params", plan_args.params, "Parameter count N (without --model)");
+  plan->add_option("--layers", plan_args.layers, "Transformer layers L");
+  plan->add_option("--d-model", plan_args.d_model, "Model width d");
+  plan->add_option("--heads", plan_args.heads, "Attention heads");
+  plan->add_option("--seq", plan_args.seq, "Sequence length S (tokens)");
+  plan->add_option("--vocab", plan_args.vocab, "Vocabulary size (the logits' memory)");
+  plan->add_option("--gpu", plan_args.gpu,
+                   "The device's row of the device table (docs/devices.md), e.g. a100-sxm4-80gb, "
+                   "h100-sxm")
+      ->required();
+  plan->add_option("--gpus", plan_args.gpus, "Data-parallel GPUs (default 1)");
+  plan->add_option("--nodes", plan_args.nodes, "Nodes (default: one per 8 GPUs)");
+  plan->add_option("--link-gbs", plan_args.link_gbs,
+                   "Per-GPU link bandwidth for the all-reduce, GB/s per direction (default: the "
+                   "device's peer link on one node, 25 GB/s between nodes)");
+  plan->add_option("--precision", plan_args.precision,
+                   "Training precision: bf16 (default), fp16, fp8, tf32, fp32, fp64");
+  plan->add_option("--batch", plan_args.batch, "Micro-batch, sequences per GPU (default 8)");
+  plan->add_option("--grad-accum", plan_args.grad_accum,
+                   "Micro-batches per optimizer step (default 1)");
+  plan->add_option("--checkpointing", plan_args.checkpointing,
+                   "Activation recomputation: none (default), selective or full");
+  plan->add_option("--zero", plan_args.zero, "ZeRO stage 0 (default) to 3");
+  plan->add_flag("--flash-attention", plan_args.flash_attention,
+                 "Fused attention: no S x S scores stored");
+  plan->add_flag("--no-master-weights", plan_args.no_master_weights,
+                 "Mixed precision without fp32 master weights");
+  plan->add_option("--mfu", plan_args.mfu,
+                   "Share of the peak sustained, percent: LOW-HIGH (default 30-50) or one value");
+  plan->add_option("--tokens", plan_args.tokens,
+                   "Tokens to train on (default 20 per parameter, Chinchilla)");
+  plan->add_option("--gpu-watts", plan_args.gpu_watts,
+                   "Power per GPU, W (default: the device's maximum power)");
+  plan->add_option("--host-watts", plan_args.host_watts, "Power per node's host, W (default 200)");
+  plan->add_option("--usd-per-gpu-hour", plan_args.usd_per_gpu_hour,
+                   "Price of a GPU-hour, USD (default 2.00)");
+  plan->add_option("--co2-kg-per-kwh", plan_args.co2_kg_per_kwh,
+                   "Grid carbon intensity, kg CO2 per kWh (default 0.48, the 2023 world average)");
+  plan->add_option("--format", plan_args.format, "Output: text (default) or json");
+
   DiffArgs diff_args;
   CLI::App* diff = app.add_subcommand(
       "diff",
@@ -255,6 +305,7 @@ int main(int argc, char** argv) {
   if (*export_cmd) return runExport(export_args);
   if (*diff) return runDiff(diff_args);
   if (*ops) return runOps(ops_args);
+  if (*plan) return runPlan(plan_args);
   if (*report) return runReport(report_args);
   if (*record) {
     record_args.command =

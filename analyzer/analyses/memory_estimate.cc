@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "analyzer/analyses/training_memory.h"
+
 namespace damscope {
 
 std::optional<MemoryEstimate> estimateTrainingMemory(const AnalysisInput& input,
@@ -12,13 +14,16 @@ std::optional<MemoryEstimate> estimateTrainingMemory(const AnalysisInput& input,
   if (!model || !(model->params > 0)) return std::nullopt;
   MemoryEstimate e;
   const double n = model->params;
-  e.state_bytes = 16 * n;
+  // Master weights in mixed precision: 16 bytes per parameter either way.
+  const TrainingState state = trainingState(n, precision, true);
+  e.state_bytes = state.total();
   const TraceTables& t = input.tables();
   for (int32_t w : t.processes.world_size) {
     if (!isNull(w) && w > e.ranks) e.ranks = w;
   }
-  const double ranks = e.ranks;
-  e.zero_state_bytes = {(4 + 12 / ranks) * n, (2 + 14 / ranks) * n, 16 / ranks * n};
+  for (int stage = 1; stage <= 3; ++stage) {
+    e.zero_state_bytes[static_cast<size_t>(stage - 1)] = shardedState(state, stage, e.ranks).total();
+  }
 
   if (const auto batch = input.model().batch) {
     e.micro_batch = *batch;
@@ -28,12 +33,12 @@ std::optional<MemoryEstimate> estimateTrainingMemory(const AnalysisInput& input,
     e.micro_batch_from_tokens = true;
   }
   if (model->layers && model->d_model && model->seq_len && model->heads && e.micro_batch > 0) {
-    const double s = static_cast<double>(*model->seq_len), b = static_cast<double>(e.micro_batch);
-    const double h = static_cast<double>(*model->d_model), a = static_cast<double>(*model->heads);
-    const double per_layer = s * b * h * (34 + 5 * a * s / h);
-    const bool sixteen_bit = precision == Precision::kBf16 || precision == Precision::kFp16 ||
-                             precision == Precision::kFp8;
-    e.activation_bytes = per_layer * static_cast<double>(*model->layers) * (sixteen_bit ? 1 : 2);
+    const ActivationShape shape{.seq_len = static_cast<double>(*model->seq_len),
+                                .micro_batch = static_cast<double>(e.micro_batch),
+                                .width = static_cast<double>(*model->d_model),
+                                .heads = static_cast<double>(*model->heads),
+                                .layers = static_cast<double>(*model->layers)};
+    e.activation_bytes = activationBytes(shape, precision, Checkpointing::kNone, true);
   }
   e.total_bytes = e.state_bytes + e.activation_bytes.value_or(0);
   if (device_bytes && *device_bytes > 0) {

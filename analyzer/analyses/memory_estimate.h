@@ -3,24 +3,9 @@
 // half of the D·A·M "Machine" question (DESIGN.md "Findings": gradient
 // accumulation, checkpointing, ZeRO).
 //
-//   training state  16 bytes per parameter: with Adam, mixed precision keeps
-//                   fp16/bf16 weights (2) and gradients (2) and fp32 master
-//                   weights, momentum and variance (12); fp32 training keeps
-//                   fp32 weights (4), gradients (4) and Adam's two moments
-//                   (8) — 16 either way (Rajbhandari et al., "ZeRO: Memory
-//                   Optimizations Toward Training Trillion Parameter Models",
-//                   SC 2020, section 3.1, K = 12).
-//   activations     per layer s b h (34 + 5 a s / h) bytes with 16-bit
-//                   activations and no recomputation (Korthikanti et al.,
-//                   "Reducing Activation Recomputation in Large Transformer
-//                   Models", MLSys 2023, equation 1: s sequence length, b
-//                   micro-batch, h width, a heads); twice that in fp32. The
-//                   5 a s / h term is the attention score matrices, which
-//                   fused attention (FlashAttention) never stores: the
-//                   estimate counts them, so it is an upper bound.
-//   ZeRO per GPU    over N data-parallel ranks, the state becomes
-//                   stage 1: 4 + 12/N, stage 2: 2 + 14/N, stage 3: 16/N
-//                   bytes per parameter (ZeRO, figure 1).
+// The formulas (training state with Adam and master weights, ZeRO sharding,
+// activations without recomputation, score matrices counted: an upper bound
+// with fused attention) are in training_memory.h, which the planner shares.
 // The micro-batch is the model annotation's "batch", else tokens per step /
 // sequence length (one micro-batch per step: an upper bound again).
 #pragma once

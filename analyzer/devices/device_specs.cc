@@ -65,13 +65,13 @@ constexpr DeviceSpec kSpecs[] = {
      .sm_count = 80, .compute_major = 7, .compute_minor = 0,
      .memory_bytes = gib(16), .vector = {.fp64 = tflops(7), .fp32 = tflops(14)},
      .matrix = {.fp16 = tflops(112)}, .memory_bandwidth_bytes_per_s = gbPerS(900),
-     .host_link = pcie3, .source = kV100Source},
+     .host_link = pcie3, .max_power_w = 250, .source = kV100Source},
     {.key = "v100-pcie-32gb", .name = "V100 PCIe 32GB", .vendor = "nvidia",
      .names = {"Tesla V100-PCIE-32GB"}, .family = "v100", .form = "pcie", .memory_gb = 32,
      .sm_count = 80, .compute_major = 7, .compute_minor = 0,
      .memory_bytes = gib(32), .vector = {.fp64 = tflops(7), .fp32 = tflops(14)},
      .matrix = {.fp16 = tflops(112)}, .memory_bandwidth_bytes_per_s = gbPerS(900),
-     .host_link = pcie3, .source = kV100Source},
+     .host_link = pcie3, .max_power_w = 250, .source = kV100Source},
     // V100 SXM2: 7.8 / 15.7 / 125 TFLOPS, 900 GB/s, NVLink 300 GB/s (both
     // directions: 6 NVLink 2 links of 25 GB/s each way).
     {.key = "v100-sxm2-16gb", .name = "V100 SXM2 16GB", .vendor = "nvidia",
@@ -80,6 +80,7 @@ constexpr DeviceSpec kSpecs[] = {
      .memory_bytes = gib(16), .vector = {.fp64 = tflops(7.8), .fp32 = tflops(15.7)},
      .matrix = {.fp16 = tflops(125)}, .memory_bandwidth_bytes_per_s = gbPerS(900),
      .host_link = pcie3, .peer_link = Link{LinkKind::kNvlink2, gbPerS(300) / 2},
+     .max_power_w = 300,
      .source = kV100Source},
     {.key = "v100-sxm2-32gb", .name = "V100 SXM2 32GB", .vendor = "nvidia",
      .names = {"Tesla V100-SXM2-32GB"}, .family = "v100", .form = "sxm2", .memory_gb = 32,
@@ -87,6 +88,7 @@ constexpr DeviceSpec kSpecs[] = {
      .memory_bytes = gib(32), .vector = {.fp64 = tflops(7.8), .fp32 = tflops(15.7)},
      .matrix = {.fp16 = tflops(125)}, .memory_bandwidth_bytes_per_s = gbPerS(900),
      .host_link = pcie3, .peer_link = Link{LinkKind::kNvlink2, gbPerS(300) / 2},
+     .max_power_w = 300,
      .source = kV100Source},
     // V100S PCIe: 8.2 / 16.4 / 130 TFLOPS, 32 GB at 1,134 GB/s, PCIe Gen3.
     {.key = "v100s-pcie-32gb", .name = "V100S PCIe 32GB", .vendor = "nvidia",
@@ -94,7 +96,7 @@ constexpr DeviceSpec kSpecs[] = {
      .sm_count = 80, .compute_major = 7, .compute_minor = 0,
      .memory_bytes = gib(32), .vector = {.fp64 = tflops(8.2), .fp32 = tflops(16.4)},
      .matrix = {.fp16 = tflops(130)}, .memory_bandwidth_bytes_per_s = gbPerS(1134),
-     .host_link = pcie3, .source = kV100Source},
+     .host_link = pcie3, .max_power_w = 250, .source = kV100Source},
     // DGX Station's water-cooled V100s (shipped with 16 GB, later 32 GB). The
     // DGX Station datasheet gives "500 TFLOPS" of tensor performance for its
     // four GPUs, 125 each, and the DGX Station whitepaper describes them as
@@ -129,6 +131,7 @@ constexpr DeviceSpec kSpecs[] = {
      .memory_bytes = gib(16), .vector = {.fp32 = tflops(8.1)},
      .matrix = {.fp16 = tflops(65)}, .memory_bandwidth_bytes_per_s = gbPerS(320),
      .host_link = pcie3,
+     .max_power_w = 70,
      .source = "NVIDIA T4 Tensor Core GPU datasheet, "
                "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/tesla-t4/"
                "t4-tensor-core-datasheet-951643.pdf"},
@@ -142,6 +145,7 @@ constexpr DeviceSpec kSpecs[] = {
      .memory_bytes = gib(24), .vector = {.fp32 = tflops(31.2)},
      .matrix = {.tf32 = tflops(62.5), .fp16 = tflops(125), .bf16 = tflops(125)},
      .memory_bandwidth_bytes_per_s = gbPerS(600), .host_link = pcie4,
+     .max_power_w = 150,
      .source = "NVIDIA A10 Tensor Core GPU datasheet, "
                "https://www.nvidia.com/en-us/data-center/products/a10-gpu/"},
     // A10G: an AWS part (EC2 G5); NVIDIA publishes no datasheet. Figures from
@@ -169,6 +173,7 @@ constexpr DeviceSpec kSpecs[] = {
      .matrix = {.tf32 = tflops(74.8), .fp16 = tflops(149.7), .bf16 = tflops(149.7)},
      .memory_bandwidth_bytes_per_s = gbPerS(696), .host_link = pcie4,
      .peer_link = Link{LinkKind::kNvlink3, gbPerS(112.5) / 2, true},
+     .max_power_w = 300,
      .source = "NVIDIA A40 GPU Accelerator datasheet and product brief PB-09976-001, "
                "https://www.nvidia.com/en-us/data-center/a40/"},
     // GeForce RTX 3090 (GA102 whitepaper, appendix table): FP32 35.6; TF32
@@ -182,6 +187,7 @@ constexpr DeviceSpec kSpecs[] = {
      .matrix = {.tf32 = tflops(35.6), .fp16 = tflops(71), .bf16 = tflops(71)},
      .memory_bandwidth_bytes_per_s = gbPerS(936), .host_link = pcie4,
      .peer_link = Link{LinkKind::kNvlink3, gbPerS(112.5) / 2, true},
+     .max_power_w = 350,
      .source = "NVIDIA Ampere GA102 GPU Architecture whitepaper, "
                "https://www.nvidia.com/content/PDF/"
                "nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf"},
@@ -196,6 +202,7 @@ constexpr DeviceSpec kSpecs[] = {
      .matrix = {.tf32 = tflops(77.4), .fp16 = tflops(154.8), .bf16 = tflops(154.8)},
      .memory_bandwidth_bytes_per_s = gbPerS(768), .host_link = pcie4,
      .peer_link = Link{LinkKind::kNvlink3, gbPerS(112.5) / 2, true},
+     .max_power_w = 300,
      .source = "NVIDIA RTX A6000 datasheet; NVIDIA Ampere GA102 GPU Architecture whitepaper, "
                "https://www.nvidia.com/content/PDF/"
                "nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf"},
@@ -212,6 +219,7 @@ constexpr DeviceSpec kSpecs[] = {
                 .bf16 = tflops(165)},
      .memory_bandwidth_bytes_per_s = gbPerS(933), .host_link = pcie4,
      .peer_link = Link{LinkKind::kNvlink3, gbPerS(200) / 2, true},
+     .max_power_w = 165,
      .source = "NVIDIA A30 Tensor Core GPU datasheet, "
                "https://www.nvidia.com/en-us/data-center/products/a30-gpu/"},
     // A100, all four: FP64 9.7; FP64 Tensor 19.5; FP32 19.5; TF32 156 | 312*;
@@ -228,6 +236,7 @@ constexpr DeviceSpec kSpecs[] = {
                 .bf16 = tflops(312)},
      .memory_bandwidth_bytes_per_s = gbPerS(1555), .host_link = pcie4,
      .peer_link = Link{LinkKind::kNvlink3, gbPerS(600) / 2, true},
+     .max_power_w = 250,
      .source = "NVIDIA A100 40GB PCIe GPU Accelerator product brief PB-10137-001; "
                "NVIDIA A100 Tensor Core GPU datasheet, "
                "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
@@ -246,6 +255,7 @@ constexpr DeviceSpec kSpecs[] = {
                 .bf16 = tflops(312)},
      .memory_bandwidth_bytes_per_s = gbPerS(1555), .host_link = pcie4,
      .peer_link = Link{LinkKind::kNvlink3, gbPerS(600) / 2},
+     .max_power_w = 400,
      .source = kA100Source},
     {.key = "a100-pcie-80gb", .name = "A100 PCIe 80GB", .vendor = "nvidia",
      .names = {"NVIDIA A100 80GB PCIe"}, .family = "a100", .form = "pcie", .memory_gb = 80,
@@ -255,6 +265,7 @@ constexpr DeviceSpec kSpecs[] = {
                 .bf16 = tflops(312)},
      .memory_bandwidth_bytes_per_s = gbPerS(1935), .host_link = pcie4,
      .peer_link = Link{LinkKind::kNvlink3, gbPerS(600) / 2, true},
+     .max_power_w = 300,
      .source = kA100Source},
     // The SXM4 80 GB board: "NVIDIA PG509-210" for PCI id 20B2 10DE 1625, and
     // 20B2 is "NVIDIA A100-SXM4-80GB" (same README table).
@@ -267,6 +278,7 @@ constexpr DeviceSpec kSpecs[] = {
                 .bf16 = tflops(312)},
      .memory_bandwidth_bytes_per_s = gbPerS(2039), .host_link = pcie4,
      .peer_link = Link{LinkKind::kNvlink3, gbPerS(600) / 2},
+     .max_power_w = 400,
      .source = kA100Source},
 
     // --- Ada Lovelace (compute capability 8.9) ---------------------------------
@@ -279,6 +291,7 @@ constexpr DeviceSpec kSpecs[] = {
      .matrix = {.tf32 = tflops(120) / 2, .fp16 = tflops(242) / 2, .bf16 = tflops(242) / 2,
                 .fp8 = tflops(485) / 2},
      .memory_bandwidth_bytes_per_s = gbPerS(300), .host_link = pcie4,
+     .max_power_w = 72,
      .source = "NVIDIA L4 Tensor Core GPU datasheet, https://www.nvidia.com/en-us/data-center/l4/"},
     // L40: FP32 90.5; TF32 90.5 | 181*; BF16 181.05 | 362.1*; FP16 181.05 |
     // 362.1*; FP8 362 | 724*; 48 GB GDDR6 at 864 GB/s; PCIe Gen4 x16 64 GB/s; no NVLink.
@@ -289,6 +302,7 @@ constexpr DeviceSpec kSpecs[] = {
      .matrix = {.tf32 = tflops(90.5), .fp16 = tflops(181.05), .bf16 = tflops(181.05),
                 .fp8 = tflops(362)},
      .memory_bandwidth_bytes_per_s = gbPerS(864), .host_link = pcie4,
+     .max_power_w = 300,
      .source = "NVIDIA L40 GPU datasheet, https://www.nvidia.com/en-us/data-center/l40/"},
     // L40S: FP32 91.6; TF32 183 | 366*; BF16 362.05 | 733*; FP16 362.05 |
     // 733*; FP8 733 | 1,466*; 48 GB GDDR6 at 864 GB/s; PCIe Gen4 x16 64 GB/s; no NVLink.
@@ -299,6 +313,7 @@ constexpr DeviceSpec kSpecs[] = {
      .matrix = {.tf32 = tflops(183), .fp16 = tflops(362.05), .bf16 = tflops(362.05),
                 .fp8 = tflops(733)},
      .memory_bandwidth_bytes_per_s = gbPerS(864), .host_link = pcie4,
+     .max_power_w = 350,
      .source = "NVIDIA L40S GPU datasheet, https://www.nvidia.com/en-us/data-center/l40s/"},
     // GeForce RTX 4090 (Ada whitepaper, appendix table): FP32 82.6; TF32 82.6
     // | 165.2*; FP16 and BF16 with FP32 accumulate 165.2 | 330.4*; FP8 with
@@ -310,6 +325,7 @@ constexpr DeviceSpec kSpecs[] = {
      .matrix = {.tf32 = tflops(82.6), .fp16 = tflops(165.2), .bf16 = tflops(165.2),
                 .fp8 = tflops(330.3)},
      .memory_bandwidth_bytes_per_s = gbPerS(1008), .host_link = pcie4,
+     .max_power_w = 450,
      .source = "NVIDIA Ada GPU Architecture whitepaper, "
                "https://images.nvidia.com/aem-dam/Solutions/geforce/ada/"
                "nvidia-ada-gpu-architecture.pdf"},
@@ -326,6 +342,7 @@ constexpr DeviceSpec kSpecs[] = {
                 .bf16 = tflops(1513) / 2, .fp8 = tflops(3026) / 2},
      .memory_bandwidth_bytes_per_s = gbPerS(2000), .host_link = pcie5,
      .peer_link = Link{LinkKind::kNvlink4, gbPerS(600) / 2, true},
+     .max_power_w = 350,
      .source = kH100Source},
     // H100 NVL (per GPU): FP64 30; FP64 Tensor 60; FP32 60; TF32 835*; BF16
     // 1,671*; FP16 1,671*; FP8 3,341* (halved); 94 GB at 3.9 TB/s; NVLink
@@ -338,6 +355,7 @@ constexpr DeviceSpec kSpecs[] = {
                 .bf16 = tflops(1671) / 2, .fp8 = tflops(3341) / 2},
      .memory_bandwidth_bytes_per_s = gbPerS(3900), .host_link = pcie5,
      .peer_link = Link{LinkKind::kNvlink4, gbPerS(600) / 2, true},
+     .max_power_w = 400,
      .source = kH100Source},
     // H100 SXM: FP64 34; FP64 Tensor 67; FP32 67; TF32 989*; BF16 1,979*;
     // FP16 1,979*; FP8 3,958* (halved); 80 GB HBM3 at 3.35 TB/s; NVLink
@@ -350,6 +368,7 @@ constexpr DeviceSpec kSpecs[] = {
                 .bf16 = tflops(1979) / 2, .fp8 = tflops(3958) / 2},
      .memory_bandwidth_bytes_per_s = gbPerS(3350), .host_link = pcie5,
      .peer_link = Link{LinkKind::kNvlink4, gbPerS(900) / 2},
+     .max_power_w = 700,
      .source = kH100Source},
     // H200 NVL: FP64 30; FP64 Tensor 60; FP32 60; TF32 835*; BF16 1,671*;
     // FP16 1,671*; FP8 3,341* (halved); 141 GB HBM3e at 4.8 TB/s; NVLink
@@ -362,6 +381,7 @@ constexpr DeviceSpec kSpecs[] = {
                 .bf16 = tflops(1671) / 2, .fp8 = tflops(3341) / 2},
      .memory_bandwidth_bytes_per_s = gbPerS(4800), .host_link = pcie5,
      .peer_link = Link{LinkKind::kNvlink4, gbPerS(900) / 2, true},
+     .max_power_w = 600,
      .source = kH200Source},
     // H200 SXM: compute as H100 SXM (FP64 34; FP64 Tensor 67; FP32 67; TF32
     // 989*; BF16/FP16 1,979*; FP8 3,958*, halved); 141 GB HBM3e at 4.8 TB/s;
@@ -374,6 +394,7 @@ constexpr DeviceSpec kSpecs[] = {
                 .bf16 = tflops(1979) / 2, .fp8 = tflops(3958) / 2},
      .memory_bandwidth_bytes_per_s = gbPerS(4800), .host_link = pcie5,
      .peer_link = Link{LinkKind::kNvlink4, gbPerS(900) / 2},
+     .max_power_w = 700,
      .source = kH200Source},
     // GH200's Hopper GPU, printed dense | sparse*: FP64 34; FP64 Tensor 67;
     // FP32 67; TF32 494 | 989*; BF16 990 | 1,979*; FP16 990 | 1,979*; FP8
@@ -416,6 +437,7 @@ constexpr DeviceSpec kSpecs[] = {
                 .bf16 = tflops(4500) / 2, .fp8 = tflops(9000) / 2},
      .memory_bandwidth_bytes_per_s = gbPerS(7700), .host_link = pcie5,
      .peer_link = Link{LinkKind::kNvlink5, gbPerS(1800) / 2},
+     .max_power_w = 1000,
      .source = "NVIDIA HGX platform technical specifications (HGX B200, per GPU), "
                "https://www.nvidia.com/en-us/data-center/hgx/"},
 
@@ -473,6 +495,7 @@ constexpr DeviceSpec kSpecs[] = {
                 .fp16 = tflops(1307.4), .bf16 = tflops(1307.4), .fp8 = tflops(2614.9)},
      .memory_bandwidth_bytes_per_s = gbPerS(5300), .host_link = pcie5,
      .peer_link = Link{LinkKind::kInfinityFabric, 7 * gbPerS(128) / 2},
+     .max_power_w = 750,
      .source = "AMD Instinct MI300X platform data sheet, "
                "https://www.amd.com/content/dam/amd/en/documents/instinct-tech-docs/data-sheets/"
                "amd-instinct-mi300x-platform-data-sheet.pdf; ROCm \"AMD Instinct MI300 "

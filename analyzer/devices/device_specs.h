@@ -123,6 +123,10 @@ struct DeviceSpec {
   double memory_bandwidth_bytes_per_s = 0;
   Link host_link;                 // to the host (PCIe, or NVLink-C2C on GH200)
   std::optional<Link> peer_link;  // GPU to GPU, where the part has one
+  // The board's maximum power (TDP) in watts, the datasheet's figure (the
+  // upper end where the part is configurable): what the planner's energy
+  // estimate charges per GPU. 0: not in the table.
+  double max_power_w = 0;
 
   std::string_view source;  // the datasheet the figures come from
 
