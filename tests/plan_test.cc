@@ -182,7 +182,7 @@ TEST(Plan, FullRecomputationAddsAForwardPassAndLowersActivations) {
 }
 
 TEST(Plan, ImpossibleInputsNameTheirFlag) {
-  const auto error = [](PlanRequest r) {
+  const auto error = [](const PlanRequest& r) {
     Result<TrainingPlan> plan = planTraining(r);
     return plan.ok() ? std::string() : plan.error().message();
   };
