@@ -2,6 +2,7 @@
 // name the file, no partial output on failure, default output names, and the
 // info command's text and JSON.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -134,6 +135,41 @@ TEST(Cli, BadInputsExitTwoNameTheFileAndLeaveNothing) {
     }
     EXPECT_TRUE(std::filesystem::is_empty(out)) << "partial output left after " << name;
   }
+}
+
+// Issue 32 §3: a FIFO no one writes blocks a reader forever, /dev/zero never
+// ends. Every open of an input goes through one check (base/input_fd.h) that
+// refuses them before a byte is read: as the trace, through a symbolic link,
+// and as the run.db an earlier import would have left. `timeout` turns a
+// hang into exit 124.
+TEST(Cli, FifosAndDevicesAreRefusedWithoutBlocking) {
+  TempDir dir;
+  const std::string fifo = dir.file("trace.json");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::filesystem::create_symlink(fifo, dir.file("link.json"));
+  testing::writeFile(dir.file("real.json"), kTinyTrace);
+  ASSERT_EQ(::mkfifo(dir.file("real.db").c_str(), 0600), 0);  // analyze real.json's run.db
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"import " + fifo + " -o " + dir.file("out.db"), fifo},
+      {"info " + fifo, fifo},
+      {"analyze " + fifo, fifo},
+      {"analyze " + dir.file("link.json"), dir.file("link.json")},
+      {"report " + fifo + " -o " + dir.file("report.html"), fifo},
+      {"ops " + fifo, fifo},
+      {"diff " + fifo + " " + dir.file("real.json"), fifo},
+      {"info /dev/zero", "/dev/zero"},
+      {"analyze /dev/zero", "/dev/zero"},
+      {"analyze " + dir.file("real.json"), "real.db: exists and was not imported"},
+  };
+  for (const auto& [args, named] : cases) {
+    const CommandResult r =
+        runCommand("cd " + dir.path() + " && timeout 20 " + testing::damscopeBinary() + " " + args);
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_EQ(lineCount(r.err), 1) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(named), std::string::npos) << args << ": " << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out.db")));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("report.html")));
 }
 
 TEST(Cli, UnwritableOutputExitsTwoAndLeavesNothing) {
