@@ -98,7 +98,8 @@ Flag onSwitch(std::string name, std::string help, bool Options::*field) {
     o.*field = true;
     return okStatus();
   };
-  return {std::move(name), "", std::move(help), name == "help" ? "" : "off", std::move(set), ""};
+  std::string default_text = name == "help" ? "" : "off";
+  return {std::move(name), "", std::move(help), std::move(default_text), std::move(set), ""};
 }
 
 std::string configNames() {
