@@ -172,6 +172,24 @@ TEST(Cli, FifosAndDevicesAreRefusedWithoutBlocking) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("report.html")));
 }
 
+// Issue 32 §3: a size has a documented range; 1e308 tokens a step made the
+// throughput infinite.
+TEST(Cli, TokensPerStepPastItsRangeIsRefused) {
+  TempDir dir;
+  testing::writeFile(dir.file("trace.json"), kTinyTrace);
+  for (const char* value : {"1e308", "1e13", "0", "-5", "inf"}) {
+    for (const char* flag : {"--tokens-per-step", "--samples-per-step"}) {
+      const CommandResult r =
+          damscope("analyze --no-store " + dir.file("trace.json") + " " + flag + " " + value);
+      EXPECT_EQ(r.exit_code, 2) << flag << " " << value << ": " << r.err;
+      EXPECT_NE(r.err.find("at most 1e12"), std::string::npos) << r.err;
+    }
+  }
+  const CommandResult at_most =
+      damscope("analyze --no-store " + dir.file("trace.json") + " --tokens-per-step 1e12");
+  EXPECT_EQ(at_most.exit_code, 0) << at_most.err;
+}
+
 TEST(Cli, UnwritableOutputExitsTwoAndLeavesNothing) {
   TempDir dir;
   testing::writeFile(dir.file("trace.json"), kTinyTrace);
