@@ -115,29 +115,18 @@ TEST(TrainerFlagFuzzTest, EveryFlagExitsZeroOrTwoPromptlyWhateverItsValue) {
   const std::string fifo = ::testing::TempDir() + std::to_string(getpid()) + "_gpt2_fuzz_fifo";
   ::unlink(fifo.c_str());
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  const std::vector<std::string> hostile = {"0",
-                                            "1",
-                                            "-1",
-                                            "1024",
-                                            "2147483648",
-                                            "-2147483649",
-                                            "99999999999999999999",
-                                            "1e308",
-                                            "-1e308",
-                                            "nan",
-                                            "inf",
-                                            "-inf",
-                                            "",
-                                            "ten",
-                                            "3x",
-                                            " 1",
-                                            "0x10",
-                                            "/",
-                                            fifo,
-                                            "/dev/zero",
-                                            "/nonexistent/file",
-                                            "cuda",
-                                            "tiny"};
+  const std::vector<std::string> hostile = {"0",           "1",
+                                            "-1",          "1024",
+                                            "100000",      "2147483648",
+                                            "-2147483649", "99999999999999999999",
+                                            "1e308",       "-1e308",
+                                            "nan",         "inf",
+                                            "-inf",        "",
+                                            "ten",         "3x",
+                                            " 1",          "0x10",
+                                            "/",           fifo,
+                                            "/dev/zero",   "/nonexistent/file",
+                                            "cuda",        "tiny"};
   // A tiny model, one step: every valid value finishes fast.
   const std::vector<std::string> tiny = {"--config", "tiny",    "--batch", "2",         "--seq",
                                          "16",       "--steps", "1",       "--threads", "1"};
