@@ -114,9 +114,13 @@ Result<PipelineOptions> pipelineOptions(const AnalyzeArgs& args) {
   if (!args.output.empty() && args.inputs.size() > 1) {
     return Error("-o/--output names one run.db: it cannot be used with several inputs");
   }
+  // At most 1e12 a step: the largest published steps hold 16M tokens (Llama
+  // 3 405B, arXiv:2407.21783, 3.4.1); more would put figures such as
+  // tokens/s out of any range they can have (1e308 made them infinite).
+  constexpr double kMaxPerStep = 1e12;
   for (double v : {args.tokens_per_step, args.samples_per_step}) {
-    if (!std::isnan(v) && !(v > 0 && std::isfinite(v))) {
-      return Error("--tokens-per-step/--samples-per-step must be positive numbers");
+    if (!std::isnan(v) && !(v > 0 && v <= kMaxPerStep)) {
+      return Error("--tokens-per-step/--samples-per-step must be positive numbers of at most 1e12");
     }
   }
   options.analysis.steps.tokens_per_step = args.tokens_per_step;

@@ -13,9 +13,11 @@ namespace damscope {
 // The token the signal cancels; hand it to the work's Progress.
 CancelToken& interruptToken();
 
-// Installs the handler for its lifetime. Setting a lock-free atomic is
-// async-signal-safe; the handler is one-shot (SA_RESETHAND), so a second
-// Ctrl-C kills as usual.
+// Installs the handler for its lifetime. The first signal cancels the token
+// (setting a lock-free atomic is async-signal-safe). A second one removes
+// the pending files of this process (base/pending_file.h,
+// removePendingFilesNow: unlink(2) only) and then ends the process with the
+// signal's default action, as a second Ctrl-C always did.
 class CancelOnInterrupt {
  public:
   CancelOnInterrupt();

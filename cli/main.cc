@@ -52,9 +52,9 @@ int main(int argc, char** argv) {
   analyze->add_option("--window", analyze_args.window,
                       "hta (default: leave out the last step, as HTA does) or all");
   analyze->add_option("--tokens-per-step", analyze_args.tokens_per_step,
-                      "Tokens per step, for throughput");
+                      "Tokens per step, for throughput (above 0, at most 1e12)");
   analyze->add_option("--samples-per-step", analyze_args.samples_per_step,
-                      "Samples per step, for throughput");
+                      "Samples per step, for throughput (above 0, at most 1e12)");
   analyze->add_option(
       "--threshold", analyze_args.thresholds,
       "Override a finding rule's threshold, RULE=VALUE (repeatable; docs/analysis.md)");

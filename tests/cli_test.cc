@@ -2,6 +2,7 @@
 // name the file, no partial output on failure, default output names, and the
 // info command's text and JSON.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -134,6 +135,59 @@ TEST(Cli, BadInputsExitTwoNameTheFileAndLeaveNothing) {
     }
     EXPECT_TRUE(std::filesystem::is_empty(out)) << "partial output left after " << name;
   }
+}
+
+// Issue 32 §3: a FIFO no one writes blocks a reader forever, /dev/zero never
+// ends. Every open of an input goes through one check (base/input_fd.h) that
+// refuses them before a byte is read: as the trace, through a symbolic link,
+// and as the run.db an earlier import would have left. `timeout` turns a
+// hang into exit 124.
+TEST(Cli, FifosAndDevicesAreRefusedWithoutBlocking) {
+  TempDir dir;
+  const std::string fifo = dir.file("trace.json");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::filesystem::create_symlink(fifo, dir.file("link.json"));
+  testing::writeFile(dir.file("real.json"), kTinyTrace);
+  ASSERT_EQ(::mkfifo(dir.file("real.db").c_str(), 0600), 0);  // analyze real.json's run.db
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"import " + fifo + " -o " + dir.file("out.db"), fifo},
+      {"info " + fifo, fifo},
+      {"analyze " + fifo, fifo},
+      {"analyze " + dir.file("link.json"), dir.file("link.json")},
+      {"report " + fifo + " -o " + dir.file("report.html"), fifo},
+      {"ops " + fifo, fifo},
+      {"diff " + fifo + " " + dir.file("real.json"), fifo},
+      {"info /dev/zero", "/dev/zero"},
+      {"analyze /dev/zero", "/dev/zero"},
+      {"analyze " + dir.file("real.json"), "real.db: exists and was not imported"},
+  };
+  for (const auto& [args, named] : cases) {
+    const CommandResult r =
+        runCommand("cd " + dir.path() + " && timeout 20 " + testing::damscopeBinary() + " " + args);
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_EQ(lineCount(r.err), 1) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(named), std::string::npos) << args << ": " << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out.db")));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("report.html")));
+}
+
+// Issue 32 §3: a size has a documented range; 1e308 tokens a step made the
+// throughput infinite.
+TEST(Cli, TokensPerStepPastItsRangeIsRefused) {
+  TempDir dir;
+  testing::writeFile(dir.file("trace.json"), kTinyTrace);
+  for (const char* value : {"1e308", "1e13", "0", "-5", "inf"}) {
+    for (const char* flag : {"--tokens-per-step", "--samples-per-step"}) {
+      const CommandResult r =
+          damscope("analyze --no-store " + dir.file("trace.json") + " " + flag + " " + value);
+      EXPECT_EQ(r.exit_code, 2) << flag << " " << value << ": " << r.err;
+      EXPECT_NE(r.err.find("at most 1e12"), std::string::npos) << r.err;
+    }
+  }
+  const CommandResult at_most =
+      damscope("analyze --no-store " + dir.file("trace.json") + " --tokens-per-step 1e12");
+  EXPECT_EQ(at_most.exit_code, 0) << at_most.err;
 }
 
 TEST(Cli, UnwritableOutputExitsTwoAndLeavesNothing) {

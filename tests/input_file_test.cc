@@ -6,10 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <cstdint>
 #include <filesystem>
 
 #include "tests/test_support.h"
+#include "trace/sqlite_db.h"
 
 namespace damscope {
 namespace {
@@ -118,6 +121,45 @@ TEST(InputFile, DataAfterTheGzipStreamIsRefused) {
   auto split = gunzipFile(path, 0);
   ASSERT_TRUE(split.ok()) << split.error().message();
   EXPECT_EQ(split.value(), "{\"traceEvents\":[]}{\"traceEvents\":[]}");
+}
+
+}  // namespace
+}  // namespace damscope
+
+namespace damscope {
+namespace {
+
+// Issue 32 §3: what is not a regular file is refused before a byte is read,
+// by every reader of input_file.h and by the SQLite opener, so a FIFO that
+// no one writes cannot block them (the test would hang) and /dev/zero cannot
+// feed them forever.
+TEST(InputFile, FifosAndDevicesAreRefusedBeforeReading) {
+  testing::TempDir dir;
+  const std::string fifo = dir.file("trace.json");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& path : {fifo, std::string("/dev/zero")}) {
+    const std::string expected = path + ": is not a regular file";
+    auto size = checkInputFile(path);
+    ASSERT_FALSE(size.ok()) << path;
+    EXPECT_EQ(size.error().message().rfind(expected, 0), 0u) << size.error().message();
+    auto prefix = readFilePrefix(path, 64);
+    ASSERT_FALSE(prefix.ok()) << path;
+    EXPECT_EQ(prefix.error().message().rfind(expected, 0), 0u) << prefix.error().message();
+    auto whole = readWholeFile(path, 64);
+    ASSERT_FALSE(whole.ok()) << path;
+    EXPECT_EQ(whole.error().message().rfind(expected, 0), 0u) << whole.error().message();
+    auto inflated = gunzipFile(path, 64);
+    ASSERT_FALSE(inflated.ok()) << path;
+    EXPECT_EQ(inflated.error().message().rfind(expected, 0), 0u) << inflated.error().message();
+    for (auto mode : {Database::Mode::kReadOnly, Database::Mode::kReadWriteCreate}) {
+      auto db = Database::open(path, mode);
+      ASSERT_FALSE(db.ok()) << path;
+      EXPECT_EQ(db.error().message().rfind(expected, 0), 0u) << db.error().message();
+    }
+  }
+  auto dir_db = Database::open(dir.path(), Database::Mode::kReadOnly);
+  ASSERT_FALSE(dir_db.ok());
+  EXPECT_EQ(dir_db.error().message(), dir.path() + ": is a directory");
 }
 
 }  // namespace

@@ -1,9 +1,12 @@
 // RAII wrappers over SQLite: see sqlite_db.h.
 #include "trace/sqlite_db.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <vector>
+
+#include "base/input_fd.h"
 
 namespace damscope {
 namespace {
@@ -17,6 +20,12 @@ std::string parentDirectory(const std::string& path) {
 }  // namespace
 
 Result<Database> Database::open(const std::string& path, Mode mode) {
+  // SQLite opens the file itself, and reading a FIFO would wait forever: an
+  // existing path passes the one door of every input first (base/input_fd.h).
+  struct stat st {};
+  if (path != ":memory:" && ::stat(path.c_str(), &st) == 0) {
+    DAMSCOPE_RETURN_IF_ERROR(checkRegularFile(path));
+  }
   sqlite3* db = nullptr;
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
   // A reader of a WAL database needs its -shm and -wal files, and a read-only

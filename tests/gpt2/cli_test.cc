@@ -4,12 +4,14 @@
 // an injected recorder sees them (nvtx_recorder.cc).
 #include <gtest/gtest.h>
 #include <sched.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -64,7 +66,6 @@ std::vector<std::string> lines(const std::string& text) {
   for (std::string l; std::getline(in, l);) out.push_back(l);
   return out;
 }
-
 
 // The loss of each step of a --log-json file, as written (9 significant
 // digits: a float survives the round trip, so equal text is equal bits).
@@ -135,6 +136,14 @@ std::string emptyFile() {
   return path;
 }
 
+// A FIFO that no one writes: a reader that opens it waits forever.
+std::string fifo() {
+  std::string path = tempPath("gpt2_cli_fifo");
+  ::unlink(path.c_str());
+  if (::mkfifo(path.c_str(), 0600) != 0) ADD_FAILURE() << "mkfifo " << path;
+  return path;
+}
+
 std::string garbageFile() {
   std::string path = tempPath("gpt2_cli_garbage.bin");
   std::ofstream(path) << "not a checkpoint at all";
@@ -146,9 +155,10 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BadInput{"MissingDataFile",
                  {"--data", "/nonexistent/gpt2-data.txt"},
-                 "cannot open the data file"},
+                 "gpt2-data.txt: cannot open: No such file or directory"},
         BadInput{"EmptyDataFile", {"--data", emptyFile()}, "the data file is empty"},
-        BadInput{"ZeroSteps", {"--steps", "0"}, "--steps must be at least 1 (got 0)"},
+        BadInput{
+            "ZeroSteps", {"--steps", "0"}, "--steps: '0' is not a whole number from 1 to 10000000"},
         BadInput{"StepsNotANumber", {"--steps", "ten"}, "--steps: 'ten' is not a whole number"},
         BadInput{"StepsWithTrailingText", {"--steps", "3x"}, "--steps: '3x' is not a whole number"},
         BadInput{"LrNotANumber", {"--lr", "fast"}, "--lr: 'fast' is not a number"},
@@ -173,18 +183,43 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"StragglerBeyondTheRanks",
                  {"--straggler-rank", "1"},
                  "--straggler-rank 1 is not a rank of this 1-rank job"},
-        BadInput{"ZeroBucket", {"--bucket-mb", "0"}, "--bucket-mb must be positive"},
+        BadInput{"ZeroBucket",
+                 {"--bucket-mb", "0"},
+                 "--bucket-mb: '0' is not a number from 0.001 to 1000"},
         BadInput{"UnknownLrSchedule",
                  {"--lr-schedule", "linear"},
                  "unknown learning-rate schedule 'linear'"},
         BadInput{"SeqBeyondContext",
                  {"--seq", "4096"},
                  "--seq 4096 exceeds config small's context of 128"},
-        BadInput{"ZeroThreads", {"--threads", "0"}, "--threads must be at least 1"},
+        BadInput{"ZeroThreads",
+                 {"--threads", "0"},
+                 "--threads: '0' is not a whole number from 1 to 1024"},
+        // Issue 32 §3, §4: sizes and durations past their documented ranges.
+        BadInput{"HundredThousandThreads",
+                 {"--threads", "100000"},
+                 "--threads: '100000' is not a whole number from 1 to 1024"},
+        BadInput{"HundredThousandLoaderWorkers",
+                 {"--loader-workers", "100000"},
+                 "--loader-workers: '100000' is not a whole number from 0 to 1024"},
+        BadInput{"BatchCostOf1e308Ms",
+                 {"--batch-cost-ms", "1e308"},
+                 "--batch-cost-ms: '1e308' is not a number from 0 to 60000"},
+        BadInput{"StepsPastInt", {"--steps", "99999999999"}, "is not a whole number from 1 to"},
+        BadInput{"NegativeStragglerMs", {"--straggler-ms", "-1"}, "is not a number from 0 to"},
+        BadInput{"NanLr", {"--lr", "nan"}, "--lr: 'nan' is not a number"},
+        BadInput{"InfiniteBucket", {"--bucket-mb", "inf"}, "is not a number from 0.001 to 1000"},
+        // Issue 32 §3, §4: data and checkpoints that are not regular files.
+        BadInput{"DataIsADirectory", {"--data", "/"}, "/: is a directory"},
+        BadInput{"DataIsDevZero", {"--data", "/dev/zero"}, "/dev/zero: is not a regular file"},
+        BadInput{"DataIsAFifo", {"--data", fifo()}, "is not a regular file"},
+        BadInput{"CheckpointIsADirectory", {"--load", "/"}, "/: is a directory"},
+        BadInput{"CheckpointIsAFifo", {"--load", fifo()}, "is not a regular file"},
         BadInput{
             "ConfigTooBigForMemory", {"--config", "1.5b", "--batch", "512"}, "needs an estimated"},
-        BadInput{
-            "MissingCheckpoint", {"--load", "/nonexistent/ckpt.bin"}, "cannot open the checkpoint"},
+        BadInput{"MissingCheckpoint",
+                 {"--load", "/nonexistent/ckpt.bin"},
+                 "ckpt.bin: cannot open: No such file or directory"},
         BadInput{"NotACheckpoint", {"--load", garbageFile()}, "not a gpt2-train checkpoint"},
         BadInput{"SaveIntoMissingDirectory",
                  {"--save", "/nonexistent/dir/ckpt.bin"},
@@ -222,6 +257,45 @@ TEST(TrainerCliTest, CheckpointResumesWithTheUninterruptedRunsLosses) {
   const RunResult other = run({"--load", checkpoint, "--steps", "6", "--batch", "3"});
   EXPECT_EQ(other.status, 2);
   EXPECT_NE(other.err.find("written with --batch 2"), std::string::npos) << other.err;
+}
+
+// Issue 32 §4: a data-source length byte of 0xff pointed into the tensors,
+// whose bytes were printed as the "data source". The lengths are checked
+// against the config and the file's size.
+TEST(TrainerCliTest, CheckpointWithADamagedLengthIsRefused) {
+  const std::string checkpoint = tempPath("gpt2_cli_damaged.ckpt");
+  ASSERT_EQ(run(plus(tinyRun(1), {"--save", checkpoint})).status, 0);
+  std::string bytes = readFile(checkpoint);
+  // Magic, version and six i32 (36 bytes), the config name (u32 length and
+  // text), steps, seed, batch, seq and next batch (32 bytes): then the data
+  // description's u32 length.
+  ASSERT_GT(bytes.size(), 40u);
+  uint32_t name_bytes = 0;
+  std::memcpy(&name_bytes, bytes.data() + 36, 4);
+  const size_t data_length_at = 36 + 4 + static_cast<size_t>(name_bytes) + 32;
+  ASSERT_LT(data_length_at, bytes.size());
+  bytes[data_length_at] = static_cast<char>(0xff);
+  std::ofstream(checkpoint, std::ios::binary | std::ios::trunc) << bytes;
+  const RunResult r = run(plus(tinyRun(2), {"--load", checkpoint}));
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("damaged checkpoint header"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("step "), std::string::npos) << r.out;
+  std::remove(checkpoint.c_str());
+}
+
+// A checkpoint cut short or grown is refused before training starts.
+TEST(TrainerCliTest, CheckpointOfTheWrongSizeIsRefused) {
+  const std::string checkpoint = tempPath("gpt2_cli_resized.ckpt");
+  ASSERT_EQ(run(plus(tinyRun(1), {"--save", checkpoint})).status, 0);
+  const std::string bytes = readFile(checkpoint);
+  for (const std::string& changed : {bytes.substr(0, bytes.size() - 4), bytes + "tail"}) {
+    std::ofstream(checkpoint, std::ios::binary | std::ios::trunc) << changed;
+    const RunResult r = run(plus(tinyRun(2), {"--load", checkpoint}));
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("bytes of tensors, its header announces"), std::string::npos) << r.err;
+  }
+  std::remove(checkpoint.c_str());
 }
 
 TEST(TrainerCliTest, SameSeedGivesBitIdenticalLossesAcrossProcesses) {

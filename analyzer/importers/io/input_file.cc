@@ -1,65 +1,40 @@
 // Reading trace files from disk: see input_file.h.
 #include "analyzer/importers/io/input_file.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <span>
 #include <vector>
 
+#include "base/input_fd.h"
+
 namespace damscope {
 namespace {
 
-std::string errnoText() {
-  return std::strerror(errno);
-}
-
-// Closes a file descriptor on scope exit.
-struct FdCloser {
-  int fd;
-  ~FdCloser() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
-Result<int> openForReading(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Error(path + ": cannot open: " + errnoText());
-  return fd;
+// An input file opened through the one door (base/input_fd.h), which refuses
+// what is not a regular file before reading, and checked not to be empty.
+Result<InputFd> openNonEmpty(const std::string& path) {
+  DAMSCOPE_ASSIGN_OR_RETURN(InputFd file, InputFd::open(path));
+  if (file.sizeBytes() == 0) return Error(path + ": empty file");
+  return file;
 }
 
 }  // namespace
 
 Result<size_t> checkInputFile(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return Error(path + ": cannot open: " + errnoText());
-  if (S_ISDIR(st.st_mode)) return Error(path + ": is a directory, not a trace file");
-  if (!S_ISREG(st.st_mode)) return Error(path + ": not a regular file");
-  DAMSCOPE_ASSIGN_OR_RETURN(int fd, openForReading(path));
-  ::close(fd);
-  if (st.st_size == 0) return Error(path + ": empty file");
-  return static_cast<size_t>(st.st_size);
+  DAMSCOPE_ASSIGN_OR_RETURN(InputFd file, openNonEmpty(path));
+  return file.sizeBytes();
 }
 
 Result<std::string> readFilePrefix(const std::string& path, size_t n) {
-  DAMSCOPE_ASSIGN_OR_RETURN(int fd, openForReading(path));
-  FdCloser closer{fd};
+  DAMSCOPE_ASSIGN_OR_RETURN(InputFd file, InputFd::open(path));
   std::string bytes(n, '\0');
-  size_t got = 0;
-  while (got < n) {
-    const ssize_t r = ::read(fd, bytes.data() + got, n - got);
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) return Error(path + ": read error: " + errnoText());
-    if (r == 0) break;
-    got += static_cast<size_t>(r);
-  }
+  DAMSCOPE_ASSIGN_OR_RETURN(size_t got, file.read(bytes.data(), n));
   bytes.resize(got);
   return bytes;
 }
@@ -232,22 +207,20 @@ class StringSink final : public TextSink {
 }  // namespace
 
 Result<size_t> readFile(const std::string& path, TextSink& sink, const Progress& progress) {
-  DAMSCOPE_ASSIGN_OR_RETURN(size_t size, checkInputFile(path));
+  DAMSCOPE_ASSIGN_OR_RETURN(InputFd file, openNonEmpty(path));
+  const size_t size = file.sizeBytes();
   if (size > kMaxInputBytes) {
     return Error(path + ": file too large (" + std::to_string(size) +
                  " bytes; a trace can have at most " + std::to_string(kMaxInputBytes) + ")");
   }
-  DAMSCOPE_ASSIGN_OR_RETURN(int fd, openForReading(path));
-  FdCloser closer{fd};
   DAMSCOPE_RETURN_IF_ERROR(sink.begin(size, size, size));
   size_t got = 0;
   while (got < size) {
     const std::span<char> room = sink.room(got, size);
-    const ssize_t r = ::read(fd, room.data(), std::min(room.size(), kProgressChunkBytes));
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) return Error(path + ": read error: " + errnoText());
+    DAMSCOPE_ASSIGN_OR_RETURN(size_t r,
+                              file.read(room.data(), std::min(room.size(), kProgressChunkBytes)));
     if (r == 0) break;  // The file shrank while we read it.
-    got += static_cast<size_t>(r);
+    got += r;
     DAMSCOPE_RETURN_IF_ERROR(sink.publish(got));
     progress.report(static_cast<double>(got) / static_cast<double>(size));
     DAMSCOPE_RETURN_IF_ERROR(progress.checkCancelled());
@@ -281,22 +254,14 @@ Result<std::string> gunzip(std::string_view compressed, const std::string& path,
 
 Result<size_t> gunzipFile(const std::string& path, TextSink& sink, const Progress& progress,
                           const InflateLimits& limits) {
-  DAMSCOPE_ASSIGN_OR_RETURN(size_t size, checkInputFile(path));
-  DAMSCOPE_ASSIGN_OR_RETURN(int fd, openForReading(path));
-  FdCloser closer{fd};
+  DAMSCOPE_ASSIGN_OR_RETURN(InputFd file, openNonEmpty(path));
+  const size_t size = file.sizeBytes();
   char tail[4];
   std::string_view tail_bytes;
-  if (size >= 4 && ::pread(fd, tail, 4, static_cast<off_t>(size - 4)) == 4) {
+  if (size >= 4 && ::pread(file.fd(), tail, 4, static_cast<off_t>(size - 4)) == 4) {
     tail_bytes = std::string_view(tail, 4);
   }
-  auto read = [&](char* into, size_t n) -> Result<size_t> {
-    while (true) {
-      const ssize_t r = ::read(fd, into, n);
-      if (r < 0 && errno == EINTR) continue;
-      if (r < 0) return Error(path + ": read error: " + errnoText());
-      return static_cast<size_t>(r);
-    }
-  };
+  auto read = [&](char* into, size_t n) { return file.read(into, n); };
   return inflateGzip(read, size, tail_bytes, path, sink, progress, limits);
 }
 

@@ -1,5 +1,6 @@
 // Reading trace files from disk: checks that give one clear message per bad
-// input (missing, a directory, unreadable, empty), whole-file reads, and gzip
+// input (missing, a directory, a FIFO or a device, unreadable, empty; every
+// open goes through base/input_fd.h), whole-file reads, and gzip
 // decompression that tells a truncated stream from corrupt data. Both long
 // operations report progress and stop when cancelled (base/progress.h).
 #pragma once
@@ -15,6 +16,7 @@
 namespace damscope {
 
 // Fails unless `path` is a readable, non-empty regular file; returns its size.
+// Nothing is read: a FIFO or a device is refused before it can block.
 Result<size_t> checkInputFile(const std::string& path);
 
 // The first `n` bytes of the file (fewer if it is shorter).

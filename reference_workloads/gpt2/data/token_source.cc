@@ -1,9 +1,7 @@
 // Token sources: see token_source.h.
 #include "reference_workloads/gpt2/data/token_source.h"
 
-#include <fstream>
-#include <iterator>
-
+#include "base/input_fd.h"
 #include "reference_workloads/gpt2/model/random.h"
 
 namespace damscope::gpt2 {
@@ -30,11 +28,19 @@ uint64_t sequenceSeed(uint64_t seed, int64_t batch, int b) {
 }  // namespace
 
 Result<TokenSource> TokenSource::fromFile(const std::string& path, int64_t min_tokens) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error(path + ": cannot open the data file");
+  auto file = InputFd::open(path);
+  if (!file) return file.error();
+  if (file->sizeBytes() > kMaxDataBytes) {
+    return Error(path + ": the data file has " + withThousands(file->sizeBytes()) +
+                 " bytes; at most " + withThousands(kMaxDataBytes) + " are read");
+  }
   TokenSource s;
-  s.bytes_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  if (in.bad()) return Error(path + ": cannot read the data file");
+  // The size taken when the file was opened: a file that grows meanwhile is
+  // read no further.
+  s.bytes_.resize(file->sizeBytes());
+  auto got = file->read(reinterpret_cast<char*>(s.bytes_.data()), s.bytes_.size());
+  if (!got) return got.error();
+  s.bytes_.resize(*got);
   if (s.bytes_.empty()) return Error(path + ": the data file is empty");
   if (static_cast<int64_t>(s.bytes_.size()) < min_tokens) {
     return Error(path + ": the data file has " + withThousands(s.bytes_.size()) +

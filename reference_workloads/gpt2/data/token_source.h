@@ -18,10 +18,16 @@
 
 namespace damscope::gpt2 {
 
+// The largest data file read, in bytes: the file is held in memory whole.
+// 1 GiB holds enwik9 (10^9 bytes, the largest common byte-level corpus).
+constexpr size_t kMaxDataBytes = size_t{1} << 30;
+
 class TokenSource {
  public:
-  // The file's bytes as tokens. Fails when the file cannot be read, is
-  // empty, or is shorter than one sequence (min_tokens = T + 1).
+  // The file's bytes as tokens. Fails when the file cannot be read, is not a
+  // regular file (a directory, a FIFO, /dev/zero: base/input_fd.h), is empty,
+  // is larger than kMaxDataBytes, or is shorter than one sequence
+  // (min_tokens = T + 1).
   static Result<TokenSource> fromFile(const std::string& path, int64_t min_tokens);
   // A learnable synthetic language (see token_source.cc) drawn from the seed.
   static TokenSource synthetic(uint64_t seed);

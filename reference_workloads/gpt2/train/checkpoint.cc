@@ -1,10 +1,14 @@
 // Checkpoints: see checkpoint.h.
 #include "reference_workloads/gpt2/train/checkpoint.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <vector>
+
+#include "base/input_fd.h"
+#include "reference_workloads/gpt2/model/parameters.h"
 
 namespace damscope::gpt2 {
 namespace {
@@ -37,32 +41,64 @@ class Writer {
   std::ofstream out_;
 };
 
+// Reads a checkpoint through the one door of every input (base/input_fd.h:
+// a FIFO or a directory is refused before a byte is read), never past the
+// size the file had when it was opened.
 class Reader {
  public:
-  explicit Reader(const std::string& path) : in_(path, std::ios::binary) {}
-  bool ok() const { return static_cast<bool>(in_); }
+  static Result<Reader> open(const std::string& path) {
+    DAMSCOPE_ASSIGN_OR_RETURN(InputFd file, InputFd::open(path));
+    return Reader(std::move(file));
+  }
   template <typename T>
   bool get(T& v) {
-    return static_cast<bool>(in_.read(reinterpret_cast<char*>(&v), sizeof v));
+    return readExactly(reinterpret_cast<char*>(&v), sizeof v);
   }
+  // A length-prefixed string of at most kMaxStringBytes printable bytes: a
+  // length that points into the tensors would show their bytes as text.
   bool getString(std::string& s) {
     uint32_t n = 0;
-    if (!get(n) || n > 4096) return false;
+    if (!get(n) || n > kMaxStringBytes) return false;
     s.resize(n);
-    return static_cast<bool>(in_.read(s.data(), n));
+    if (!readExactly(s.data(), n)) return false;
+    return std::all_of(s.begin(), s.end(), [](char c) {
+      const auto u = static_cast<unsigned char>(c);
+      return u >= 0x20 && u != 0x7f;
+    });
   }
   bool getFloats(float* v, size_t n) {
-    return static_cast<bool>(
-        in_.read(reinterpret_cast<char*>(v), static_cast<std::streamsize>(n * sizeof(float))));
+    return readExactly(reinterpret_cast<char*>(v), n * sizeof(float));
   }
-  bool atEnd() { return in_.peek() == std::char_traits<char>::eof(); }
+  // Bytes after the current position, of the size the file had when opened.
+  size_t remaining() const { return file_.sizeBytes() - offset_; }
 
  private:
-  std::ifstream in_;
+  // The longest config name or data description written (a file name and
+  // its size); longer is not a checkpoint of ours.
+  static constexpr uint32_t kMaxStringBytes = 4096;
+
+  explicit Reader(InputFd file) : file_(std::move(file)) {}
+  bool readExactly(char* into, size_t n) {
+    if (n > remaining()) return false;
+    auto got = file_.read(into, n);
+    if (!got || *got != n) return false;
+    offset_ += n;
+    return true;
+  }
+
+  InputFd file_;
+  size_t offset_ = 0;
 };
 
-Result<CheckpointHeader> readHeader(Reader& r, const std::string& path) {
-  if (!r.ok()) return Error(path + ": cannot open the checkpoint");
+// The header, and the tensors' length checked against the file: each
+// length in the file agrees with the config and with the bytes that follow,
+// so that a damaged length is refused rather than read as something else.
+struct CheckedHeader {
+  CheckpointHeader header;
+  uint64_t floats = 0;  // per state buffer
+};
+
+Result<CheckedHeader> readHeader(Reader& r, const std::string& path) {
   char magic[8];
   uint32_t version = 0;
   if (!r.get(magic) || std::memcmp(magic, kMagic, sizeof magic) != 0)
@@ -71,20 +107,36 @@ Result<CheckpointHeader> readHeader(Reader& r, const std::string& path) {
     return Error(path + ": checkpoint version " + std::to_string(version) + ", expected " +
                  std::to_string(kVersion));
   }
-  CheckpointHeader h;
+  CheckedHeader checked;
+  CheckpointHeader& h = checked.header;
   ModelConfig& c = h.config;
   if (!r.get(c.layers) || !r.get(c.d_model) || !r.get(c.heads) || !r.get(c.max_seq) ||
       !r.get(c.vocab) || !r.get(c.padded_vocab) || !r.getString(c.name) || !r.get(h.steps) ||
       !r.get(h.seed) || !r.get(h.batch) || !r.get(h.seq) || !r.get(h.next_batch) ||
-      !r.getString(h.data)) {
-    return Error(path + ": truncated checkpoint header");
+      !r.getString(h.data) || !r.get(checked.floats)) {
+    return Error(path + ": truncated or damaged checkpoint header");
   }
-  if (c.layers <= 0 || c.d_model <= 0 || c.heads <= 0 || c.d_model % c.heads != 0 ||
-      c.max_seq <= 0 || c.vocab <= 0 || c.padded_vocab < c.vocab || h.steps < 0 || h.batch <= 0 ||
-      h.seq <= 0 || h.seq > c.max_seq) {
+  // Only the presets are trained (model/config.h): a config that is none of
+  // them was not written by gpt2-train.
+  auto preset = findConfig(c.name, c.padded_vocab != c.vocab);
+  if (!preset || preset->layers != c.layers || preset->d_model != c.d_model ||
+      preset->heads != c.heads || preset->max_seq != c.max_seq || preset->vocab != c.vocab ||
+      preset->padded_vocab != c.padded_vocab || h.steps < 0 || h.batch <= 0 || h.seq <= 0 ||
+      h.seq > c.max_seq || h.next_batch < 0) {
     return Error(path + ": the checkpoint header holds impossible values");
   }
-  return h;
+  const uint64_t expected = ParameterLayout(c).total();
+  if (checked.floats != expected) {
+    return Error(path + ": the checkpoint holds " + std::to_string(checked.floats) +
+                 " parameters, config " + c.name + " has " + std::to_string(expected));
+  }
+  // Three state buffers follow (parameters, AdamW m and v), then nothing.
+  const uint64_t tensor_bytes = 3 * expected * sizeof(float);
+  if (r.remaining() != tensor_bytes) {
+    return Error(path + ": the checkpoint has " + std::to_string(r.remaining()) +
+                 " bytes of tensors, its header announces " + std::to_string(tensor_bytes));
+  }
+  return checked;
 }
 
 }  // namespace
@@ -130,15 +182,15 @@ Status saveCheckpoint(const std::string& path, const CheckpointHeader& h, const 
 }
 
 Result<CheckpointHeader> readCheckpointHeader(const std::string& path) {
-  Reader r(path);
-  return readHeader(r, path);
+  DAMSCOPE_ASSIGN_OR_RETURN(Reader r, Reader::open(path));
+  DAMSCOPE_ASSIGN_OR_RETURN(CheckedHeader checked, readHeader(r, path));
+  return checked.header;
 }
 
 Status loadCheckpointState(const std::string& path, Gpt2Model& model) {
-  Reader r(path);
-  DAMSCOPE_ASSIGN_OR_RETURN(const CheckpointHeader h, readHeader(r, path));
-  uint64_t n = 0;
-  if (!r.get(n)) return Error(path + ": truncated checkpoint");
+  DAMSCOPE_ASSIGN_OR_RETURN(Reader r, Reader::open(path));
+  DAMSCOPE_ASSIGN_OR_RETURN(const CheckedHeader checked, readHeader(r, path));
+  const uint64_t n = checked.floats;
   if (n != model.layout().total()) {
     return Error(path + ": the checkpoint holds " + std::to_string(n) +
                  " parameters, the model has " + std::to_string(model.layout().total()));
@@ -148,8 +200,7 @@ Status loadCheckpointState(const std::string& path, Gpt2Model& model) {
     if (!r.getFloats(buffer.data(), n)) return Error(path + ": truncated checkpoint");
     model.upload(which, buffer.data());
   }
-  if (!r.atEnd()) return Error(path + ": unexpected bytes after the checkpoint's data");
-  model.setOptimizerSteps(h.steps);
+  model.setOptimizerSteps(checked.header.steps);
   return okStatus();
 }
 

@@ -37,7 +37,9 @@ struct CheckpointHeader {
 
 Status saveCheckpoint(const std::string& path, const CheckpointHeader& header,
                       const Gpt2Model& model);
-// Reads and checks the header only (the run is configured from it first).
+// Reads and checks the header only (the run is configured from it first):
+// a regular file (base/input_fd.h), a preset's config, printable strings,
+// and a tensor count that matches the config and the bytes that follow.
 Result<CheckpointHeader> readCheckpointHeader(const std::string& path);
 // Reads the parameters and moments into a model built for the header's config.
 Status loadCheckpointState(const std::string& path, Gpt2Model& model);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <sstream>
 
 #include "reference_workloads/gpt2/model/config.h"
@@ -22,48 +23,83 @@ struct Flag {
   std::string help;
   std::string default_text;
   Setter set;
+  std::string range;  // a number's valid values, as --help shows them; empty otherwise
 };
 
 Error badValue(const std::string& flag, const std::string& value, const std::string& what) {
   return Error("--" + flag + ": '" + value + "' is not " + what);
 }
 
+template <typename T>
+std::string numberText(T x) {
+  std::ostringstream s;
+  s << x;
+  return s.str();
+}
+
+// A number flag's valid values, both ends included: every size and duration
+// has one, so that no value is taken that the run cannot honour (a batch
+// cost of 1e308 ms, 100000 threads).
+template <typename T>
+struct Range {
+  T min;
+  T max;
+  std::string text() const { return numberText(min) + " to " + numberText(max); }
+};
+
 template <typename Int>
-Setter wholeNumber(Int Options::*field, const std::string& flag) {
-  return [field, flag](Options& o, const std::string& v) -> Status {
+Flag wholeNumber(std::string name, std::string metavar, std::string help, std::string default_text,
+                 Int Options::*field, Range<Int> range) {
+  Setter set = [field, name, range](Options& o, const std::string& v) -> Status {
     Int x{};
     const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-    if (v.empty() || ec != std::errc() || end != v.data() + v.size())
-      return badValue(flag, v, "a whole number");
+    if (v.empty() || end != v.data() + v.size() ||
+        (ec != std::errc() && ec != std::errc::result_out_of_range))
+      return badValue(name, v, "a whole number");
+    if (ec != std::errc() || x < range.min || x > range.max)
+      return badValue(name, v, "a whole number from " + range.text());
     o.*field = x;
     return okStatus();
   };
+  return {std::move(name),         std::move(metavar), std::move(help),
+          std::move(default_text), std::move(set),     range.text()};
 }
 
-Setter realNumber(double Options::*field, const std::string& flag) {
-  return [field, flag](Options& o, const std::string& v) -> Status {
+Flag realNumber(std::string name, std::string metavar, std::string help, double Options::*field,
+                Range<double> range) {
+  const Options defaults;
+  Setter set = [field, name, range](Options& o, const std::string& v) -> Status {
     char* end = nullptr;
     const double x = std::strtod(v.c_str(), &end);
-    if (v.empty() || end != v.c_str() + v.size() || !std::isfinite(x))
-      return badValue(flag, v, "a number");
+    if (v.empty() || end != v.c_str() + v.size() || std::isnan(x))
+      return badValue(name, v, "a number");
+    if (!(x >= range.min && x <= range.max))
+      return badValue(name, v, "a number from " + range.text());
     o.*field = x;
     return okStatus();
   };
+  return {std::move(name), std::move(metavar), std::move(help), numberText(defaults.*field),
+          std::move(set),  range.text()};
 }
 
-Setter text(std::string Options::*field, const std::string& flag) {
-  return [field, flag](Options& o, const std::string& v) -> Status {
-    if (v.empty()) return Error("--" + flag + ": the value is empty");
+Flag text(std::string name, std::string metavar, std::string help, std::string default_text,
+          std::string Options::*field) {
+  Setter set = [field, name](Options& o, const std::string& v) -> Status {
+    if (v.empty()) return Error("--" + name + ": the value is empty");
     o.*field = v;
     return okStatus();
   };
+  return {std::move(name),         std::move(metavar), std::move(help),
+          std::move(default_text), std::move(set),     ""};
 }
 
-Setter onSwitch(bool Options::*field) {
-  return [field](Options& o, const std::string&) -> Status {
+Flag onSwitch(std::string name, std::string help, bool Options::*field) {
+  Setter set = [field](Options& o, const std::string&) -> Status {
     o.*field = true;
     return okStatus();
   };
+  std::string default_text = name == "help" ? "" : "off";
+  return {std::move(name), "", std::move(help), std::move(default_text), std::move(set), ""};
 }
 
 std::string configNames() {
@@ -78,85 +114,107 @@ std::string scenarioNames() {
   return names;
 }
 
+// The ranges. A run holds its batches, its threads and its buckets in
+// memory and its durations are spent as CPU work, so each bound keeps a run
+// finite and within one node:
+//   steps, warmup: 10^7, far past any reference run (llm.c's GPT-2 124M
+//     reproduction trains 19,073 steps);
+//   batch, seq: 65536 each; the config's context and the memory estimate
+//     bound them further (trainer.cc);
+//   lr: 1e-9 (no weight moves in fp32) to 10 (AdamW diverges at once);
+//   loader-workers, prefetch, threads: 1024, more than the cores of any one
+//     node today (the CPU backend's threads are OpenMP's; at 100000 the
+//     runtime crashed);
+//   batch-cost-ms, straggler-ms: one minute of CPU work per batch or step;
+//   bucket-mb: 1 KB to 1 GB (PyTorch DDP's default is 25 MB);
+//   straggler-rank: -1 (none) to 65535; the job's size bounds it further.
+constexpr Range<int> kStepsRange{1, 10'000'000};
+constexpr Range<int> kShapeRange{1, 65536};
+constexpr Range<int> kThreadsRange{1, 1024};
+constexpr Range<double> kMillisecondsRange{0, 60'000};
+
 const std::vector<Flag>& flags() {
   static const std::vector<Flag> table = [] {
     const Options d;
-    auto num = [](double x) {
-      std::ostringstream s;
-      s << x;
-      return s.str();
-    };
     std::vector<Flag> f = {
-        {"device", "cpu|cuda", "Backend: cpu (OpenBLAS, OpenMP) or cuda (cuBLASLt, own kernels)",
-         d.device, text(&Options::device, "device")},
-        {"config", configNames(), "Model preset (listed below)", d.config,
-         text(&Options::config, "config")},
-        {"steps", "N", "Training steps of the run (a resumed run continues up to N)",
-         std::to_string(d.steps), wholeNumber(&Options::steps, "steps")},
-        {"batch", "B", "Sequences per step", std::to_string(d.batch),
-         wholeNumber(&Options::batch, "batch")},
-        {"seq", "T", "Tokens per sequence, at most the config's context", "the config's context",
-         wholeNumber(&Options::seq, "seq")},
-        {"lr", "RATE", "Peak learning rate", num(d.lr), realNumber(&Options::lr, "lr")},
-        {"warmup", "STEPS", "Linear warm-up steps", std::to_string(d.warmup),
-         wholeNumber(&Options::warmup, "warmup")},
-        {"lr-schedule", "constant|cosine",
-         "Rate after warm-up: constant, or cosine decay to 10% at the last step", d.lr_schedule,
-         text(&Options::lr_schedule, "lr-schedule")},
-        {"seed", "N", "Seed of the initialisation and of the data", std::to_string(d.seed),
-         wholeNumber(&Options::seed, "seed")},
-        {"data", "FILE", "Train on the bytes of FILE (byte-level tokens)",
-         "a synthetic stream from the seed", text(&Options::data, "data")},
-        {"loader-workers", "N", "Loader threads; 0 makes each batch on the training thread",
-         std::to_string(d.loader_workers), wholeNumber(&Options::loader_workers, "loader-workers")},
-        {"prefetch", "N",
-         "Batches the loader makes ahead; 0: a batch is made only when the trainer asks",
-         std::to_string(d.prefetch), wholeNumber(&Options::prefetch, "prefetch")},
-        {"batch-cost-ms", "MS",
-         "CPU work per batch in the loader (computation, not sleep), in milliseconds",
-         num(d.batch_cost_ms), realNumber(&Options::batch_cost_ms, "batch-cost-ms")},
-        {"scenario", scenarioNames(), "A named set of defaults (listed below)", d.scenario,
-         text(&Options::scenario, "scenario")},
-        {"log-json", "FILE", "Write one JSON line per step to FILE", "none",
-         text(&Options::log_json, "log-json")},
-        {"save", "FILE", "Write a checkpoint to FILE after the last step", "none",
-         text(&Options::save, "save")},
-        {"load", "FILE", "Resume from a checkpoint written by --save", "none",
-         text(&Options::load, "load")},
-        {"threads", "N", "Compute threads (OpenMP; OpenBLAS runs inside them)", "all cores",
-         wholeNumber(&Options::threads, "threads")},
-        {"pad-vocab", "", "Pad the vocabulary to a multiple of 128 (50257 -> 50304)", "off",
-         onSwitch(&Options::pad_vocab)},
-        {"print-ops", "", "Print one step's op annotations (JSON lines) and exit", "off",
-         onSwitch(&Options::print_ops)},
-        {"precision", "fp32|tf32|bf16",
-         "GEMM precision (cuda); fp32 master weights and optimizer state either way", d.precision,
-         text(&Options::precision, "precision")},
-        {"attention", "naive|fused",
-         "Attention: naive materialises the B x H x T x T scores, fused tiles them (cuda only; on "
-         "tensor cores with --precision bf16 and head size 64)",
-         "cpu naive, cuda fused", text(&Options::attention, "attention")},
-        {"cuda-graph", "", "Capture forward and backward in a CUDA graph, replayed every step",
-         "off", onSwitch(&Options::cuda_graph)},
-        {"cold-start", "",
-         "Skip the warm-up pass (one forward and backward before the first step, cuda), so that "
-         "step 1 pays the one-time costs: kernel loading, cuBLASLt plans, scratch allocations",
-         "off", onSwitch(&Options::cold_start)},
-        {"pageable-copies", "",
-         "Copy the batch from pageable host memory (cudaMemcpy) instead of pinned memory on a "
-         "copy stream",
-         "off", onSwitch(&Options::pageable_copies)},
-        {"sync-every-op", "", "Wait for the GPU after every op (cudaStreamSynchronize)", "off",
-         onSwitch(&Options::sync_every_op)},
-        {"bucket-mb", "MB", "Data parallel: gradients all-reduced together, in megabytes",
-         num(d.bucket_mb), realNumber(&Options::bucket_mb, "bucket-mb")},
-        {"overlap", "", "Data parallel: start each bucket's all-reduce during the backward pass",
-         "off", onSwitch(&Options::overlap)},
-        {"straggler-rank", "R", "Data parallel: rank R is slowed by --straggler-ms per step",
-         "none", wholeNumber(&Options::straggler_rank, "straggler-rank")},
-        {"straggler-ms", "MS", "CPU work the straggler rank adds to every step, in milliseconds",
-         num(d.straggler_ms), realNumber(&Options::straggler_ms, "straggler-ms")},
-        {"help", "", "Show this help and exit", "", onSwitch(&Options::help)},
+        text("device", "cpu|cuda",
+             "Backend: cpu (OpenBLAS, OpenMP) or cuda (cuBLASLt, own kernels)", d.device,
+             &Options::device),
+        text("config", configNames(), "Model preset (listed below)", d.config, &Options::config),
+        wholeNumber("steps", "N", "Training steps of the run (a resumed run continues up to N)",
+                    std::to_string(d.steps), &Options::steps, kStepsRange),
+        wholeNumber("batch", "B", "Sequences per step", std::to_string(d.batch), &Options::batch,
+                    kShapeRange),
+        wholeNumber("seq", "T", "Tokens per sequence, at most the config's context",
+                    "the config's context", &Options::seq, kShapeRange),
+        realNumber("lr", "RATE", "Peak learning rate", &Options::lr, Range<double>{1e-9, 10}),
+        wholeNumber("warmup", "STEPS", "Linear warm-up steps", std::to_string(d.warmup),
+                    &Options::warmup, Range<int>{0, kStepsRange.max}),
+        text("lr-schedule", "constant|cosine",
+             "Rate after warm-up: constant, or cosine decay to 10% at the last step", d.lr_schedule,
+             &Options::lr_schedule),
+        wholeNumber("seed", "N", "Seed of the initialisation and of the data",
+                    std::to_string(d.seed), &Options::seed,
+                    Range<uint64_t>{0, std::numeric_limits<uint64_t>::max()}),
+        text("data", "FILE",
+             "Train on the bytes of FILE (byte-level tokens; a regular file of at most 1 GiB)",
+             "a synthetic stream from the seed", &Options::data),
+        wholeNumber("loader-workers", "N",
+                    "Loader threads; 0 makes each batch on the training thread",
+                    std::to_string(d.loader_workers), &Options::loader_workers,
+                    Range<int>{0, kThreadsRange.max}),
+        wholeNumber("prefetch", "N",
+                    "Batches the loader makes ahead; 0: a batch is made only when the trainer asks",
+                    std::to_string(d.prefetch), &Options::prefetch,
+                    Range<int>{0, kThreadsRange.max}),
+        realNumber("batch-cost-ms", "MS",
+                   "CPU work per batch in the loader (computation, not sleep), in milliseconds",
+                   &Options::batch_cost_ms, kMillisecondsRange),
+        text("scenario", scenarioNames(), "A named set of defaults (listed below)", d.scenario,
+             &Options::scenario),
+        text("log-json", "FILE", "Write one JSON line per step to FILE", "none",
+             &Options::log_json),
+        text("save", "FILE", "Write a checkpoint to FILE after the last step", "none",
+             &Options::save),
+        text("load", "FILE", "Resume from a checkpoint written by --save", "none", &Options::load),
+        wholeNumber("threads", "N", "Compute threads (OpenMP; OpenBLAS runs inside them)",
+                    "all cores", &Options::threads, kThreadsRange),
+        onSwitch("pad-vocab", "Pad the vocabulary to a multiple of 128 (50257 -> 50304)",
+                 &Options::pad_vocab),
+        onSwitch("print-ops", "Print one step's op annotations (JSON lines) and exit",
+                 &Options::print_ops),
+        text("precision", "fp32|tf32|bf16",
+             "GEMM precision (cuda); fp32 master weights and optimizer state either way",
+             d.precision, &Options::precision),
+        text("attention", "naive|fused",
+             "Attention: naive materialises the B x H x T x T scores, fused tiles them (cuda only; "
+             "on tensor cores with --precision bf16 and head size 64)",
+             "cpu naive, cuda fused", &Options::attention),
+        onSwitch("cuda-graph", "Capture forward and backward in a CUDA graph, replayed every step",
+                 &Options::cuda_graph),
+        onSwitch("cold-start",
+                 "Skip the warm-up pass (one forward and backward before the first step, cuda), "
+                 "so that step 1 pays the one-time costs: kernel loading, cuBLASLt plans, scratch "
+                 "allocations",
+                 &Options::cold_start),
+        onSwitch("pageable-copies",
+                 "Copy the batch from pageable host memory (cudaMemcpy) instead of pinned memory "
+                 "on a copy stream",
+                 &Options::pageable_copies),
+        onSwitch("sync-every-op", "Wait for the GPU after every op (cudaStreamSynchronize)",
+                 &Options::sync_every_op),
+        realNumber("bucket-mb", "MB", "Data parallel: gradients all-reduced together, in megabytes",
+                   &Options::bucket_mb, Range<double>{0.001, 1000}),
+        onSwitch("overlap",
+                 "Data parallel: start each bucket's all-reduce during the backward pass",
+                 &Options::overlap),
+        wholeNumber("straggler-rank", "R",
+                    "Data parallel: rank R is slowed by --straggler-ms per step", "none",
+                    &Options::straggler_rank, Range<int>{-1, 65535}),
+        realNumber("straggler-ms", "MS",
+                   "CPU work the straggler rank adds to every step, in milliseconds",
+                   &Options::straggler_ms, kMillisecondsRange),
+        onSwitch("help", "Show this help and exit", &Options::help),
     };
     return f;
   }();
@@ -244,6 +302,7 @@ std::string helpText() {
     else
       left += "\n" + std::string(34, ' ');
     out << left << f.help;
+    if (!f.range.empty()) out << "; " << f.range;
     if (!f.default_text.empty()) out << " [" << f.default_text << "]";
     out << "\n";
   }

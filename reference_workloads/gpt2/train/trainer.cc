@@ -3,6 +3,7 @@
 // NVTX range (annotations.h).
 #include "reference_workloads/gpt2/train/trainer.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -55,11 +56,6 @@ struct RunPlan {
   std::string checkpoint_data;  // the data the checkpoint was trained on
 };
 
-Error atLeast(const char* flag, int64_t minimum, int64_t got) {
-  return Error(std::string("--") + flag + " must be at least " + std::to_string(minimum) +
-               " (got " + std::to_string(got) + ")");
-}
-
 // A checkpoint's setting against an explicit flag: resuming exactly needs
 // the same value.
 template <typename T>
@@ -98,7 +94,6 @@ Result<RunPlan> planRun(const Options& o) {
     return Error("data parallel on the CPU runs under mpirun (MPI); this job was started by " +
                  std::string(launcherName(p.ranks.launcher)));
   }
-  if (!(o.bucket_mb > 0)) return Error("--bucket-mb must be positive");
   if (o.overlap && o.cuda_graph) {
     return Error(
         "--overlap and --cuda-graph: the graph holds the whole backward pass, so the "
@@ -108,7 +103,6 @@ Result<RunPlan> planRun(const Options& o) {
     return Error("--straggler-rank " + std::to_string(o.straggler_rank) +
                  " is not a rank of this " + std::to_string(p.ranks.world_size) + "-rank job");
   }
-  if (o.straggler_ms < 0) return Error("--straggler-ms must not be negative");
   std::optional<CheckpointHeader> checkpoint;
   if (!o.load.empty()) {
     DAMSCOPE_ASSIGN_OR_RETURN(checkpoint, readCheckpointHeader(o.load));
@@ -127,9 +121,6 @@ Result<RunPlan> planRun(const Options& o) {
     }
   }
 
-  if (o.steps < 1) return atLeast("steps", 1, o.steps);
-  if (o.batch < 1) return atLeast("batch", 1, o.batch);
-  if (o.seq < 0 || (o.isExplicit("seq") && o.seq < 1)) return atLeast("seq", 1, o.seq);
   int seq = o.seq == 0 ? p.config.max_seq : o.seq;
   int batch = o.batch;
   p.seed = o.seed;
@@ -156,16 +147,12 @@ Result<RunPlan> planRun(const Options& o) {
   if (int64_t{batch} * seq > INT_MAX) return Error("--batch x --seq exceeds 2^31 tokens");
   p.shape = {batch, seq};
 
-  if (!(o.lr > 0)) return Error("--lr must be positive (got " + std::to_string(o.lr) + ")");
-  if (o.warmup < 0) return atLeast("warmup", 0, o.warmup);
   DAMSCOPE_ASSIGN_OR_RETURN(p.lr.schedule, parseLrSchedule(o.lr_schedule));
+  // The flags' ranges (flags.cc) hold the numbers that need no other
+  // setting to be checked.
   p.lr.lr = static_cast<float>(o.lr);
   p.lr.warmup_steps = o.warmup;
   p.lr.total_steps = o.steps;
-  if (o.loader_workers < 0) return atLeast("loader-workers", 0, o.loader_workers);
-  if (o.prefetch < 0) return atLeast("prefetch", 0, o.prefetch);
-  if (o.batch_cost_ms < 0) return Error("--batch-cost-ms must not be negative");
-  if (o.isExplicit("threads") && o.threads < 1) return atLeast("threads", 1, o.threads);
   // Ranks on one node share its cores.
   p.threads = o.threads > 0 ? o.threads
                             : std::max(1, availableCpus() / std::max(1, p.ranks.local_world_size));
@@ -174,8 +161,18 @@ Result<RunPlan> planRun(const Options& o) {
 }
 
 // The directory of a file to be written must exist and be writable now,
-// rather than after an hour of training.
-Status checkWritable(const std::string& flag, const std::string& path) {
+// rather than after an hour of training. An existing path must be a file
+// that can be replaced, or where `device_ok` a character device (--log-json
+// /dev/stdout; a checkpoint is renamed into place, never over a device): a
+// directory cannot be written, and a FIFO blocks the writer until someone
+// reads it.
+Status checkWritable(const std::string& flag, const std::string& path, bool device_ok) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) &&
+      !(device_ok && S_ISCHR(st.st_mode))) {
+    return Error("--" + flag + " " + path +
+                 (S_ISDIR(st.st_mode) ? ": is a directory" : ": is not a regular file"));
+  }
   const size_t slash = path.find_last_of('/');
   const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
   if (access(dir.c_str(), W_OK) != 0) {
@@ -301,11 +298,13 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
   }
   std::ofstream log;
   if (!o.log_json.empty() && lead) {
+    if (Status s = checkWritable("log-json", o.log_json, /*device_ok=*/true); !s)
+      return fail(s.error());
     log.open(o.log_json, std::ios::trunc);
     if (!log) return fail(Error("--log-json " + o.log_json + ": cannot write the file"));
   }
   if (!o.save.empty()) {
-    if (Status s = checkWritable("save", o.save); !s) return fail(s.error());
+    if (Status s = checkWritable("save", o.save, /*device_ok=*/false); !s) return fail(s.error());
   }
 
   auto opened = openTrainingDevice(p.device);
