@@ -40,7 +40,7 @@ bool oneLine(const std::string& text) {
 std::string storedRun(const TempDir& dir, const std::string& name, int rank = 0) {
   const std::string trace = dir.file(name + ".json");
   testing::writeFile(trace, testing::dataBoundKinetoTrace(rank, 3000, 4));
-  const std::string store = dir.file(name + ".db");
+  std::string store = dir.file(name + ".db");
   const CommandResult r = damscope("analyze -o " + store + " " + trace);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return store;
@@ -48,7 +48,7 @@ std::string storedRun(const TempDir& dir, const std::string& name, int rank = 0)
 
 // A copy of `store` with `sql` run on it; every statement must change a row.
 std::string damagedCopy(const TempDir& dir, const std::string& store, const std::string& sql) {
-  const std::string copy = dir.file("damaged.db");
+  std::string copy = dir.file("damaged.db");
   std::filesystem::copy_file(store, copy, std::filesystem::copy_options::overwrite_existing);
   auto db = Database::open(copy, Database::Mode::kReadWriteCreate);
   EXPECT_TRUE(db.ok());

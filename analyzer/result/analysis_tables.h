@@ -499,20 +499,20 @@ namespace damscope {
     inJson("max_gain_pct", JsonForm::kPct))
 
 // x: an EvidenceItem.
-#define DAMSCOPE_FINDING_EVIDENCE_COLUMNS(X)                                                    \
-  X(int64_t, finding_id, kNotNull, "`findings.id`", kByCode, kNoJson)                           \
-  X(std::string, event_table, kNotNull,                                                         \
-    "`gaps` (the analysis table), `kernels`, `ranges`, `memcpys`, `api_calls`, `counters` or "  \
-    "`stats`",                                                                                  \
-    x.source, kNoJson)                                                                          \
-  X(int64_t, event_id, kNotNull, "the row's id in that table", x.id, kNoJson)                   \
-  X(int64_t, ts, kNullable, "its time (NULL for stats rows), so a viewer can zoom to it", x.ts, \
-    kNoJson)                                                                                    \
-  X(int64_t, dur, nonNegative(kNullable),                                                       \
-    "its time (NULL for stats rows), so a viewer can zoom to it", x.dur, kNoJson)               \
-  X(std::string, label, kNullable,                                                              \
-    "the event's name (kernels, ranges, calls, counters), the stat's name; NULL for gaps and "  \
-    "copies",                                                                                   \
+#define DAMSCOPE_FINDING_EVIDENCE_COLUMNS(X)                                                      \
+  X(int64_t, finding_id, kNotNull, "`findings.id`", kByCode, kNoJson)                             \
+  X(std::string, event_table, kNotNull,                                                           \
+    "`gaps` (the analysis table), `kernels`, `ranges`, `memcpys`, `api_calls`, `counters` or "    \
+    "`stats`",                                                                                    \
+    x.source, kNoJson)                                                                            \
+  X(int64_t, event_id, kNotNull, "the row's id in that table", x.id, kNoJson)                     \
+  X(int64_t, ts, kNullable, "its time (NULL for stats rows), so a viewer can zoom to it", x.ts,   \
+    kNoJson)                                                                                      \
+  X(int64_t, dur, kNullable, "its time (NULL for stats rows), so a viewer can zoom to it", x.dur, \
+    kNoJson)                                                                                      \
+  X(std::string, label, kNullable,                                                                \
+    "the event's name (kernels, ranges, calls, counters), the stat's name; NULL for gaps and "    \
+    "copies",                                                                                     \
     x.label, kNoJson)
 
 // Rows of Metrics::values that are known: the code maps them.
@@ -806,7 +806,8 @@ struct AnalysisTables {
 // cuBLAS's FFMA kernels. 6: op formulas for every common ATen family, the
 // roofline's share per source of computation kernel time, MFU from op shapes,
 // the top ops. 7: the starved verdict (unexplained idle is no longer charged
-// to the host).
+// to the host). Remake fuzz/seeds/rundb/kineto_analysed_current.sql with a
+// new version (docs/fuzzing.md).
 constexpr int kAnalysisSchemaVersion = 7;
 
 }  // namespace damscope

@@ -96,7 +96,7 @@ struct FigureRange {
   ColumnNull null = kNullable;
   double min = -std::numeric_limits<double>::infinity();
   double max = std::numeric_limits<double>::infinity();
-  const char* name = "a finite value";                    // for the column reference and the error
+  const char* name = "a finite value";                    // for the error
   constexpr operator ColumnNull() const { return null; }  // NOLINT(google-explicit-constructor)
 };
 
