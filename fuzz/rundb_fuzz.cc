@@ -7,6 +7,7 @@
 // a figure derived from accepted ones (a share of a span) is in its range too.
 // The seeds hold stored results of the current layout (kAnalysisSchemaVersion),
 // so mutations reach the figures' checks rather than the version's.
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 
@@ -25,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto db = Database::open(path, Database::Mode::kReadOnly);
   if (!db.ok()) return 0;
   (void)summarizeTrace(db.value());
-  (void)checkPages(db.value());
+  (void)checkPages(db.value(), std::chrono::seconds(1));
   if (auto stored = readAnalysis(db.value()); stored.ok()) {
     if (auto result = toRankResult(*stored, path); result.ok()) {
       const AnalysisTables again = toAnalysisTables(result->rank, result->job);

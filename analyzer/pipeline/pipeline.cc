@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 
+#include <chrono>
 #include <future>
 #include <optional>
 
@@ -31,6 +32,14 @@ constexpr double kStoreStart = 0.95;
 // merge of 1,000 run.db files on a busy 2-core machine: 11.1 s with two
 // writers, 8.9 s with four, 6.8 s with eight.
 constexpr int kCrossRankWritersPerJob = 4;
+// The time a run spends checking the pages of the run.db files whose stored
+// results it reuses (checkPages), shared evenly among its inputs. PRAGMA
+// quick_check reads every page: v100_rank1's run.db (11.7 MB) took 140 ms on
+// a busy 2-core machine, as long as reading its results back, so one rank's
+// file of up to about 20 MB is checked whole; a merge of 1,000 ranks' files
+// (README, 6.4-8.2 s) checks each as far as a quarter of a millisecond goes
+// instead of adding some 30 ms a file (a 2.6 MB run.db, the same machine).
+constexpr std::chrono::microseconds kPageCheckBudget{250'000};
 
 // A trace store's events as the analyses see them: on a CPU run with the
 // cpu device's ops (cpu_device_work.h), derived again on every read so that
@@ -177,17 +186,18 @@ Result<OpenedRank> analyse(RankSource& source, const PipelineOptions& options, b
 // whose pages are damaged (checkPages) is refused whole: neither its results
 // nor its events can be believed.
 Result<OpenedRank> openRank(const std::string& input, const PipelineOptions& options,
-                            bool keep_events, const Progress& progress) {
+                            bool keep_events, std::chrono::microseconds page_check,
+                            const Progress& progress) {
   DAMSCOPE_ASSIGN_OR_RETURN(RankSource source, classifyRank(input, options));
   if (!useStoredResults(source, options)) return analyse(source, options, keep_events, progress);
-  DAMSCOPE_RETURN_IF_ERROR(checkPages(*source.events()));
+  DAMSCOPE_RETURN_IF_ERROR(checkPages(*source.events(), page_check));
   Result<OpenedRank> stored = readBack(source, options, keep_events, progress);
   if (stored.ok() || stored.error().code() == ErrorCode::kCancelled) return stored;
   Result<OpenedRank> again = analyse(source, options, keep_events, progress);
   if (!again.ok()) {
     if (again.error().code() == ErrorCode::kCancelled) return again;
-    return Error(stored.error().message() + "; and analysing its events failed: " +
-                 again.error().message());
+    return Error(stored.error().message() +
+                 "; and analysing its events failed: " + again.error().message());
   }
   again->result.notes.push_back(
       {"stored_results", stored.error().message() + "; analysed again from the events"});
@@ -361,7 +371,8 @@ Result<AnalysedRun> openRun(const std::vector<std::string>& inputs, const Pipeli
     const bool keep_events =
         need == EventsNeeded::kEveryRank || (need == EventsNeeded::kFirstRank && i == 0);
     const Progress part = working.piece(i).part(0, 1, "", inputs[i]);
-    DAMSCOPE_ASSIGN_OR_RETURN(ranks[i], openRank(inputs[i], options, keep_events, part));
+    DAMSCOPE_ASSIGN_OR_RETURN(ranks[i], openRank(inputs[i], options, keep_events,
+                                                 kPageCheckBudget / static_cast<int64_t>(n), part));
     return okStatus();
   }));
 

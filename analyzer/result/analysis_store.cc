@@ -98,13 +98,7 @@ Status inTransaction(Database& db, Write&& write) {
   return db.exec("COMMIT;");
 }
 
-// The time checkPages spends at most. PRAGMA quick_check reads every page:
-// on v100_rank1's run.db (11.7 MB, the largest the shared traces make) it
-// took 140 ms on a busy 2-core machine, as long as reading the results back;
-// a run.db of up to about 20 MB is checked whole, a larger one as far as the
-// budget reaches, so reuse stays a fraction of a second whatever the size.
-constexpr std::chrono::milliseconds kPageCheckBudget{250};
-
+// SQLite's progress handler: a non-zero return interrupts the statement.
 int pastDeadline(void* deadline) {
   return std::chrono::steady_clock::now() >
                  *static_cast<const std::chrono::steady_clock::time_point*>(deadline)
@@ -114,8 +108,8 @@ int pastDeadline(void* deadline) {
 
 }  // namespace
 
-Status checkPages(Database& db) {
-  const auto deadline = std::chrono::steady_clock::now() + kPageCheckBudget;
+Status checkPages(Database& db, std::chrono::microseconds budget) {
+  const auto deadline = std::chrono::steady_clock::now() + budget;
   // Every 10,000 virtual machine steps: some microseconds apart.
   sqlite3_progress_handler(db.handle(), 10000, pastDeadline,
                            const_cast<std::chrono::steady_clock::time_point*>(&deadline));

@@ -12,6 +12,7 @@
 // neither corrupt the events nor leave half a result.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -69,11 +70,11 @@ Result<AnalysisTables> readAnalysis(const std::string& path,
 // reuse reads the results, never the events, so a damaged page elsewhere (a
 // page of the strings table overwritten) would otherwise go unseen, and the
 // GUI or a later analysis would meet it. PRAGMA quick_check (every page's
-// structure and the records' format; sqlite.org/pragma.html#pragma_quick_check),
-// within a time budget: the whole of a run.db of up to about 20 MB, the
-// first pages of a larger one. What the results hold is checked by the
-// reader (result_rows.h). An error names the file and SQLite's first finding.
-Status checkPages(Database& db);
+// structure and the records' format; sqlite.org/pragma.html#pragma_quick_check)
+// for at most `budget`: a file it does not finish in is checked as far as it
+// got. What the results hold is checked by the reader (result_rows.h). An
+// error names the file and SQLite's first finding.
+Status checkPages(Database& db, std::chrono::microseconds budget);
 
 // The CREATE statements of the analysis tables, generated from their
 // declarations (trace/table_schema.h).
