@@ -2,7 +2,12 @@
 // analyzer/result/analysis_store.cc and result_rows.cc, trace/trace_summary.cc)
 // as `analyze`, `info`, `diff` and `export` do. The input is written to a
 // file, as SQLite reads one. Whatever the reader accepts must keep the store's time contract and
-// analyse without a crash.
+// analyse without a crash. Stored results the reader accepts (every figure in
+// its declared range, analysis_tables.h) must stay accepted when stored again:
+// a figure derived from accepted ones (a share of a span) is in its range too.
+// The seeds hold stored results of the current layout (kAnalysisSchemaVersion),
+// so mutations reach the figures' checks rather than the version's.
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 
@@ -21,7 +26,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto db = Database::open(path, Database::Mode::kReadOnly);
   if (!db.ok()) return 0;
   (void)summarizeTrace(db.value());
-  if (auto stored = readAnalysis(db.value()); stored.ok()) (void)toRankResult(*stored, path);
+  (void)checkPages(db.value(), std::chrono::seconds(1));
+  if (auto stored = readAnalysis(db.value()); stored.ok()) {
+    if (auto result = toRankResult(*stored, path); result.ok()) {
+      const AnalysisTables again = toAnalysisTables(result->rank, result->job);
+      if (auto back = toRankResult(again, path); !back.ok()) {
+        fuzz::fail("accepted results stored again are refused: " + back.error().message());
+      }
+    }
+  }
   auto tables = readTrace(db.value());
   if (!tables.ok()) return 0;
   fuzz::checkEventTimesHold(tables.value());

@@ -2,6 +2,7 @@
 #include "analyzer/analyses/scorecard.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 #include "analyzer/analyses/intervals.h"
@@ -153,10 +154,16 @@ std::string_view damTerm(Verdict verdict) {
   return "-";
 }
 
+// Summed in 128 bits and clamped to int64 instead of wrapping: the axes of a
+// computed card are parts of one span, but a card read back from a damaged
+// run.db can hold anything (issue 32: a data_stall_ns of INT64_MAX), and the
+// reader compares this sum with the card's dur to refuse such a card. Seven
+// int64 axes cannot overflow the 128-bit sum.
 int64_t Scorecard::total() const {
-  int64_t sum = 0;
+  __int128 sum = 0;
   for (int64_t v : ns) sum += v;
-  return sum;
+  return static_cast<int64_t>(std::clamp<__int128>(sum, std::numeric_limits<int64_t>::min(),
+                                                   std::numeric_limits<int64_t>::max()));
 }
 
 double Scorecard::pct(Axis axis) const {
@@ -172,8 +179,8 @@ double Scorecard::stallPct() const {
 
 std::optional<Axis> Scorecard::largestKnownStall() const {
   std::optional<Axis> best;
-  for (Axis a : {Axis::kDataStall, Axis::kHostStall, Axis::kSyncStall,
-                 Axis::kExposedCommunication}) {
+  for (Axis a :
+       {Axis::kDataStall, Axis::kHostStall, Axis::kSyncStall, Axis::kExposedCommunication}) {
     const int64_t t = ns[static_cast<size_t>(a)];
     if (t > 0 && (!best || t > ns[static_cast<size_t>(*best)])) best = a;
   }

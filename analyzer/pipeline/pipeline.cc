@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 
+#include <chrono>
 #include <future>
 #include <optional>
 
@@ -31,6 +32,14 @@ constexpr double kStoreStart = 0.95;
 // merge of 1,000 run.db files on a busy 2-core machine: 11.1 s with two
 // writers, 8.9 s with four, 6.8 s with eight.
 constexpr int kCrossRankWritersPerJob = 4;
+// The time a run spends checking the pages of the run.db files whose stored
+// results it reuses (checkPages), shared evenly among its inputs. PRAGMA
+// quick_check reads every page: v100_rank1's run.db (11.7 MB) took 140 ms on
+// a busy 2-core machine, as long as reading its results back, so one rank's
+// file of up to about 20 MB is checked whole; a merge of 1,000 ranks' files
+// (README, 6.4-8.2 s) checks each as far as a quarter of a millisecond goes
+// instead of adding some 30 ms a file (a 2.6 MB run.db, the same machine).
+constexpr std::chrono::microseconds kPageCheckBudget{250'000};
 
 // A trace store's events as the analyses see them: on a CPU run with the
 // cpu device's ops (cpu_device_work.h), derived again on every read so that
@@ -45,6 +54,9 @@ Result<TraceTables> readEvents(Database& db, const Progress& progress) {
 struct OpenedRank {
   RankResult result;
   RankOrigin origin = RankOrigin::kAnalysed;
+  // The options key of the results in its store: what the comparison's store
+  // expects to find there (storeAnalysisTables).
+  std::string options_key;
   std::vector<RankComparison> stored_job;  // read back: the comparison stored with it
   std::optional<PendingFile> pending;      // a fresh import, until the whole run is stored
   TraceTables tables;                      // its events, where the front end keeps them
@@ -73,6 +85,7 @@ Result<OpenedRank> readBack(RankSource& source, const PipelineOptions& options, 
   DAMSCOPE_ASSIGN_OR_RETURN(StoredRank stored, toRankResult(rows, db.path()));
   OpenedRank out;
   out.origin = RankOrigin::kReadBack;
+  out.options_key = source.results_options;
   out.result = std::move(stored.rank);
   if (show) {
     // As stored: the trace it was analysed from, the file it is in.
@@ -120,6 +133,7 @@ Result<OpenedRank> analyse(RankSource& source, const PipelineOptions& options, b
                            const Progress& progress) {
   const std::string input = source.file.path;
   OpenedRank out;
+  out.options_key = options.options_key;
   const Progress opening = progress.part(0, kOpenShare);
   if (Database* db = source.events()) {
     DAMSCOPE_ASSIGN_OR_RETURN(out.tables, readEvents(*db, opening.part(0, 1, "reading")));
@@ -162,11 +176,32 @@ Result<OpenedRank> analyse(RankSource& source, const PipelineOptions& options, b
 
 // One rank: classified, then its stored results read back where they count,
 // else its events analysed.
+//
+// Stored results are believed only once read back whole and checked
+// (result_rows.h: every figure in its declared range, the rows consistent):
+// results that fail are never shown. The events they were computed from
+// are in the same run.db, so they are analysed again (and the results stored
+// anew where this run stores), with a note saying why; if the events cannot
+// be read either, the error names what was wrong with the results. A file
+// whose pages are damaged (checkPages) is refused whole: neither its results
+// nor its events can be believed.
 Result<OpenedRank> openRank(const std::string& input, const PipelineOptions& options,
-                            bool keep_events, const Progress& progress) {
+                            bool keep_events, std::chrono::microseconds page_check,
+                            const Progress& progress) {
   DAMSCOPE_ASSIGN_OR_RETURN(RankSource source, classifyRank(input, options));
-  if (useStoredResults(source, options)) return readBack(source, options, keep_events, progress);
-  return analyse(source, options, keep_events, progress);
+  if (!useStoredResults(source, options)) return analyse(source, options, keep_events, progress);
+  DAMSCOPE_RETURN_IF_ERROR(checkPages(*source.events(), page_check));
+  Result<OpenedRank> stored = readBack(source, options, keep_events, progress);
+  if (stored.ok() || stored.error().code() == ErrorCode::kCancelled) return stored;
+  Result<OpenedRank> again = analyse(source, options, keep_events, progress);
+  if (!again.ok()) {
+    if (again.error().code() == ErrorCode::kCancelled) return again;
+    return Error(stored.error().message() +
+                 "; and analysing its events failed: " + again.error().message());
+  }
+  again->result.notes.push_back(
+      {"stored_results", stored.error().message() + "; analysed again from the events"});
+  return again;
 }
 
 // The cross-rank analysis's input from a rank's result: its analysed steps
@@ -244,16 +279,21 @@ std::string storePath(const OpenedRank& rank) {
 }
 
 // What the cross-rank comparison changed in a stored rank: its findings and
-// metrics, its notes, and the job's comparison table.
-Status storeCrossRank(const OpenedRank& rank, const std::vector<RankComparison>& job,
-                      size_t index) {
+// metrics, its notes, and the job's comparison table; only into the results
+// the comparison was made on. When another analysis has stored newer results
+// in the file meanwhile, those stay, and the rank's notes say so.
+Status storeCrossRank(OpenedRank& rank, const std::vector<RankComparison>& job, size_t index) {
   static const std::vector<std::string_view> kTables = {
       FindingTable::kSqlName, FindingEvidenceTable::kSqlName, MetricTable::kSqlName,
       NoteTable::kSqlName, RankComparisonTable::kSqlName};
-  if (Status status =
-          storeAnalysisTables(storePath(rank), toAnalysisTables(rank.result, job, index), kTables);
-      !status.ok()) {
-    return storeFailure(rank.pending, status);
+  Result<bool> stored = storeAnalysisTables(
+      storePath(rank), toAnalysisTables(rank.result, job, index), kTables, rank.options_key);
+  if (!stored.ok()) return storeFailure(rank.pending, stored.error());
+  if (!*stored) {
+    rank.result.notes.push_back(
+        {"cross_rank", storePath(rank) +
+                           ": another analysis stored newer results in it meanwhile; the "
+                           "comparison was not stored there"});
   }
   return okStatus();
 }
@@ -331,7 +371,8 @@ Result<AnalysedRun> openRun(const std::vector<std::string>& inputs, const Pipeli
     const bool keep_events =
         need == EventsNeeded::kEveryRank || (need == EventsNeeded::kFirstRank && i == 0);
     const Progress part = working.piece(i).part(0, 1, "", inputs[i]);
-    DAMSCOPE_ASSIGN_OR_RETURN(ranks[i], openRank(inputs[i], options, keep_events, part));
+    DAMSCOPE_ASSIGN_OR_RETURN(ranks[i], openRank(inputs[i], options, keep_events,
+                                                 kPageCheckBudget / static_cast<int64_t>(n), part));
     return okStatus();
   }));
 

@@ -2,6 +2,7 @@
 #include "analyzer/result/analysis_store.h"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <optional>
 
@@ -97,7 +98,39 @@ Status inTransaction(Database& db, Write&& write) {
   return db.exec("COMMIT;");
 }
 
+// SQLite's progress handler: a non-zero return interrupts the statement.
+int pastDeadline(void* deadline) {
+  return std::chrono::steady_clock::now() >
+                 *static_cast<const std::chrono::steady_clock::time_point*>(deadline)
+             ? 1
+             : 0;
+}
+
 }  // namespace
+
+Status checkPages(Database& db, std::chrono::microseconds budget) {
+  const auto deadline = std::chrono::steady_clock::now() + budget;
+  // Every 10,000 virtual machine steps: some microseconds apart.
+  sqlite3_progress_handler(db.handle(), 10000, pastDeadline,
+                           const_cast<std::chrono::steady_clock::time_point*>(&deadline));
+  std::string problem;
+  bool interrupted = false;
+  if (auto check = db.prepare("PRAGMA quick_check(1)"); check.ok()) {
+    auto row = check->step();
+    if (row.ok() && *row) {
+      if (check->columnText(0) != "ok") problem = std::string(check->columnText(0));
+    } else if (!row.ok()) {
+      interrupted = sqlite3_errcode(db.handle()) == SQLITE_INTERRUPT;
+      if (!interrupted) problem = row.error().message();
+    }
+  } else {
+    problem = check.error().message();
+  }
+  sqlite3_progress_handler(db.handle(), 0, nullptr, nullptr);
+  if (problem.empty()) return okStatus();
+  std::replace(problem.begin(), problem.end(), '\n', ' ');
+  return Error(db.path() + ": the file is damaged (SQLite's quick_check: " + problem + ")");
+}
 
 std::string analysisSchemaSql() {
   return createTablesSql(AnalysisTables{});
@@ -126,16 +159,32 @@ Status storeAnalysisInNewFile(const std::string& path, const AnalysisTables& tab
   return db.close();
 }
 
-Status storeAnalysisTables(const std::string& path, const AnalysisTables& tables,
-                           const std::vector<std::string_view>& tables_to_replace) {
+Result<bool> storeAnalysisTables(const std::string& path, const AnalysisTables& tables,
+                                 const std::vector<std::string_view>& tables_to_replace,
+                                 const std::string& expected_options_key) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return Error(path + ": no such file");
   DAMSCOPE_ASSIGN_OR_RETURN(Database db, Database::open(path, Database::Mode::kReadWriteCreate));
   DAMSCOPE_RETURN_IF_ERROR(checkTraceStore(db));
   if (!hasAnalysis(db)) return Error(path + ": holds no analysis results of this layout to update");
-  DAMSCOPE_RETURN_IF_ERROR(
-      inTransaction(db, [&] { return replaceTables(db, tables, tables_to_replace); }));
-  return db.close();
+  // Compare and set: the check is inside the IMMEDIATE transaction, which
+  // holds the write lock, so no other analysis can store between it and the
+  // write (issue 32: a run comparing ranks overwrote the newer results a
+  // concurrent `--window all` had stored with its findings of `hta`).
+  bool current = false;
+  DAMSCOPE_RETURN_IF_ERROR(inTransaction(db, [&]() -> Status {
+    current = hasAnalysis(db) && storedAnalysisOptions(db) == expected_options_key;
+    if (!current) return okStatus();
+    for (std::string_view name : tables_to_replace) {
+      if (!db.hasTable(std::string(name))) {
+        return Error(path + ": stored analysis is corrupt: table " + std::string(name) +
+                     " is missing");
+      }
+    }
+    return replaceTables(db, tables, tables_to_replace);
+  }));
+  DAMSCOPE_RETURN_IF_ERROR(db.close());
+  return current;
 }
 
 std::string storedAnalysisOptions(Database& db) {
@@ -160,7 +209,15 @@ Result<AnalysisTables> readAnalysis(Database& db, const std::vector<std::string_
   Status status;
   tables.forEachTable([&](auto& table) {
     using Table = std::decay_t<decltype(table)>;
-    if (status.ok() && !named(skip, Table::kSqlName)) status = table_io::readRows(db, table);
+    if (!status.ok()) return;
+    // Even a table this reader skips: results with one missing are damaged,
+    // and a later store into it would fail halfway through a run.
+    if (!db.hasTable(Table::kSqlName)) {
+      status = Error(db.path() + ": stored analysis is corrupt: table " + Table::kSqlName +
+                     " is missing");
+    } else if (!named(skip, Table::kSqlName)) {
+      status = table_io::readRows(db, table);
+    }
   });
   if (!status.ok()) return status.error();
   return tables;

@@ -12,6 +12,7 @@
 // neither corrupt the events nor leave half a result.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,9 +43,15 @@ Status storeAnalysisInNewFile(const std::string& path, const AnalysisTables& tab
 
 // Replaces only the tables named in `tables_to_replace` (their kSqlName), in
 // one transaction, in a file that already holds results of this layout: what
-// the cross-rank comparison adds to ranks stored one by one.
-Status storeAnalysisTables(const std::string& path, const AnalysisTables& tables,
-                           const std::vector<std::string_view>& tables_to_replace);
+// the cross-rank comparison adds to ranks stored one by one. Only while the
+// file still holds the results the caller computed on, those stored with
+// `expected_options_key` and of this layout, checked in the same write
+// transaction: false, and the file left as it is, when another analysis has
+// replaced them meanwhile (its results are newer, and the comparison is not
+// about them).
+Result<bool> storeAnalysisTables(const std::string& path, const AnalysisTables& tables,
+                                 const std::vector<std::string_view>& tables_to_replace,
+                                 const std::string& expected_options_key);
 
 // The options key stored with the results; empty when none was.
 std::string storedAnalysisOptions(Database& db);
@@ -58,6 +65,16 @@ bool hasAnalysis(Database& db);
 Result<AnalysisTables> readAnalysis(Database& db, const std::vector<std::string_view>& skip = {});
 Result<AnalysisTables> readAnalysis(const std::string& path,
                                     const std::vector<std::string_view>& skip = {});
+
+// What is checked of the file itself before its stored results are reused:
+// reuse reads the results, never the events, so a damaged page elsewhere (a
+// page of the strings table overwritten) would otherwise go unseen, and the
+// GUI or a later analysis would meet it. PRAGMA quick_check (every page's
+// structure and the records' format; sqlite.org/pragma.html#pragma_quick_check)
+// for at most `budget`: a file it does not finish in is checked as far as it
+// got. What the results hold is checked by the reader (result_rows.h). An
+// error names the file and SQLite's first finding.
+Status checkPages(Database& db, std::chrono::microseconds budget);
 
 // The CREATE statements of the analysis tables, generated from their
 // declarations (trace/table_schema.h).

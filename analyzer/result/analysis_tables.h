@@ -8,7 +8,12 @@
 //   X(type, column, null, doc, figure, json)
 //
 // - type, column: the stored column (its SQL type follows from the C++ type);
-// - null: kNotNull or kNullable, the column's constraint;
+// - null: the column rule: its constraint, kNotNull or kNullable, and the
+//   range the figure may hold: percent(...) 0..100, nonNegative(...) >= 0 for
+//   durations, counts and sizes, flag(...) 0/1; the constraint alone for any
+//   value of the type (times, ids, signed shares), a double always finite
+//   (stored_figure.h, FigureRange). The reader refuses results with a figure
+//   outside its range (result_rows.h);
 // - doc: its line in the column reference (docs/analysis.md is generated from
 //   these, with each table's doc; tests/schema_agreement_test.cc checks it);
 // - figure: where the value lives in the result model (analysis_result.h),
@@ -32,7 +37,9 @@
 // Conventions: the row index is the table's `id`; `step_id` names a steps.id
 // and is NULL for figures about the whole analysis window (or the run);
 // `*_id` columns that name event tables hold that table's id. Times are int64
-// ns on the trace's clock; `*_pct` are percentages (0..100).
+// ns on the trace's clock; `*_pct` are percentages (0..100 where they are
+// shares of a whole; those that can pass 100, like a model's memory of the
+// device's, say so with nonNegative).
 #pragma once
 
 #include "analyzer/result/analysis_result.h"
@@ -44,7 +51,8 @@ namespace damscope {
 #define DAMSCOPE_SUMMARY_COLUMNS(X)                                                                \
   X(std::string, source, kNullable, "the input the trace came from", x.source, inJson("source"))   \
   X(int32_t, rank, kNullable, "global rank, from the trace", x.rank, inJson("rank"))               \
-  X(int32_t, world_size, kNullable, "ranks in the job, from the trace", x.world_size, kNoJson)     \
+  X(int32_t, world_size, nonNegative(kNullable), "ranks in the job, from the trace", x.world_size, \
+    kNoJson)                                                                                       \
   X(int32_t, device, kNullable, "the primary device (most kernel time)", x.device,                 \
     inJson("device"))                                                                              \
   X(std::string, device_name, kNullable, "its name", x.device_name,                                \
@@ -52,118 +60,126 @@ namespace damscope {
   X(std::string, device_kind, kNullable, "`gpu`, or `cpu` on a CPU run (see \"CPU runs\")",        \
     x.device_kind, inJson("device_kind"))                                                          \
   X(std::string, verdict, kNotNull,                                                                \
-    "`data-bound`, `host-bound`, `communication-bound`, `memory-bound`, `compute-bound`, "           \
+    "`data-bound`, `host-bound`, `communication-bound`, `memory-bound`, `compute-bound`, "         \
     "`starved` (the largest stall is idle the trace does not explain), `none`",                    \
     DAMSCOPE_DERIVED(x.verdict()), inJson("verdict"))                                              \
-  X(int32_t, verdict_may_be_off, kNotNull,                                                         \
+  X(int32_t, verdict_may_be_off, flag(kNotNull),                                                   \
     "1: so many events were lost on the way in that the verdict may be wrong (Data loss)",         \
     x.verdict_may_be_off, inJson("verdict_may_be_off"))                                            \
-  X(double, starved_threshold_pct, kNullable,                                                      \
+  X(double, starved_threshold_pct, percent(kNullable),                                             \
     "the stall share from which the GPU counts as starved", x.starved_threshold_pct, kNoJson)      \
   X(int32_t, scorecard_device, kNullable, "the device the scorecard is about",                     \
     DAMSCOPE_DERIVED(x.scorecard ? x.scorecard->device : kNullInt32), kNoJson)                     \
   X(std::string, window_mode, kNotNull, "`hta` or `all`", x.window.mode, inJson("window"))         \
-  X(int32_t, window_cut, kNotNull, "1: HTA's cut of the last step was applied", x.window.cut,      \
-    kNoJson)                                                                                       \
+  X(int32_t, window_cut, flag(kNotNull), "1: HTA's cut of the last step was applied",              \
+    x.window.cut, kNoJson)                                                                         \
   X(int64_t, window_cutoff_ns, kNullable, "CPU events start before this", x.window.cutoff_ns,      \
     kNoJson)                                                                                       \
-  X(int64_t, window_gpu_ops, kNotNull, "GPU operations in the window", x.window.gpu_ops, kNoJson)  \
+  X(int64_t, window_gpu_ops, nonNegative(kNotNull), "GPU operations in the window",                \
+    x.window.gpu_ops, kNoJson)                                                                     \
   X(int64_t, window_gpu_start_ns, kNullable, "the first start of those", x.window.gpu_start_ns,    \
     kNoJson)                                                                                       \
   X(int64_t, window_gpu_end_ns, kNullable, "the last end of those", x.window.gpu_end_ns, kNoJson)  \
   X(int64_t, window_start_ns, kNullable, "the analysed time range", x.window.start_ns, kNoJson)    \
   X(int64_t, window_end_ns, kNullable, "the analysed time range", x.window.end_ns, kNoJson)        \
-  X(int64_t, first_step, kNotNull,                                                                 \
+  X(int64_t, first_step, nonNegative(kNotNull),                                                    \
     "steps `[first_step, first_step + steps_analysed)` are analysed", x.window.first_step,         \
     kNoJson)                                                                                       \
-  X(int64_t, steps_analysed, kNotNull, "how many steps are analysed", x.window.step_count,         \
-    kNoJson)                                                                                       \
-  X(double, avg_step_ns, kNullable, "mean duration of the analysed steps", x.window.avg_step_ns,   \
-    kNoJson)                                                                                       \
+  X(int64_t, steps_analysed, nonNegative(kNotNull), "how many steps are analysed",                 \
+    x.window.step_count, kNoJson)                                                                  \
+  X(double, avg_step_ns, nonNegative(kNullable), "mean duration of the analysed steps",            \
+    x.window.avg_step_ns, kNoJson)                                                                 \
   X(std::string, step_source, kNotNull, "`profiler_step`, `trainer`, `annotation` or `none`",      \
     x.step_source, inJson("step_source"))                                                          \
-  X(double, tokens_per_step, kNullable, "from the options or the model annotation",                \
+  X(double, tokens_per_step, nonNegative(kNullable), "from the options or the model annotation",   \
     x.tokens_per_step, kNoJson)                                                                    \
-  X(double, samples_per_step, kNullable, "from the options or the model annotation",               \
+  X(double, samples_per_step, nonNegative(kNullable), "from the options or the model annotation",  \
     x.samples_per_step, kNoJson)                                                                   \
   X(std::string, throughput_source, kNullable, "`options` or `model annotation`",                  \
     x.throughput_source, kNoJson)                                                                  \
-  X(int64_t, kernels, kNotNull, "kernels in the window", x.kernels.kernels, kNoJson)               \
-  X(int64_t, kernel_ns, kNotNull, "their summed durations", x.kernels.total_ns, kNoJson)           \
-  X(int64_t, fp32_matrix_ns, kNotNull, "GEMM/convolution/attention time in FP32 on CUDA cores",    \
-    x.kernels.fp32_matrix_ns, kNoJson)                                                             \
-  X(int64_t, tensor_core_ns, kNotNull, "the same on tensor cores", x.kernels.tensor_core_ns,       \
+  X(int64_t, kernels, nonNegative(kNotNull), "kernels in the window", x.kernels.kernels, kNoJson)  \
+  X(int64_t, kernel_ns, nonNegative(kNotNull), "their summed durations", x.kernels.total_ns,       \
     kNoJson)                                                                                       \
-  X(int64_t, matrix_ns, kNotNull, "the same in all", x.kernels.matrix_ns, kNoJson)                 \
-  X(int64_t, launched_kernels, kNotNull, "kernels the launch statistics are over",                 \
+  X(int64_t, fp32_matrix_ns, nonNegative(kNotNull),                                                \
+    "GEMM/convolution/attention time in FP32 on CUDA cores", x.kernels.fp32_matrix_ns, kNoJson)    \
+  X(int64_t, tensor_core_ns, nonNegative(kNotNull), "the same on tensor cores",                    \
+    x.kernels.tensor_core_ns, kNoJson)                                                             \
+  X(int64_t, matrix_ns, nonNegative(kNotNull), "the same in all", x.kernels.matrix_ns, kNoJson)    \
+  X(int64_t, launched_kernels, nonNegative(kNotNull), "kernels the launch statistics are over",    \
     x.launches.kernels, kNoJson)                                                                   \
-  X(int64_t, kernels_with_launch, kNotNull, "those whose launch call is known",                    \
+  X(int64_t, kernels_with_launch, nonNegative(kNotNull), "those whose launch call is known",       \
     x.launches.kernels_with_launch, kNoJson)                                                       \
-  X(int64_t, shorter_than_launch, kNotNull, "kernels shorter than their launch call (HTA)",        \
-    x.launches.shorter_than_launch, kNoJson)                                                       \
-  X(int64_t, shorter_than_threshold, kNotNull, "kernels shorter than 10 µs",                       \
+  X(int64_t, shorter_than_launch, nonNegative(kNotNull),                                           \
+    "kernels shorter than their launch call (HTA)", x.launches.shorter_than_launch, kNoJson)       \
+  X(int64_t, shorter_than_threshold, nonNegative(kNotNull), "kernels shorter than 10 µs",          \
     x.launches.shorter_than_threshold, kNoJson)                                                    \
-  X(int64_t, runtime_outliers, kNotNull, "launch calls over 50 µs (HTA)",                          \
+  X(int64_t, runtime_outliers, nonNegative(kNotNull), "launch calls over 50 µs (HTA)",             \
     x.launches.runtime_outliers, kNoJson)                                                          \
-  X(int64_t, launch_delay_outliers, kNotNull, "launch delays over 100 µs (HTA)",                   \
+  X(int64_t, launch_delay_outliers, nonNegative(kNotNull), "launch delays over 100 µs (HTA)",      \
     x.launches.launch_delay_outliers, kNoJson)                                                     \
-  X(int64_t, utilization_steps, kNotNull,                                                          \
+  X(int64_t, utilization_steps, nonNegative(kNotNull),                                             \
     "steps the utilization figures are over; 0: the whole span", x.utilization.steps_used,         \
     kNoJson)                                                                                       \
-  X(int64_t, overview_steps, kNotNull, "steps the TensorBoard overview averages are over",         \
-    x.overview.steps, kNoJson)                                                                     \
-  X(int32_t, overview_whole_span, kNotNull, "1: no steps, the whole span", x.overview.whole_span,  \
-    kNoJson)                                                                                       \
-  X(double, overview_avg_step_ns, kNullable, "the plugin's average step time",                     \
+  X(int64_t, overview_steps, nonNegative(kNotNull),                                                \
+    "steps the TensorBoard overview averages are over", x.overview.steps, kNoJson)                 \
+  X(int32_t, overview_whole_span, flag(kNotNull), "1: no steps, the whole span",                   \
+    x.overview.whole_span, kNoJson)                                                                \
+  X(double, overview_avg_step_ns, nonNegative(kNullable), "the plugin's average step time",        \
     x.overview.avg_step_ns, inJson("avg_step_us", JsonForm::kMicroseconds))                        \
-  X(double, overview_kernel_ns, kNullable, "the plugin's average step split by role",              \
+  X(double, overview_kernel_ns, nonNegative(kNullable), "the plugin's average step split by role", \
     x.overview.avg_ns[size_t(OverviewRole::kKernel)], kNoJson)                                     \
-  X(double, overview_memcpy_ns, kNullable, "the plugin's average step split by role",              \
+  X(double, overview_memcpy_ns, nonNegative(kNullable), "the plugin's average step split by role", \
     x.overview.avg_ns[size_t(OverviewRole::kMemcpy)], kNoJson)                                     \
-  X(double, overview_memset_ns, kNullable, "the plugin's average step split by role",              \
+  X(double, overview_memset_ns, nonNegative(kNullable), "the plugin's average step split by role", \
     x.overview.avg_ns[size_t(OverviewRole::kMemset)], kNoJson)                                     \
-  X(double, overview_runtime_ns, kNullable, "the plugin's average step split by role",             \
-    x.overview.avg_ns[size_t(OverviewRole::kRuntime)], kNoJson)                                    \
-  X(double, overview_dataloader_ns, kNullable, "the plugin's average step split by role",          \
+  X(double, overview_runtime_ns, nonNegative(kNullable),                                           \
+    "the plugin's average step split by role", x.overview.avg_ns[size_t(OverviewRole::kRuntime)],  \
+    kNoJson)                                                                                       \
+  X(double, overview_dataloader_ns, nonNegative(kNullable),                                        \
+    "the plugin's average step split by role",                                                     \
     x.overview.avg_ns[size_t(OverviewRole::kDataLoader)], kNoJson)                                 \
-  X(double, overview_cpu_exec_ns, kNullable, "the plugin's average step split by role",            \
-    x.overview.avg_ns[size_t(OverviewRole::kCpuExec)], kNoJson)                                    \
-  X(double, overview_other_ns, kNullable, "the plugin's average step split by role",               \
+  X(double, overview_cpu_exec_ns, nonNegative(kNullable),                                          \
+    "the plugin's average step split by role", x.overview.avg_ns[size_t(OverviewRole::kCpuExec)],  \
+    kNoJson)                                                                                       \
+  X(double, overview_other_ns, nonNegative(kNullable), "the plugin's average step split by role",  \
     x.overview.avg_ns[size_t(OverviewRole::kOther)], kNoJson)                                      \
-  X(int64_t, events, kNotNull, "events stored in the trace", x.data_loss.events,                   \
+  X(int64_t, events, nonNegative(kNotNull), "events stored in the trace", x.data_loss.events,      \
     inJson("data_loss", "events"))                                                                 \
-  X(int64_t, lost_events, kNotNull, "lost on the way in, counted in `stats` (Data loss)",          \
-    x.data_loss.lost, inJson("data_loss", "lost"))                                                 \
-  X(int64_t, repaired_events, kNotNull, "repaired on the way in, counted in `stats`",              \
+  X(int64_t, lost_events, nonNegative(kNotNull),                                                   \
+    "lost on the way in, counted in `stats` (Data loss)", x.data_loss.lost,                        \
+    inJson("data_loss", "lost"))                                                                   \
+  X(int64_t, repaired_events, nonNegative(kNotNull), "repaired on the way in, counted in `stats`", \
     x.data_loss.repaired, inJson("data_loss", "repaired"))                                         \
-  X(int64_t, clipped_events, kNotNull, "clipped on the way in, counted in `stats`",                \
+  X(int64_t, clipped_events, nonNegative(kNotNull), "clipped on the way in, counted in `stats`",   \
     x.data_loss.clipped, inJson("data_loss", "clipped"))                                           \
   X(std::string, mfu_flops_source, kNotNull,                                                       \
-    "where model FLOPs came from: `none`, `user_model`, `model_annotation`, `profiler_ops`, `op_shapes` (MFU)", \
+    "where model FLOPs came from: `none`, `user_model`, `model_annotation`, `profiler_ops`, "      \
+    "`op_shapes` (MFU)",                                                                           \
     x.mfu.flops_source, inJson("mfu", "flops_source"))                                             \
   X(std::string, model, kNullable, "the model MFU counts", DAMSCOPE_IN(x.mfu.model, name),         \
     inJson("mfu", "model", "name"))                                                                \
-  X(double, model_params, kNullable, "its parameter count N; NULL: no model",                      \
+  X(double, model_params, nonNegative(kNullable), "its parameter count N; NULL: no model",         \
     DAMSCOPE_KEY_OF(x.mfu.model, params), inJson("mfu", "model", "params"))                        \
-  X(int64_t, model_layers, kNullable, "its shape, where known", DAMSCOPE_IN(x.mfu.model, layers),  \
-    inJson("mfu", "model", "layers"))                                                              \
-  X(int64_t, model_d_model, kNullable, "its shape, where known",                                   \
+  X(int64_t, model_layers, nonNegative(kNullable), "its shape, where known",                       \
+    DAMSCOPE_IN(x.mfu.model, layers), inJson("mfu", "model", "layers"))                            \
+  X(int64_t, model_d_model, nonNegative(kNullable), "its shape, where known",                      \
     DAMSCOPE_IN(x.mfu.model, d_model), inJson("mfu", "model", "d_model"))                          \
-  X(int64_t, model_heads, kNullable, "its shape, where known", DAMSCOPE_IN(x.mfu.model, heads),    \
-    inJson("mfu", "model", "heads"))                                                               \
-  X(int64_t, model_seq_len, kNullable, "its shape, where known",                                   \
+  X(int64_t, model_heads, nonNegative(kNullable), "its shape, where known",                        \
+    DAMSCOPE_IN(x.mfu.model, heads), inJson("mfu", "model", "heads"))                              \
+  X(int64_t, model_seq_len, nonNegative(kNullable), "its shape, where known",                      \
     DAMSCOPE_IN(x.mfu.model, seq_len), inJson("mfu", "model", "seq_len"))                          \
-  X(int64_t, model_vocab, kNullable, "its shape, where known", DAMSCOPE_IN(x.mfu.model, vocab),    \
-    inJson("mfu", "model", "vocab"))                                                               \
-  X(double, flops_per_token, kNullable, "training FLOPs per token: 6 N, + 6 L d T with the shape", \
-    x.mfu.flops_per_token, inJson("mfu", "flops_per_token"))                                       \
+  X(int64_t, model_vocab, nonNegative(kNullable), "its shape, where known",                        \
+    DAMSCOPE_IN(x.mfu.model, vocab), inJson("mfu", "model", "vocab"))                              \
+  X(double, flops_per_token, nonNegative(kNullable),                                               \
+    "training FLOPs per token: 6 N, + 6 L d T with the shape", x.mfu.flops_per_token,              \
+    inJson("mfu", "flops_per_token"))                                                              \
   X(std::string, precision, kNotNull,                                                              \
     "the precision the peak is taken at: `fp64`, `fp32`, `tf32`, `fp16`, `bf16`, `fp8`",           \
     x.mfu.precision.precision, inJson("mfu", "precision"))                                         \
   X(std::string, precision_source, kNotNull,                                                       \
     "`user`, `model_annotation`, `kernel_names`, `default`", x.mfu.precision.source,               \
     inJson("mfu", "precision_source"))                                                             \
-  X(double, precision_share_pct, kNullable,                                                        \
+  X(double, precision_share_pct, percent(kNullable),                                               \
     "with `kernel_names`: its share of the matrix kernels' time", x.mfu.precision.share_pct,       \
     kNoJson)                                                                                       \
   X(std::string, peak_source, kNotNull,                                                            \
@@ -171,102 +187,110 @@ namespace damscope {
     inJson("mfu", "peak_source"))                                                                  \
   X(std::string, peak_device, kNullable, "what the peak is of, and how the device was matched",    \
     x.mfu.peak_device, inJson("mfu", "peak_device", JsonForm::kTextOrNull))                        \
-  X(double, peak_flops_per_s, kNullable, "the peak at `precision`", x.mfu.peak_flops_per_s,        \
-    inJson("mfu", "peak_flops_per_s"))                                                             \
-  X(double, bandwidth_bytes_per_s, kNullable, "the device's memory bandwidth",                     \
+  X(double, peak_flops_per_s, nonNegative(kNullable), "the peak at `precision`",                   \
+    x.mfu.peak_flops_per_s, inJson("mfu", "peak_flops_per_s"))                                     \
+  X(double, bandwidth_bytes_per_s, nonNegative(kNullable), "the device's memory bandwidth",        \
     x.roofline.bandwidth_bytes_per_s, inJson("roofline", "bandwidth_bytes_per_s"))                 \
-  X(double, model_flops_per_step, kNullable, "mean over the analysed steps",                       \
+  X(double, model_flops_per_step, nonNegative(kNullable), "mean over the analysed steps",          \
     x.mfu.model_flops_per_step, inJson("mfu", "model_flops_per_step"))                             \
-  X(double, achieved_flops_per_s, kNullable, "model FLOPs over the analysed steps' time",          \
-    x.mfu.achieved_flops_per_s, inJson("mfu", "achieved_flops_per_s"))                             \
-  X(double, mfu_pct, kNullable, "model FLOPs utilization; NULL when unknown or impossible",        \
-    x.mfu.mfu_pct, inJson("mfu", "mfu_pct", JsonForm::kPct))                                       \
-  X(double, mfu_impossible_pct, kNullable,                                                         \
+  X(double, achieved_flops_per_s, nonNegative(kNullable),                                          \
+    "model FLOPs over the analysed steps' time", x.mfu.achieved_flops_per_s,                       \
+    inJson("mfu", "achieved_flops_per_s"))                                                         \
+  X(double, mfu_pct, percent(kNullable),                                                           \
+    "model FLOPs utilization; NULL when unknown or impossible", x.mfu.mfu_pct,                     \
+    inJson("mfu", "mfu_pct", JsonForm::kPct))                                                      \
+  X(double, mfu_impossible_pct, nonNegative(kNullable),                                            \
     "the MFU the inputs imply when above 100 % (an input is wrong)", x.mfu.impossible_pct,         \
     inJson("mfu", "impossible_pct", JsonForm::kPct))                                               \
   X(std::string, mfu_likely_wrong, kNullable, "which input, then", x.mfu.likely_wrong,             \
     inJson("mfu", "likely_wrong", JsonForm::kTextOrNull))                                          \
-  X(double, hardware_flops_per_step, kNullable,                                                    \
+  X(double, hardware_flops_per_step, nonNegative(kNullable),                                       \
     "FLOPs the hardware counters measured, mean per step", x.mfu.hardware_flops_per_step,          \
     inJson("mfu", "hardware_flops_per_step"))                                                      \
-  X(double, hardware_flops_window, kNullable, "FLOPs the counters measured in the window",         \
-    x.mfu.hardware_flops_window, inJson("mfu", "hardware_flops_window"))                           \
-  X(double, hfu_pct, kNullable, "hardware FLOPs utilization", x.mfu.hfu_pct,                       \
+  X(double, hardware_flops_window, nonNegative(kNullable),                                         \
+    "FLOPs the counters measured in the window", x.mfu.hardware_flops_window,                      \
+    inJson("mfu", "hardware_flops_window"))                                                        \
+  X(double, hfu_pct, percent(kNullable), "hardware FLOPs utilization", x.mfu.hfu_pct,              \
     inJson("mfu", "hfu_pct", JsonForm::kPct))                                                      \
-  X(double, op_shapes_coverage_pct, kNullable,                                                     \
+  X(double, op_shapes_coverage_pct, percent(kNullable),                                            \
     "the share of computation kernel time whose work op shapes gave, where they were tried",       \
     x.mfu.op_shapes_coverage_pct, inJson("mfu", "op_shapes_coverage_pct", JsonForm::kPct))         \
-  X(int64_t, roofline_kernels, kNotNull, "window kernels with FLOPs or bytes",                     \
+  X(int64_t, roofline_kernels, nonNegative(kNotNull), "window kernels with FLOPs or bytes",        \
     x.roofline.kernels_with_work, inJson("roofline", "kernels_with_work"))                         \
-  X(double, roofline_time_pct, kNullable,                                                          \
+  X(double, roofline_time_pct, percent(kNullable),                                                 \
     "their share of the window's computation kernel time (collectives apart)",                     \
     x.roofline.time_with_work_pct, inJson("roofline", "time_with_work_pct", JsonForm::kPct))       \
-  X(int64_t, measured_kernels, kNotNull, "of those, kernels whose work was measured",              \
+  X(int64_t, measured_kernels, nonNegative(kNotNull), "of those, kernels whose work was measured", \
     x.roofline.kernels_by_source[size_t(MetricSource::kMeasured)], kNoJson)                        \
-  X(int64_t, annotated_kernels, kNotNull, "... annotated by the workload",                         \
+  X(int64_t, annotated_kernels, nonNegative(kNotNull), "... annotated by the workload",            \
     x.roofline.kernels_by_source[size_t(MetricSource::kAnnotated)], kNoJson)                       \
-  X(int64_t, estimated_kernels, kNotNull, "... estimated from shapes",                             \
+  X(int64_t, estimated_kernels, nonNegative(kNotNull), "... estimated from shapes",                \
     x.roofline.kernels_by_source[size_t(MetricSource::kEstimated)], kNoJson)                       \
-  X(double, measured_time_pct, kNullable, "the share of computation kernel time measured",          \
+  X(double, measured_time_pct, percent(kNullable),                                                 \
+    "the share of computation kernel time measured",                                               \
     x.roofline.time_by_source_pct[size_t(MetricSource::kMeasured)],                                \
     inJson("roofline", "measured_time_pct", JsonForm::kPct))                                       \
-  X(double, annotated_time_pct, kNullable, "... annotated",                                         \
+  X(double, annotated_time_pct, percent(kNullable), "... annotated",                               \
     x.roofline.time_by_source_pct[size_t(MetricSource::kAnnotated)],                               \
     inJson("roofline", "annotated_time_pct", JsonForm::kPct))                                      \
-  X(double, estimated_time_pct, kNullable, "... estimated from shapes",                             \
+  X(double, estimated_time_pct, percent(kNullable), "... estimated from shapes",                   \
     x.roofline.time_by_source_pct[size_t(MetricSource::kEstimated)],                               \
     inJson("roofline", "estimated_time_pct", JsonForm::kPct))                                      \
-  X(int32_t, memory_estimated, kNotNull, "1: the `memory_*` columns hold an estimate",             \
+  X(int32_t, memory_estimated, flag(kNotNull), "1: the `memory_*` columns hold an estimate",       \
     presenceOf(x.memory), kNoJson)                                                                 \
-  X(double, memory_state_bytes, kNullable, "weights, gradients and optimizer state",               \
+  X(double, memory_state_bytes, nonNegative(kNullable), "weights, gradients and optimizer state",  \
     DAMSCOPE_IN(x.memory, state_bytes), inJson("memory", "state_bytes"))                           \
-  X(double, memory_activation_bytes, kNullable, "activations (upper bound)",                       \
+  X(double, memory_activation_bytes, nonNegative(kNullable), "activations (upper bound)",          \
     DAMSCOPE_IN(x.memory, activation_bytes), inJson("memory", "activation_bytes"))                 \
-  X(double, memory_total_bytes, kNullable, "their sum", DAMSCOPE_IN(x.memory, total_bytes),        \
-    inJson("memory", "total_bytes"))                                                               \
-  X(double, memory_device_bytes, kNullable, "the device's memory",                                 \
+  X(double, memory_total_bytes, nonNegative(kNullable), "their sum",                               \
+    DAMSCOPE_IN(x.memory, total_bytes), inJson("memory", "total_bytes"))                           \
+  X(double, memory_device_bytes, nonNegative(kNullable), "the device's memory",                    \
     DAMSCOPE_IN(x.memory, device_bytes), inJson("memory", "device_bytes"))                         \
-  X(double, memory_pct, kNullable, "the total, of the device's memory",                            \
+  X(double, memory_pct, nonNegative(kNullable), "the total, of the device's memory",               \
     DAMSCOPE_IN(x.memory, pct_of_device), inJson("memory", "pct_of_device", JsonForm::kPct))       \
-  X(int64_t, memory_micro_batch, kNullable,                                                        \
+  X(int64_t, memory_micro_batch, nonNegative(kNullable),                                           \
     "sequences per micro-batch the activations are for; 0: unknown",                               \
     DAMSCOPE_IN(x.memory, micro_batch), inJson("memory", "micro_batch", JsonForm::kPositive))      \
-  X(int32_t, memory_micro_batch_from_tokens, kNullable,                                            \
+  X(int32_t, memory_micro_batch_from_tokens, flag(kNullable),                                      \
     "1: tokens per step / sequence length, not the annotation's",                                  \
     DAMSCOPE_IN(x.memory, micro_batch_from_tokens), inJson("memory", "micro_batch_from_tokens"))   \
-  X(int32_t, memory_ranks, kNullable, "data-parallel ranks the ZeRO figures shard over",           \
-    DAMSCOPE_IN(x.memory, ranks), inJson("memory", "ranks"))                                       \
-  X(double, memory_zero1_bytes, kNullable, "training state per GPU with ZeRO stage 1",             \
-    DAMSCOPE_IN(x.memory, zero_state_bytes[0]), inJsonArray("memory", "zero_state_bytes", 0))      \
-  X(double, memory_zero2_bytes, kNullable, "training state per GPU with ZeRO stage 2",             \
-    DAMSCOPE_IN(x.memory, zero_state_bytes[1]), inJsonArray("memory", "zero_state_bytes", 1))      \
-  X(double, memory_zero3_bytes, kNullable, "training state per GPU with ZeRO stage 3",             \
-    DAMSCOPE_IN(x.memory, zero_state_bytes[2]), inJsonArray("memory", "zero_state_bytes", 2))
+  X(int32_t, memory_ranks, nonNegative(kNullable),                                                 \
+    "data-parallel ranks the ZeRO figures shard over", DAMSCOPE_IN(x.memory, ranks),               \
+    inJson("memory", "ranks"))                                                                     \
+  X(double, memory_zero1_bytes, nonNegative(kNullable),                                            \
+    "training state per GPU with ZeRO stage 1", DAMSCOPE_IN(x.memory, zero_state_bytes[0]),        \
+    inJsonArray("memory", "zero_state_bytes", 0))                                                  \
+  X(double, memory_zero2_bytes, nonNegative(kNullable),                                            \
+    "training state per GPU with ZeRO stage 2", DAMSCOPE_IN(x.memory, zero_state_bytes[1]),        \
+    inJsonArray("memory", "zero_state_bytes", 1))                                                  \
+  X(double, memory_zero3_bytes, nonNegative(kNullable),                                            \
+    "training state per GPU with ZeRO stage 3", DAMSCOPE_IN(x.memory, zero_state_bytes[2]),        \
+    inJsonArray("memory", "zero_state_bytes", 2))
 
 // x: a StepResult.
-#define DAMSCOPE_STEP_COLUMNS(X)                                                              \
-  X(int64_t, number, kNotNull, "N of `ProfilerStep#N`, else the step's ordinal", x.number,    \
-    inJson("number"))                                                                         \
-  X(std::string, name, kNullable, "the step range's name", x.name, inJson("name"))            \
-  X(int64_t, range_id, kNullable, "`ranges.id` of the step range", x.range_id, kNoJson)       \
-  X(int64_t, host_ts, kNotNull, "the host range", x.host_ts, inJson("host_start_ns"))         \
-  X(int64_t, host_dur, kNotNull, "the host range", x.host_dur, inJson("host_dur_ns"))         \
-  X(int64_t, ts, kNotNull,                                                                    \
-    "the step aligned to the GPU work it launched (TensorBoard plugin rule)", x.ts,           \
-    inJson("start_ns"))                                                                       \
-  X(int64_t, dur, kNotNull,                                                                   \
-    "the step aligned to the GPU work it launched (TensorBoard plugin rule)", x.dur,          \
-    inJson("dur_ns"))                                                                         \
-  X(int32_t, in_window, kNotNull, "1: analysed by the analysis window", x.in_window,          \
-    inJson("in_window"))                                                                      \
-  X(int32_t, complete, kNotNull, "0: the profiler probably cut its GPU work off", x.complete, \
-    inJson("complete"))                                                                       \
-  X(int64_t, gpu_launches, kNotNull, "launch calls inside the step that ran GPU work",        \
-    x.gpu_launches, kNoJson)                                                                  \
-  X(double, tokens_per_s, kNullable, "throughput over the aligned step", x.tokens_per_s,      \
-    inJson("tokens_per_s"))                                                                   \
-  X(double, samples_per_s, kNullable, "throughput over the aligned step", x.samples_per_s,    \
-    inJson("samples_per_s"))
+#define DAMSCOPE_STEP_COLUMNS(X)                                                                   \
+  X(int64_t, number, kNotNull, "N of `ProfilerStep#N`, else the step's ordinal", x.number,         \
+    inJson("number"))                                                                              \
+  X(std::string, name, kNullable, "the step range's name", x.name, inJson("name"))                 \
+  X(int64_t, range_id, kNullable, "`ranges.id` of the step range", x.range_id, kNoJson)            \
+  X(int64_t, host_ts, kNotNull, "the host range", x.host_ts, inJson("host_start_ns"))              \
+  X(int64_t, host_dur, nonNegative(kNotNull), "the host range", x.host_dur, inJson("host_dur_ns")) \
+  X(int64_t, ts, kNotNull,                                                                         \
+    "the step aligned to the GPU work it launched (TensorBoard plugin rule)", x.ts,                \
+    inJson("start_ns"))                                                                            \
+  X(int64_t, dur, nonNegative(kNotNull),                                                           \
+    "the step aligned to the GPU work it launched (TensorBoard plugin rule)", x.dur,               \
+    inJson("dur_ns"))                                                                              \
+  X(int32_t, in_window, flag(kNotNull), "1: analysed by the analysis window", x.in_window,         \
+    inJson("in_window"))                                                                           \
+  X(int32_t, complete, flag(kNotNull), "0: the profiler probably cut its GPU work off",            \
+    x.complete, inJson("complete"))                                                                \
+  X(int64_t, gpu_launches, nonNegative(kNotNull),                                                  \
+    "launch calls inside the step that ran GPU work", x.gpu_launches, kNoJson)                     \
+  X(double, tokens_per_s, nonNegative(kNullable), "throughput over the aligned step",              \
+    x.tokens_per_s, inJson("tokens_per_s"))                                                        \
+  X(double, samples_per_s, nonNegative(kNullable), "throughput over the aligned step",             \
+    x.samples_per_s, inJson("samples_per_s"))
 
 // x: a BreakdownFigures.
 #define DAMSCOPE_BREAKDOWN_COLUMNS(X)                                                              \
@@ -274,48 +298,56 @@ namespace damscope {
     kByCode, kNoJson)                                                                              \
   X(int64_t, ts, kNotNull, "span: first GPU start to last GPU end (window), or the step", x.start, \
     kNoJson)                                                                                       \
-  X(int64_t, dur, kNotNull, "span: first GPU start to last GPU end (window), or the step",         \
-    DAMSCOPE_DERIVED(x.span()), kNoJson)                                                           \
-  X(int64_t, idle_ns, kNotNull, "as defined under Temporal breakdown", x.idle_ns, kNoJson)         \
-  X(int64_t, compute_ns, kNotNull, "as defined under Temporal breakdown", x.compute_ns, kNoJson)   \
-  X(int64_t, non_compute_ns, kNotNull, "as defined under Temporal breakdown", x.non_compute_ns,    \
+  X(int64_t, dur, nonNegative(kNotNull),                                                           \
+    "span: first GPU start to last GPU end (window), or the step", DAMSCOPE_DERIVED(x.span()),     \
     kNoJson)                                                                                       \
-  X(int64_t, communication_ns, kNotNull, "\\|communication\\|", x.communication_ns, kNoJson)       \
-  X(int64_t, exposed_communication_ns, kNotNull, "\\|communication − computation\\|",              \
+  X(int64_t, idle_ns, nonNegative(kNotNull), "as defined under Temporal breakdown", x.idle_ns,     \
+    kNoJson)                                                                                       \
+  X(int64_t, compute_ns, nonNegative(kNotNull), "as defined under Temporal breakdown",             \
+    x.compute_ns, kNoJson)                                                                         \
+  X(int64_t, non_compute_ns, nonNegative(kNotNull), "as defined under Temporal breakdown",         \
+    x.non_compute_ns, kNoJson)                                                                     \
+  X(int64_t, communication_ns, nonNegative(kNotNull), "\\|communication\\|", x.communication_ns,   \
+    kNoJson)                                                                                       \
+  X(int64_t, exposed_communication_ns, nonNegative(kNotNull), "\\|communication − computation\\|", \
     x.exposed_communication_ns, kNoJson)                                                           \
-  X(int64_t, overlap_ns, kNotNull, "\\|computation ∩ communication\\|", x.overlap_ns, kNoJson)     \
-  X(int64_t, memory_ns, kNotNull, "union of memcpys and memsets", x.memory_ns, kNoJson)            \
-  X(double, idle_pct, kNullable, "of the span", DAMSCOPE_DERIVED(x.idlePct()), kNoJson)            \
-  X(double, compute_pct, kNullable, "of the span", DAMSCOPE_DERIVED(x.computePct()), kNoJson)      \
-  X(double, non_compute_pct, kNullable, "of the span",                                             \
+  X(int64_t, overlap_ns, nonNegative(kNotNull), "\\|computation ∩ communication\\|", x.overlap_ns, \
+    kNoJson)                                                                                       \
+  X(int64_t, memory_ns, nonNegative(kNotNull), "union of memcpys and memsets", x.memory_ns,        \
+    kNoJson)                                                                                       \
+  X(double, idle_pct, percent(kNullable), "of the span", DAMSCOPE_DERIVED(x.idlePct()), kNoJson)   \
+  X(double, compute_pct, percent(kNullable), "of the span", DAMSCOPE_DERIVED(x.computePct()),      \
+    kNoJson)                                                                                       \
+  X(double, non_compute_pct, percent(kNullable), "of the span",                                    \
     DAMSCOPE_DERIVED(x.nonComputePct()), kNoJson)                                                  \
-  X(double, overlap_pct, kNullable, "overlap / communication; NULL without communication",         \
+  X(double, overlap_pct, percent(kNullable),                                                       \
+    "overlap / communication; NULL without communication",                                         \
     DAMSCOPE_DERIVED(x.hasCommunication() ? x.overlapPct() : nullValue<double>()), kNoJson)
 
 // x: a GapResult.
 #define DAMSCOPE_GAP_COLUMNS(X)                                                                  \
   X(int64_t, ts, kNotNull, "the idle interval", x.ts, kNoJson)                                   \
-  X(int64_t, dur, kNotNull, "the idle interval", x.dur, kNoJson)                                 \
+  X(int64_t, dur, nonNegative(kNotNull), "the idle interval", x.dur, kNoJson)                    \
   X(int32_t, device, kNotNull, "the device", x.device, kNoJson)                                  \
   X(int64_t, stream, kNullable,                                                                  \
     "NULL: the whole device was idle; else the stream's gap between two of its operations",      \
     x.stream, kNoJson)                                                                           \
   X(int64_t, step_id, kNullable, "`steps.id` of the step the gap starts in", x.step_id, kNoJson) \
-  X(int32_t, in_window, kNotNull, "1: inside the analysis window", x.in_window, kNoJson)         \
+  X(int32_t, in_window, flag(kNotNull), "1: inside the analysis window", x.in_window, kNoJson)   \
   X(std::string, cause, kNotNull,                                                                \
     "the largest share: `data_loading`, `host_launch`, `synchronization`, "                      \
     "`communication_wait` or `other`",                                                           \
     x.cause, kNoJson)                                                                            \
-  X(int64_t, data_loading_ns, kNotNull, "the gap split by cause",                                \
+  X(int64_t, data_loading_ns, nonNegative(kNotNull), "the gap split by cause",                   \
     x.by_cause[size_t(GapCause::kDataLoading)], kNoJson)                                         \
-  X(int64_t, host_launch_ns, kNotNull, "the gap split by cause",                                 \
+  X(int64_t, host_launch_ns, nonNegative(kNotNull), "the gap split by cause",                    \
     x.by_cause[size_t(GapCause::kHostLaunch)], kNoJson)                                          \
-  X(int64_t, synchronization_ns, kNotNull, "the gap split by cause",                             \
+  X(int64_t, synchronization_ns, nonNegative(kNotNull), "the gap split by cause",                \
     x.by_cause[size_t(GapCause::kSynchronization)], kNoJson)                                     \
-  X(int64_t, communication_wait_ns, kNotNull, "the gap split by cause",                          \
+  X(int64_t, communication_wait_ns, nonNegative(kNotNull), "the gap split by cause",             \
     x.by_cause[size_t(GapCause::kCommunicationWait)], kNoJson)                                   \
-  X(int64_t, other_ns, kNotNull, "the gap split by cause", x.by_cause[size_t(GapCause::kOther)], \
-    kNoJson)                                                                                     \
+  X(int64_t, other_ns, nonNegative(kNotNull), "the gap split by cause",                          \
+    x.by_cause[size_t(GapCause::kOther)], kNoJson)                                               \
   X(std::string, hta_category, kNullable,                                                        \
     "HTA's idle-time class of a stream gap: `host_wait`, `kernel_wait`, `other`; NULL for "      \
     "device gaps",                                                                               \
@@ -339,21 +371,21 @@ namespace damscope {
     "`optimizer`, `communication`, `memory`, `other`",                                  \
     x.category, kNoJson)                                                                \
   X(std::string, bound, kNotNull, "`compute`, `memory` or `communication`",             \
-    DAMSCOPE_DERIVED(boundOf(x.category)), kNoJson)                                                \
-  X(int64_t, kernels, kNotNull, "kernel executions", x.kernels, kNoJson)                \
-  X(int64_t, total_ns, kNotNull, "their time", x.total_ns, kNoJson)                     \
-  X(double, pct, kNullable, "of all kernel time in the window", x.pct, kNoJson)
+    DAMSCOPE_DERIVED(boundOf(x.category)), kNoJson)                                     \
+  X(int64_t, kernels, nonNegative(kNotNull), "kernel executions", x.kernels, kNoJson)   \
+  X(int64_t, total_ns, nonNegative(kNotNull), "their time", x.total_ns, kNoJson)        \
+  X(double, pct, percent(kNullable), "of all kernel time in the window", x.pct, kNoJson)
 
 // x: a TopKernelResult.
 #define DAMSCOPE_TOP_KERNEL_COLUMNS(X)                                                             \
   X(std::string, name, kNullable, "kernel name", x.name, kNoJson)                                  \
   X(std::string, category, kNotNull, "as in `kernel_categories`", x.category, kNoJson)             \
-  X(int64_t, kernels, kNotNull, "executions", x.kernels, kNoJson)                                  \
-  X(int64_t, total_ns, kNotNull, "their time", x.total_ns, kNoJson)                                \
-  X(int64_t, mean_ns, kNotNull, "their time", x.mean_ns, kNoJson)                                  \
-  X(int64_t, min_ns, kNotNull, "their time", x.min_ns, kNoJson)                                    \
-  X(int64_t, max_ns, kNotNull, "their time", x.max_ns, kNoJson)                                    \
-  X(double, pct, kNullable, "of all kernel time in the window", x.pct, kNoJson)                    \
+  X(int64_t, kernels, nonNegative(kNotNull), "executions", x.kernels, kNoJson)                     \
+  X(int64_t, total_ns, nonNegative(kNotNull), "their time", x.total_ns, kNoJson)                   \
+  X(int64_t, mean_ns, nonNegative(kNotNull), "their time", x.mean_ns, kNoJson)                     \
+  X(int64_t, min_ns, nonNegative(kNotNull), "their time", x.min_ns, kNoJson)                       \
+  X(int64_t, max_ns, nonNegative(kNotNull), "their time", x.max_ns, kNoJson)                       \
+  X(double, pct, percent(kNullable), "of all kernel time in the window", x.pct, kNoJson)           \
   X(int64_t, example_kernel_id, kNullable, "`kernels.id` of its longest run", x.example_kernel_id, \
     kNoJson)
 
@@ -361,91 +393,93 @@ namespace damscope {
 #define DAMSCOPE_LAUNCH_STAT_COLUMNS(X)                                                           \
   X(std::string, metric, kNotNull, "`launch_delay_ns`, `launch_cost_ns` or `kernel_duration_ns`", \
     kByCode, kNoJson)                                                                             \
-  X(int64_t, count, kNotNull, "values", x.count, kNoJson)                                         \
-  X(double, mean, kNullable, "the distribution, ns", x.mean, kNoJson)                             \
-  X(double, p50, kNullable, "the distribution, ns", x.p50, kNoJson)                               \
-  X(double, p90, kNullable, "the distribution, ns", x.p90, kNoJson)                               \
-  X(double, p99, kNullable, "the distribution, ns", x.p99, kNoJson)                               \
-  X(double, max, kNullable, "the distribution, ns", x.max, kNoJson)
+  X(int64_t, count, nonNegative(kNotNull), "values", x.count, kNoJson)                            \
+  X(double, mean, nonNegative(kNullable), "the distribution, ns", x.mean, kNoJson)                \
+  X(double, p50, nonNegative(kNullable), "the distribution, ns", x.p50, kNoJson)                  \
+  X(double, p90, nonNegative(kNullable), "the distribution, ns", x.p90, kNoJson)                  \
+  X(double, p99, nonNegative(kNullable), "the distribution, ns", x.p99, kNoJson)                  \
+  X(double, max, nonNegative(kNullable), "the distribution, ns", x.max, kNoJson)
 
 // x: a QueueDepth.
-#define DAMSCOPE_LAUNCH_QUEUE_COLUMNS(X)                                                           \
-  X(int32_t, device, kNotNull, "the stream", x.device, kNoJson)                                    \
-  X(int64_t, stream, kNotNull, "the stream", x.stream, kNoJson)                                    \
-  X(int64_t, operations, kNotNull, "GPU operations on it", x.operations, kNoJson)                  \
-  X(int64_t, count, kNotNull, "depth samples", x.depth.count, kNoJson)                             \
-  X(double, mean, kNullable, "the depth, time-weighted over the stream's busy span", x.depth.mean, \
-    kNoJson)                                                                                       \
-  X(double, p50, kNullable, "the depth, time-weighted over the stream's busy span", x.depth.p50,   \
-    kNoJson)                                                                                       \
-  X(double, p90, kNullable, "the depth, time-weighted over the stream's busy span", x.depth.p90,   \
-    kNoJson)                                                                                       \
-  X(double, p99, kNullable, "the depth, time-weighted over the stream's busy span", x.depth.p99,   \
-    kNoJson)                                                                                       \
-  X(double, max, kNullable, "the depth, time-weighted over the stream's busy span", x.depth.max,   \
-    kNoJson)                                                                                       \
-  X(double, empty_pct, kNullable, "share of that span with nothing queued", x.empty_pct, kNoJson)
-
-// x: a DeviceUtilization.
-#define DAMSCOPE_DEVICE_UTILIZATION_COLUMNS(X)                                                     \
-  X(int32_t, device, kNotNull, "the device", x.device, kNoJson)                                    \
-  X(int64_t, ts, kNotNull, "the range the figures are over (the plugin's steps)", x.start,         \
-    kNoJson)                                                                                       \
-  X(int64_t, dur, kNotNull, "the range the figures are over (the plugin's steps)",                 \
-    DAMSCOPE_DERIVED(x.end - x.start), kNoJson)                                                    \
-  X(int64_t, kernel_ns, kNotNull, "union of the device's kernels in the range", x.kernel_ns,       \
-    kNoJson)                                                                                       \
-  X(double, gpu_util_pct, kNullable, "GPU utilization", x.gpu_util_pct, kNoJson)                   \
-  X(double, sm_efficiency_pct, kNullable,                                                          \
-    "est. SM efficiency; NULL without grid sizes or SM count", x.sm_efficiency_pct, kNoJson)       \
-  X(double, occupancy_pct, kNullable, "est. achieved occupancy; NULL when the trace reports none", \
-    x.occupancy_pct, kNoJson)                                                                      \
-  X(int64_t, kernels_without_grid, kNotNull, "kernels in the range without a grid",                \
-    x.kernels_without_grid, kNoJson)                                                               \
-  X(int64_t, kernels_with_occupancy, kNotNull, "kernels in the range with an occupancy",           \
-    x.kernels_with_occupancy, kNoJson)                                                             \
-  X(int32_t, primary_device, kNotNull, "1: the device the headline figures are about", kByCode,    \
+#define DAMSCOPE_LAUNCH_QUEUE_COLUMNS(X)                                                          \
+  X(int32_t, device, kNotNull, "the stream", x.device, kNoJson)                                   \
+  X(int64_t, stream, kNotNull, "the stream", x.stream, kNoJson)                                   \
+  X(int64_t, operations, nonNegative(kNotNull), "GPU operations on it", x.operations, kNoJson)    \
+  X(int64_t, count, nonNegative(kNotNull), "depth samples", x.depth.count, kNoJson)               \
+  X(double, mean, nonNegative(kNullable), "the depth, time-weighted over the stream's busy span", \
+    x.depth.mean, kNoJson)                                                                        \
+  X(double, p50, nonNegative(kNullable), "the depth, time-weighted over the stream's busy span",  \
+    x.depth.p50, kNoJson)                                                                         \
+  X(double, p90, nonNegative(kNullable), "the depth, time-weighted over the stream's busy span",  \
+    x.depth.p90, kNoJson)                                                                         \
+  X(double, p99, nonNegative(kNullable), "the depth, time-weighted over the stream's busy span",  \
+    x.depth.p99, kNoJson)                                                                         \
+  X(double, max, nonNegative(kNullable), "the depth, time-weighted over the stream's busy span",  \
+    x.depth.max, kNoJson)                                                                         \
+  X(double, empty_pct, percent(kNullable), "share of that span with nothing queued", x.empty_pct, \
     kNoJson)
 
+// x: a DeviceUtilization.
+#define DAMSCOPE_DEVICE_UTILIZATION_COLUMNS(X)                                                   \
+  X(int32_t, device, kNotNull, "the device", x.device, kNoJson)                                  \
+  X(int64_t, ts, kNotNull, "the range the figures are over (the plugin's steps)", x.start,       \
+    kNoJson)                                                                                     \
+  X(int64_t, dur, nonNegative(kNotNull), "the range the figures are over (the plugin's steps)",  \
+    DAMSCOPE_DERIVED(x.end - x.start), kNoJson)                                                  \
+  X(int64_t, kernel_ns, nonNegative(kNotNull), "union of the device's kernels in the range",     \
+    x.kernel_ns, kNoJson)                                                                        \
+  X(double, gpu_util_pct, percent(kNullable), "GPU utilization", x.gpu_util_pct, kNoJson)        \
+  X(double, sm_efficiency_pct, percent(kNullable),                                               \
+    "est. SM efficiency; NULL without grid sizes or SM count", x.sm_efficiency_pct, kNoJson)     \
+  X(double, occupancy_pct, percent(kNullable),                                                   \
+    "est. achieved occupancy; NULL when the trace reports none", x.occupancy_pct, kNoJson)       \
+  X(int64_t, kernels_without_grid, nonNegative(kNotNull), "kernels in the range without a grid", \
+    x.kernels_without_grid, kNoJson)                                                             \
+  X(int64_t, kernels_with_occupancy, nonNegative(kNotNull),                                      \
+    "kernels in the range with an occupancy", x.kernels_with_occupancy, kNoJson)                 \
+  X(int32_t, primary_device, flag(kNotNull), "1: the device the headline figures are about",     \
+    kByCode, kNoJson)
+
 // x: a Scorecard.
-#define DAMSCOPE_SCORECARD_COLUMNS(X)                                                             \
-  X(int64_t, step_id, kNullable, "`steps.id`; NULL: the run (every analysed step)", kByCode,      \
-    kNoJson)                                                                                      \
-  X(int64_t, ts, kNotNull, "the time the axes split", x.start, kNoJson)                           \
-  X(int64_t, dur, kNotNull, "the time the axes split", DAMSCOPE_DERIVED(x.end - x.start), kNoJson) \
-  X(std::string, verdict, kNotNull,                                                               \
-    "`data-bound`, `host-bound`, `communication-bound`, `memory-bound`, `compute-bound`, "          \
-    "`starved` (the largest stall is idle the trace does not explain), `none`",                   \
-    x.verdict, kNoJson)                                                                           \
-  X(std::string, deciding_axis, kNotNull, "the axis the verdict rests on", x.deciding_axis,       \
-    kNoJson)                                                                                      \
-  X(int64_t, data_stall_ns, kNotNull, "time on each axis", x.ns[size_t(Axis::kDataStall)],        \
-    kNoJson)                                                                                      \
-  X(int64_t, host_stall_ns, kNotNull, "time on each axis", x.ns[size_t(Axis::kHostStall)],        \
-    kNoJson)                                                                                      \
-  X(int64_t, sync_stall_ns, kNotNull, "time on each axis", x.ns[size_t(Axis::kSyncStall)],        \
-    kNoJson)                                                                                      \
-  X(int64_t, exposed_communication_ns, kNotNull, "time on each axis",                             \
-    x.ns[size_t(Axis::kExposedCommunication)], kNoJson)                                           \
-  X(int64_t, memory_bound_ns, kNotNull, "time on each axis", x.ns[size_t(Axis::kMemoryBound)],    \
-    kNoJson)                                                                                      \
-  X(int64_t, compute_bound_ns, kNotNull, "time on each axis", x.ns[size_t(Axis::kComputeBound)],  \
-    kNoJson)                                                                                      \
-  X(int64_t, other_idle_ns, kNotNull, "time on each axis", x.ns[size_t(Axis::kOtherIdle)],        \
-    kNoJson)                                                                                      \
-  X(double, data_stall_pct, kNullable, "the same, in percent of `dur`",                           \
-    DAMSCOPE_DERIVED(x.pct(Axis::kDataStall)), kNoJson)                                            \
-  X(double, host_stall_pct, kNullable, "the same, in percent of `dur`",                           \
-    DAMSCOPE_DERIVED(x.pct(Axis::kHostStall)), kNoJson)                                            \
-  X(double, sync_stall_pct, kNullable, "the same, in percent of `dur`",                           \
-    DAMSCOPE_DERIVED(x.pct(Axis::kSyncStall)), kNoJson)                                            \
-  X(double, exposed_communication_pct, kNullable, "the same, in percent of `dur`",                \
-    DAMSCOPE_DERIVED(x.pct(Axis::kExposedCommunication)), kNoJson)                                 \
-  X(double, memory_bound_pct, kNullable, "the same, in percent of `dur`",                         \
-    DAMSCOPE_DERIVED(x.pct(Axis::kMemoryBound)), kNoJson)                                          \
-  X(double, compute_bound_pct, kNullable, "the same, in percent of `dur`",                        \
-    DAMSCOPE_DERIVED(x.pct(Axis::kComputeBound)), kNoJson)                                         \
-  X(double, other_idle_pct, kNullable, "the same, in percent of `dur`",                           \
+#define DAMSCOPE_SCORECARD_COLUMNS(X)                                                        \
+  X(int64_t, step_id, kNullable, "`steps.id`; NULL: the run (every analysed step)", kByCode, \
+    kNoJson)                                                                                 \
+  X(int64_t, ts, kNotNull, "the time the axes split", x.start, kNoJson)                      \
+  X(int64_t, dur, nonNegative(kNotNull), "the time the axes split",                          \
+    DAMSCOPE_DERIVED(x.end - x.start), kNoJson)                                              \
+  X(std::string, verdict, kNotNull,                                                          \
+    "`data-bound`, `host-bound`, `communication-bound`, `memory-bound`, `compute-bound`, "   \
+    "`starved` (the largest stall is idle the trace does not explain), `none`",              \
+    x.verdict, kNoJson)                                                                      \
+  X(std::string, deciding_axis, kNotNull, "the axis the verdict rests on", x.deciding_axis,  \
+    kNoJson)                                                                                 \
+  X(int64_t, data_stall_ns, nonNegative(kNotNull), "time on each axis",                      \
+    x.ns[size_t(Axis::kDataStall)], kNoJson)                                                 \
+  X(int64_t, host_stall_ns, nonNegative(kNotNull), "time on each axis",                      \
+    x.ns[size_t(Axis::kHostStall)], kNoJson)                                                 \
+  X(int64_t, sync_stall_ns, nonNegative(kNotNull), "time on each axis",                      \
+    x.ns[size_t(Axis::kSyncStall)], kNoJson)                                                 \
+  X(int64_t, exposed_communication_ns, nonNegative(kNotNull), "time on each axis",           \
+    x.ns[size_t(Axis::kExposedCommunication)], kNoJson)                                      \
+  X(int64_t, memory_bound_ns, nonNegative(kNotNull), "time on each axis",                    \
+    x.ns[size_t(Axis::kMemoryBound)], kNoJson)                                               \
+  X(int64_t, compute_bound_ns, nonNegative(kNotNull), "time on each axis",                   \
+    x.ns[size_t(Axis::kComputeBound)], kNoJson)                                              \
+  X(int64_t, other_idle_ns, nonNegative(kNotNull), "time on each axis",                      \
+    x.ns[size_t(Axis::kOtherIdle)], kNoJson)                                                 \
+  X(double, data_stall_pct, percent(kNullable), "the same, in percent of `dur`",             \
+    DAMSCOPE_DERIVED(x.pct(Axis::kDataStall)), kNoJson)                                      \
+  X(double, host_stall_pct, percent(kNullable), "the same, in percent of `dur`",             \
+    DAMSCOPE_DERIVED(x.pct(Axis::kHostStall)), kNoJson)                                      \
+  X(double, sync_stall_pct, percent(kNullable), "the same, in percent of `dur`",             \
+    DAMSCOPE_DERIVED(x.pct(Axis::kSyncStall)), kNoJson)                                      \
+  X(double, exposed_communication_pct, percent(kNullable), "the same, in percent of `dur`",  \
+    DAMSCOPE_DERIVED(x.pct(Axis::kExposedCommunication)), kNoJson)                           \
+  X(double, memory_bound_pct, percent(kNullable), "the same, in percent of `dur`",           \
+    DAMSCOPE_DERIVED(x.pct(Axis::kMemoryBound)), kNoJson)                                    \
+  X(double, compute_bound_pct, percent(kNullable), "the same, in percent of `dur`",          \
+    DAMSCOPE_DERIVED(x.pct(Axis::kComputeBound)), kNoJson)                                   \
+  X(double, other_idle_pct, percent(kNullable), "the same, in percent of `dur`",             \
     DAMSCOPE_DERIVED(x.pct(Axis::kOtherIdle)), kNoJson)
 
 // x: a Finding.
@@ -460,7 +494,7 @@ namespace damscope {
   X(double, threshold, kNullable, "the threshold it crossed", x.threshold, inJson("threshold"))   \
   X(std::string, recommendation, kNotNull, "what to change", x.recommendation,                    \
     inJson("recommendation"))                                                                     \
-  X(double, max_gain_pct, kNullable,                                                              \
+  X(double, max_gain_pct, percent(kNullable),                                                     \
     "the most the step can shorten by fixing it; NULL: no bound can be stated", x.max_gain_pct,   \
     inJson("max_gain_pct", JsonForm::kPct))
 
@@ -491,7 +525,7 @@ namespace damscope {
   X(int64_t, stats_id, kNotNull, "`stats.id`", x.stats_row, kNoJson)                        \
   X(std::string, stat, kNotNull, "its name", x.stat, inJson("stat"))                        \
   X(std::string, kind, kNotNull, "`lost`, `repaired` or `clipped`", x.kind, inJson("kind")) \
-  X(int64_t, events, kNotNull, "how many", x.events, inJson("events"))
+  X(int64_t, events, nonNegative(kNotNull), "how many", x.events, inJson("events"))
 
 // x: an AnalysisNote.
 #define DAMSCOPE_NOTE_COLUMNS(X)                                                             \
@@ -504,35 +538,37 @@ namespace damscope {
     x.remedy, kNoJson)
 
 // x: a RankComparison; the JSON places are inside the rank's `cross_rank`.
-#define DAMSCOPE_RANK_COMPARISON_COLUMNS(X)                                                     \
-  X(int32_t, rank, kNullable, "global rank", x.rank, kNoJson)                                   \
-  X(std::string, source, kNullable, "the file it came from", x.source, kNoJson)                 \
-  X(int64_t, steps, kNotNull, "steps matched across ranks", x.steps, inJson("matched_steps"))   \
-  X(int64_t, median_step_ns, kNotNull, "the median step time over them", x.median_step_ns,      \
-    inJson("median_step_us", JsonForm::kMicroseconds))                                          \
-  X(double, slower_than_median_pct, kNullable, "median over the matched steps of its slowdown", \
-    x.slower_than_median_pct, inJson("slower_than_median_pct", JsonForm::kPct))                 \
-  X(int32_t, straggler, kNotNull, "1: a straggler", x.straggler, inJson("straggler"))           \
-  X(int64_t, collectives, kNotNull, "collectives matched across ranks", x.collectives,          \
-    inJson("collectives"))                                                                      \
-  X(int64_t, median_start_skew_ns, kNotNull,                                                    \
-    "over the matched collectives (the same for every rank)", x.median_start_skew_ns,           \
-    inJson("median_start_skew_us", JsonForm::kMicroseconds))                                    \
-  X(int64_t, max_start_skew_ns, kNotNull,                                                       \
-    "over the matched collectives (the same for every rank)", x.max_start_skew_ns,              \
-    inJson("max_start_skew_us", JsonForm::kMicroseconds))                                       \
-  X(double, last_to_start_pct, kNullable, "share of collectives this rank entered last",        \
-    x.last_to_start_pct, inJson("last_to_start_pct", JsonForm::kPct))                           \
-  X(int32_t, this_rank, kNotNull, "1: the rank this file holds", kByCode, kNoJson)
+#define DAMSCOPE_RANK_COMPARISON_COLUMNS(X)                                                       \
+  X(int32_t, rank, kNullable, "global rank", x.rank, kNoJson)                                     \
+  X(std::string, source, kNullable, "the file it came from", x.source, kNoJson)                   \
+  X(int64_t, steps, nonNegative(kNotNull), "steps matched across ranks", x.steps,                 \
+    inJson("matched_steps"))                                                                      \
+  X(int64_t, median_step_ns, nonNegative(kNotNull), "the median step time over them",             \
+    x.median_step_ns, inJson("median_step_us", JsonForm::kMicroseconds))                          \
+  X(double, slower_than_median_pct, kNullable, "median over the matched steps of its slowdown",   \
+    x.slower_than_median_pct, inJson("slower_than_median_pct", JsonForm::kPct))                   \
+  X(int32_t, straggler, flag(kNotNull), "1: a straggler", x.straggler, inJson("straggler"))       \
+  X(int64_t, collectives, nonNegative(kNotNull), "collectives matched across ranks",              \
+    x.collectives, inJson("collectives"))                                                         \
+  X(int64_t, median_start_skew_ns, nonNegative(kNotNull),                                         \
+    "over the matched collectives (the same for every rank)", x.median_start_skew_ns,             \
+    inJson("median_start_skew_us", JsonForm::kMicroseconds))                                      \
+  X(int64_t, max_start_skew_ns, nonNegative(kNotNull),                                            \
+    "over the matched collectives (the same for every rank)", x.max_start_skew_ns,                \
+    inJson("max_start_skew_us", JsonForm::kMicroseconds))                                         \
+  X(double, last_to_start_pct, percent(kNullable), "share of collectives this rank entered last", \
+    x.last_to_start_pct, inJson("last_to_start_pct", JsonForm::kPct))                             \
+  X(int32_t, this_rank, flag(kNotNull), "1: the rank this file holds", kByCode, kNoJson)
 
 // x: a StepMfu.
 #define DAMSCOPE_MFU_STEP_COLUMNS(X)                                                             \
   X(int64_t, step_id, kNotNull, "`steps.id`", kByCode, kNoJson)                                  \
-  X(double, model_flops, kNullable, "the model's FLOPs in the step", x.model_flops, kNoJson)     \
-  X(double, mfu_pct, kNullable, "NULL when unknown or above 100 %", x.mfu_pct, kNoJson)          \
-  X(double, hardware_flops, kNullable, "measured FLOPs of the step's kernels", x.hardware_flops, \
+  X(double, model_flops, nonNegative(kNullable), "the model's FLOPs in the step", x.model_flops, \
     kNoJson)                                                                                     \
-  X(double, hfu_pct, kNullable, "NULL when unknown or above 100 %", x.hfu_pct, kNoJson)
+  X(double, mfu_pct, percent(kNullable), "NULL when unknown or above 100 %", x.mfu_pct, kNoJson) \
+  X(double, hardware_flops, nonNegative(kNullable), "measured FLOPs of the step's kernels",      \
+    x.hardware_flops, kNoJson)                                                                   \
+  X(double, hfu_pct, percent(kNullable), "NULL when unknown or above 100 %", x.hfu_pct, kNoJson)
 
 // x: a RooflinePoint; the kind says which list it is in.
 #define DAMSCOPE_ROOFLINE_COLUMNS(X)                                                               \
@@ -544,79 +580,86 @@ namespace damscope {
   X(std::string, source, kNotNull,                                                                 \
     "`measured`, `annotated`, `estimated`: the least trusted of its runs", x.source,               \
     inJson("source"))                                                                              \
-  X(int64_t, kernels, kNotNull, "runs with FLOPs or bytes", x.kernels, inJson("kernels"))          \
-  X(int64_t, time_ns, kNotNull, "their time", x.time_ns, inJson("time_ns"))                        \
-  X(double, flops, kNullable, "their FLOPs", x.flops, inJson("flops"))                             \
-  X(double, bytes, kNullable, "their DRAM bytes; NULL when unknown", x.bytes, inJson("bytes"))     \
-  X(double, intensity, kNullable, "FLOP/byte; NULL without bytes", x.intensity,                    \
+  X(int64_t, kernels, nonNegative(kNotNull), "runs with FLOPs or bytes", x.kernels,                \
+    inJson("kernels"))                                                                             \
+  X(int64_t, time_ns, nonNegative(kNotNull), "their time", x.time_ns, inJson("time_ns"))           \
+  X(double, flops, nonNegative(kNullable), "their FLOPs", x.flops, inJson("flops"))                \
+  X(double, bytes, nonNegative(kNullable), "their DRAM bytes; NULL when unknown", x.bytes,         \
+    inJson("bytes"))                                                                               \
+  X(double, intensity, nonNegative(kNullable), "FLOP/byte; NULL without bytes", x.intensity,       \
     inJson("intensity"))                                                                           \
-  X(double, achieved_flops_per_s, kNullable, "FLOPs / time", x.achieved_flops_per_s,               \
+  X(double, achieved_flops_per_s, nonNegative(kNullable), "FLOPs / time", x.achieved_flops_per_s,  \
     inJson("achieved_flops_per_s"))                                                                \
-  X(double, ceiling_flops_per_s, kNullable, "min(peak, bandwidth x intensity)",                    \
+  X(double, ceiling_flops_per_s, nonNegative(kNullable), "min(peak, bandwidth x intensity)",       \
     x.ceiling_flops_per_s, inJson("ceiling_flops_per_s"))                                          \
-  X(double, pct_of_ceiling, kNullable, "achieved, of the ceiling", x.pct_of_ceiling,               \
+  X(double, pct_of_ceiling, nonNegative(kNullable), "achieved, of the ceiling", x.pct_of_ceiling,  \
     inJson("pct_of_ceiling", JsonForm::kPct))                                                      \
-  X(int32_t, memory_bound, kNullable, "1: below the ridge point; NULL: no intensity or no ridge",  \
-    x.memory_bound, inJson("memory_bound"))                                                        \
+  X(int32_t, memory_bound, flag(kNullable),                                                        \
+    "1: below the ridge point; NULL: no intensity or no ridge", x.memory_bound,                    \
+    inJson("memory_bound"))                                                                        \
   X(int64_t, example_kernel_id, kNullable, "`kernels.id` of its longest run", x.example_kernel_id, \
     kNoJson)
 
 // x: an OpRow of the leaf-op grouping (op_breakdown.h).
-#define DAMSCOPE_TOP_OP_COLUMNS(X)                                                                 \
-  X(std::string, name, kNotNull, "the framework op that launched the GPU work (innermost op)",     \
-    x.name, inJson("name"))                                                                        \
-  X(int64_t, calls, kNotNull, "its calls in the window", x.calls, inJson("calls"))                 \
-  X(int64_t, gpu_ops, kNotNull, "GPU operations it launched", x.gpu_ops, inJson("gpu_ops"))        \
-  X(std::string, shapes, kNullable, "its \"Input Dims\", when the rows are per shape", x.shapes,    \
-    kNoJson)                                                                                       \
-  X(int64_t, gpu_ns, kNotNull, "their summed durations", x.gpu_total_ns, inJson("gpu_ns"))         \
-  X(int64_t, gpu_self_ns, kNotNull, "the same (a leaf op launches all its work itself)",          \
-    x.gpu_self_ns, kNoJson)                                                                        \
-  X(double, gpu_pct, kNotNull, "of the analysed window", x.gpu_total_pct,                          \
-    inJson("gpu_pct", JsonForm::kPct))                                                             \
-  X(double, cpu_pct, kNotNull, "host time inside its calls, of the analysed window",              \
-    x.cpu_total_pct, inJson("cpu_pct", JsonForm::kPct))                                            \
-  X(int64_t, cpu_total_ns, kNullable, "host time inside its calls", x.cpu_total_ns,                \
-    inJson("cpu_total_ns"))                                                                        \
-  X(int64_t, cpu_self_ns, kNullable, "less the ops it called", x.cpu_self_ns,                      \
-    inJson("cpu_self_ns"))                                                                         \
-  X(double, flops, kNullable, "FLOPs of its kernels (kernel work)", x.flops, inJson("flops"))      \
-  X(int64_t, flop_time_ns, kNotNull, "the time of those of its kernels with FLOPs",                \
-    x.flop_time_ns, kNoJson)                                                                       \
-  X(int64_t, unplaced_ns, kNotNull,                                                                \
-    "the time of its computation kernels with neither FLOPs nor bytes (off the roofline)",         \
-    x.unplaced_ns, inJson("unplaced_ns"))                                                          \
-  X(double, achieved_flops_per_s, kNullable, "their FLOPs over their time",                        \
-    x.achieved_flops_per_s, inJson("achieved_flops_per_s"))                                        \
-  X(double, intensity, kNullable, "FLOP/byte", x.intensity, inJson("intensity"))                   \
-  X(double, ceiling_flops_per_s, kNullable, "min(peak, bandwidth x intensity)",                    \
-    x.ceiling_flops_per_s, inJson("ceiling_flops_per_s"))                                          \
-  X(double, pct_of_ceiling, kNullable, "achieved, of the roofline ceiling", x.pct_of_ceiling,      \
-    inJson("pct_of_ceiling", JsonForm::kPct))                                                      \
-  X(int32_t, memory_bound, kNullable, "1: below the ridge point", x.memory_bound,                  \
+#define DAMSCOPE_TOP_OP_COLUMNS(X)                                                                \
+  X(std::string, name, kNotNull, "the framework op that launched the GPU work (innermost op)",    \
+    x.name, inJson("name"))                                                                       \
+  X(int64_t, calls, nonNegative(kNotNull), "its calls in the window", x.calls, inJson("calls"))   \
+  X(int64_t, gpu_ops, nonNegative(kNotNull), "GPU operations it launched", x.gpu_ops,             \
+    inJson("gpu_ops"))                                                                            \
+  X(std::string, shapes, kNullable, "its \"Input Dims\", when the rows are per shape", x.shapes,  \
+    kNoJson)                                                                                      \
+  X(int64_t, gpu_ns, nonNegative(kNotNull), "their summed durations", x.gpu_total_ns,             \
+    inJson("gpu_ns"))                                                                             \
+  X(int64_t, gpu_self_ns, nonNegative(kNotNull),                                                  \
+    "the same (a leaf op launches all its work itself)", x.gpu_self_ns, kNoJson)                  \
+  X(double, gpu_pct, nonNegative(kNotNull), "of the analysed window", x.gpu_total_pct,            \
+    inJson("gpu_pct", JsonForm::kPct))                                                            \
+  X(double, cpu_pct, nonNegative(kNotNull), "host time inside its calls, of the analysed window", \
+    x.cpu_total_pct, inJson("cpu_pct", JsonForm::kPct))                                           \
+  X(int64_t, cpu_total_ns, nonNegative(kNullable), "host time inside its calls", x.cpu_total_ns,  \
+    inJson("cpu_total_ns"))                                                                       \
+  X(int64_t, cpu_self_ns, nonNegative(kNullable), "less the ops it called", x.cpu_self_ns,        \
+    inJson("cpu_self_ns"))                                                                        \
+  X(double, flops, nonNegative(kNullable), "FLOPs of its kernels (kernel work)", x.flops,         \
+    inJson("flops"))                                                                              \
+  X(int64_t, flop_time_ns, nonNegative(kNotNull), "the time of those of its kernels with FLOPs",  \
+    x.flop_time_ns, kNoJson)                                                                      \
+  X(int64_t, unplaced_ns, nonNegative(kNotNull),                                                  \
+    "the time of its computation kernels with neither FLOPs nor bytes (off the roofline)",        \
+    x.unplaced_ns, inJson("unplaced_ns"))                                                         \
+  X(double, achieved_flops_per_s, nonNegative(kNullable), "their FLOPs over their time",          \
+    x.achieved_flops_per_s, inJson("achieved_flops_per_s"))                                       \
+  X(double, intensity, nonNegative(kNullable), "FLOP/byte", x.intensity, inJson("intensity"))     \
+  X(double, ceiling_flops_per_s, nonNegative(kNullable), "min(peak, bandwidth x intensity)",      \
+    x.ceiling_flops_per_s, inJson("ceiling_flops_per_s"))                                         \
+  X(double, pct_of_ceiling, nonNegative(kNullable), "achieved, of the roofline ceiling",          \
+    x.pct_of_ceiling, inJson("pct_of_ceiling", JsonForm::kPct))                                   \
+  X(int32_t, memory_bound, flag(kNullable), "1: below the ridge point", x.memory_bound,           \
     inJson("memory_bound"))
 
 // x: a RooflineCeiling.
-#define DAMSCOPE_ROOFLINE_CEILING_COLUMNS(X)                                                    \
-  X(std::string, precision, kNotNull, "the precision", x.precision, inJson("precision"))        \
-  X(double, peak_flops_per_s, kNullable, "the device's dense peak at it", x.peak_flops_per_s,   \
-    inJson("peak_flops_per_s"))                                                                 \
-  X(double, ridge_flops_per_byte, kNullable, "peak / memory bandwidth", x.ridge_flops_per_byte, \
-    inJson("ridge_flops_per_byte"))
+#define DAMSCOPE_ROOFLINE_CEILING_COLUMNS(X)                                             \
+  X(std::string, precision, kNotNull, "the precision", x.precision, inJson("precision")) \
+  X(double, peak_flops_per_s, nonNegative(kNullable), "the device's dense peak at it",   \
+    x.peak_flops_per_s, inJson("peak_flops_per_s"))                                      \
+  X(double, ridge_flops_per_byte, nonNegative(kNullable), "peak / memory bandwidth",     \
+    x.ridge_flops_per_byte, inJson("ridge_flops_per_byte"))
 
 // x: a CollectivePoint.
 #define DAMSCOPE_COLLECTIVE_COLUMNS(X)                                                             \
   X(std::string, name, kNotNull, "`allreduce`, `allgather`, `reducescatter`, ...", x.name,         \
     inJson("name"))                                                                                \
-  X(int64_t, kernels, kNotNull, "their kernels in the window", x.kernels, inJson("kernels"))       \
-  X(int64_t, time_ns, kNotNull, "their time", x.time_ns, inJson("time_ns"))                        \
-  X(double, bus_bytes, kNullable, "NCCL bus bytes moved (nccl-tests PERFORMANCE.md)", x.bus_bytes, \
-    inJson("bus_bytes"))                                                                           \
-  X(double, achieved_bytes_per_s, kNullable, "bus bytes / time", x.achieved_bytes_per_s,           \
-    inJson("achieved_bytes_per_s"))                                                                \
-  X(double, link_bytes_per_s, kNullable, "the device's peer link, per direction",                  \
+  X(int64_t, kernels, nonNegative(kNotNull), "their kernels in the window", x.kernels,             \
+    inJson("kernels"))                                                                             \
+  X(int64_t, time_ns, nonNegative(kNotNull), "their time", x.time_ns, inJson("time_ns"))           \
+  X(double, bus_bytes, nonNegative(kNullable), "NCCL bus bytes moved (nccl-tests PERFORMANCE.md)", \
+    x.bus_bytes, inJson("bus_bytes"))                                                              \
+  X(double, achieved_bytes_per_s, nonNegative(kNullable), "bus bytes / time",                      \
+    x.achieved_bytes_per_s, inJson("achieved_bytes_per_s"))                                        \
+  X(double, link_bytes_per_s, nonNegative(kNullable), "the device's peer link, per direction",     \
     x.link_bytes_per_s, inJson("link_bytes_per_s"))                                                \
-  X(double, pct_of_link, kNullable, "achieved, of the link", x.pct_of_link,                        \
+  X(double, pct_of_link, nonNegative(kNullable), "achieved, of the link", x.pct_of_link,           \
     inJson("pct_of_link", JsonForm::kPct))
 
 // x: a RankCollective; its name is looked up in RankResult::collective_names.
@@ -763,7 +806,8 @@ struct AnalysisTables {
 // cuBLAS's FFMA kernels. 6: op formulas for every common ATen family, the
 // roofline's share per source of computation kernel time, MFU from op shapes,
 // the top ops. 7: the starved verdict (unexplained idle is no longer charged
-// to the host).
+// to the host). Remake fuzz/seeds/rundb/kineto_analysed_current.sql with a
+// new version (docs/fuzzing.md).
 constexpr int kAnalysisSchemaVersion = 7;
 
 }  // namespace damscope

@@ -12,7 +12,8 @@ namespace {
 // storeRow(table, x) appends x's declared figures as a row (the kByCode
 // columns are the caller's); loadRow(table, i, x, in) reads row i into x.
 #define DAMSCOPE_STORE_FIGURE(type, column, null, doc, figure, json) storeFigure(t.column, figure);
-#define DAMSCOPE_LOAD_FIGURE(type, column, null, doc, figure, json) \
+#define DAMSCOPE_LOAD_FIGURE(type, column, null, doc, figure, json)              \
+  if (pass == 0) in.inRange(t.kSqlName, i, #column, t.column[i], rangeOf(null)); \
   loadFigure(t.column[i], figure, Cell{in, t.kSqlName, i, #column}, pass);
 #define DAMSCOPE_ROW_CODEC(Table, Element, COLUMNS)                                    \
   [[maybe_unused]] void storeRow(Table& t, const Element& x) {                         \
@@ -104,6 +105,22 @@ void readBreakdown(const AnalysisTables& t, RowReader& in, RankResult& r) {
     BreakdownFigures f;
     loadRow(t.breakdown, i, f, in);
     f.end = in.end("breakdown", i, t.breakdown.ts[i], t.breakdown.dur[i]);
+    // HTA splits the span into idle, compute and non-compute time, and
+    // communication into its overlap with computation and the exposed rest
+    // (temporal_breakdown.h): no part is longer than its whole.
+    const auto notPast = [&](const char* part, int64_t part_ns, const char* whole,
+                             int64_t whole_ns) {
+      if (part_ns > whole_ns) {
+        in.fail("breakdown", i, std::string(part) + " exceeds " + whole);
+      }
+    };
+    const int64_t dur = t.breakdown.dur[i];
+    notPast("idle_ns", f.idle_ns, "dur", dur);
+    notPast("compute_ns", f.compute_ns, "dur", dur);
+    notPast("non_compute_ns", f.non_compute_ns, "dur", dur);
+    notPast("overlap_ns", f.overlap_ns, "communication_ns", f.communication_ns);
+    notPast("exposed_communication_ns", f.exposed_communication_ns, "communication_ns",
+            f.communication_ns);
     if (!step) {
       if (out) in.fail("breakdown", i, "a second row for the window");
       out.emplace().window = f;
@@ -124,6 +141,8 @@ void readScorecard(const AnalysisTables& t, RowReader& in, RankResult& r) {
     Scorecard card;
     loadRow(t.scorecard, i, card, in);
     card.end = in.end("scorecard", i, t.scorecard.ts[i], t.scorecard.dur[i]);
+    // The axes split the row's time (scorecard.h): their sum is at most dur.
+    if (card.total() > t.scorecard.dur[i]) in.fail("scorecard", i, "the axes sum past dur");
     if (step) {
       steps.push_back(card);
     } else if (run) {
@@ -192,6 +211,7 @@ void readFindings(const AnalysisTables& t, RowReader& in, RankResult& r) {
       in.fail("metrics", i, "name \"" + t.metrics.name[i] + "\" is not a known metric");
       continue;
     }
+    in.inRange("metrics", i, "value", t.metrics.value[i], rangeOf(kNullable));
     r.findings.metrics.set(*m, t.metrics.value[i]);
   }
   std::vector<Finding>& findings = r.findings.findings;
@@ -375,6 +395,10 @@ Result<StoredRank> toRankResult(const AnalysisTables& t, const std::string& stor
   loadRow(t.summary, 0, r, in);
   r.store = store;
   readAll(t.steps, in, r.steps);
+  for (size_t i = 0; i < r.steps.size(); ++i) {
+    in.end("steps", i, t.steps.host_ts[i], t.steps.host_dur[i]);
+    in.end("steps", i, t.steps.ts[i], t.steps.dur[i]);
+  }
   readBreakdown(t, in, r);
   readGaps(t, in, r);
   readAll(t.kernel_categories, in, r.kernels.categories);

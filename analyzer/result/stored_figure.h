@@ -17,9 +17,23 @@
 // Reading runs in two passes over a row, parts first (Presence and the
 // creating FigureIn), so a part's other members find it whatever the column
 // order.
+//
+// An entry's `null` is its column rule: the SQL constraint, kNotNull or
+// kNullable, alone (any value of the type, a double finite) or wrapped in the
+// range the figure may hold (percent(kNullable): 0..100). The range sits in the
+// `null` argument rather than in an argument of its own because the two are
+// one statement about the column (what a reader may find in it), and the
+// trace store's machinery, which reads only the constraint, stays as it is
+// (FigureRange converts to its ColumnNull). A stored value outside its range
+// makes the reader refuse the stored results (RowReader::inRange): a run.db
+// is a file anyone can edit, and a figure out of its range is a wrong figure
+// shown (issue 32).
 #pragma once
 
 #include <array>
+#include <cmath>
+#include <cstdio>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -75,6 +89,42 @@ Derived<Compute> derivedBy(Compute compute) {
 
 struct ByCode {};
 inline constexpr ByCode kByCode{};
+
+// --- The range of a figure ----------------------------------------------------
+
+struct FigureRange {
+  ColumnNull null = kNullable;
+  double min = -std::numeric_limits<double>::infinity();
+  double max = std::numeric_limits<double>::infinity();
+  const char* name = "a finite value";                    // for the error
+  constexpr operator ColumnNull() const { return null; }  // NOLINT(google-explicit-constructor)
+};
+
+// Percentages of a whole: 0..100. Computed as 100 * part / whole in double,
+// where the part is at most the whole, so 100 is reached exactly; the slack
+// of one part in 10^9 only spares a sum of rounded shares.
+constexpr FigureRange percent(ColumnNull null) {
+  return {null, 0, 100 * (1 + 1e-9), "0..100"};
+}
+// Durations, counts, sizes, FLOPs, rates and shares that may pass 100 (the
+// model's memory of the device's, a rank's time of the window with several
+// streams or threads): >= 0.
+constexpr FigureRange nonNegative(ColumnNull null) {
+  return {null, 0, std::numeric_limits<double>::infinity(), ">= 0"};
+}
+// 0/1 flags.
+constexpr FigureRange flag(ColumnNull null) {
+  return {null, 0, 1, "0 or 1"};
+}
+// A column declared with its constraint alone holds any value of its type
+// (a time, an id, a signed share), a double only a finite one: no figure is
+// an infinity, and one would print as "inf %".
+constexpr FigureRange rangeOf(ColumnNull null) {
+  return {null};
+}
+constexpr FigureRange rangeOf(FigureRange range) {
+  return range;
+}
 
 // --- Where the JSON shows a figure -------------------------------------------
 
@@ -175,6 +225,20 @@ class RowReader {
     return v;
   }
 
+  // A stored figure against its declared range (NULL is the constraint's
+  // business, text has no range).
+  template <typename S>
+  void inRange(std::string_view table, size_t row, std::string_view column, const S& v,
+               const FigureRange& range) {
+    if constexpr (std::is_arithmetic_v<S>) {
+      if (isNull(v)) return;
+      const double d = static_cast<double>(v);
+      if (std::isfinite(d) && d >= range.min && d <= range.max) return;
+      fail(table, row,
+           std::string(column) + " " + describe(v) + " is outside its range (" + range.name + ")");
+    }
+  }
+
   // ts + dur, which a damaged file can make overflow.
   int64_t end(std::string_view table, size_t row, int64_t ts, int64_t dur) {
     int64_t out = 0;
@@ -186,6 +250,17 @@ class RowReader {
   }
 
  private:
+  template <typename S>
+  static std::string describe(const S& v) {
+    if constexpr (std::is_floating_point_v<S>) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.6g", v);
+      return text;
+    } else {
+      return std::to_string(v);
+    }
+  }
+
   std::string store_;
   std::optional<Error> error_;
 };
