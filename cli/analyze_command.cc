@@ -177,13 +177,13 @@ int runAnalyze(const AnalyzeArgs& args) {
   }
   if (stores.size() > 2) {
     fmt::print("\nResults stored in each rank's run.db ({} files, {} ... {})\n", stores.size(),
-               terminalSafe(stores.front()), terminalSafe(stores.back()));
+               terminalName(stores.front()), terminalName(stores.back()));
   } else {
     for (const std::string& store : stores) {
       fmt::print(
           "\nResults stored in {} (tables steps, breakdown, gaps, scorecard, findings, summary, "
           "...)\n",
-          terminalSafe(store));
+          terminalName(store));
     }
   }
   return kExitOk;

@@ -5,6 +5,7 @@
 
 #include <atomic>
 
+#include "analyzer/report/text_format.h"
 #include "cli/commands.h"
 #include "cli/progress_line.h"
 #include "collector/trace_finalizer.h"
@@ -35,7 +36,8 @@ int runAttach(const AttachArgs& args) {
         std::string until = "until Ctrl-C";
         if (args.duration_s > 0) until = fmt::format("for {} s", args.duration_s);
         if (args.steps > 0) until = fmt::format("for {} steps", args.steps);
-        fmt::print(stderr, "damscope: recording process {} into {} {}\n", args.pid, path, until);
+        fmt::print(stderr, "damscope: recording process {} into {} {}\n", args.pid,
+                   terminalName(path), until);
       },
       [] { return g_interrupted.load(); }, &outcome, &error);
   if (!ok) {
@@ -53,7 +55,7 @@ int runAttach(const AttachArgs& args) {
     printError(finalized.error().message());
     return kExitFailure;
   }
-  fmt::print("{}: {}\n", outcome.path, outcome.summary);
+  fmt::print("{}: {}\n", terminalName(outcome.path), terminalName(outcome.summary));
   return kExitOk;
 }
 

@@ -72,14 +72,14 @@ int runExport(const ExportArgs& args) {
     return withThousands(n) + " " + (n == 1 ? one : many);
   };
   fmt::print("{}: Chrome trace of {} ({}, {}); open it in ui.perfetto.dev or chrome://tracing\n",
-             terminalSafe(args.chrome), terminalSafe(args.input), count(s.rows, "event", "events"),
+             terminalName(args.chrome), terminalName(args.input), count(s.rows, "event", "events"),
              count(s.flows, "launch arrow", "launch arrows"));
   if (s.skipped > 0) {
     fmt::print("{} rows without a time (or counter samples without a value) were left out\n",
                withThousands(s.skipped));
   }
   if (!written->stored_in.empty()) {
-    fmt::print("Analysis stored in {}\n", terminalSafe(written->stored_in));
+    fmt::print("Analysis stored in {}\n", terminalName(written->stored_in));
   }
   return kExitOk;
 }

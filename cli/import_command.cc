@@ -14,7 +14,8 @@
 namespace damscope {
 
 void printError(const std::string& message) {
-  fmt::print(stderr, "damscope: {}\n", terminalSafe(message));
+  // One line: a message can quote a path or a name from the trace.
+  fmt::print(stderr, "damscope: {}\n", terminalName(message));
 }
 
 int runImport(const ImportArgs& args) {
@@ -50,7 +51,7 @@ int runImport(const ImportArgs& args) {
   fmt::print(
       "{} -> {}: {} kernels, {} memcpys, {} memsets, {} API calls, {} ranges, {} counters ({:.2f} "
       "s)\n",
-      terminalSafe(args.input), terminalSafe(output), withThousands(t.kernels.size()),
+      terminalName(args.input), terminalName(output), withThousands(t.kernels.size()),
       withThousands(t.memcpys.size()), withThousands(t.memsets.size()),
       withThousands(t.api_calls.size()), withThousands(t.ranges.size()),
       withThousands(t.counters.size()), seconds);

@@ -38,7 +38,7 @@ Result<Database> openAsStore(TraceInput input) {
 
 std::string deviceLine(const DeviceSummary& d) {
   std::string line = fmt::format("{} {}", d.kind == "cpu" ? "CPU" : "GPU", d.device);
-  if (!d.name.empty()) line += "  " + d.name;
+  if (!d.name.empty()) line += "  " + terminalName(d.name);
   if (d.sm_count > 0) line += fmt::format("  {} SMs", d.sm_count);
   if (d.memory_bytes > 0) line += "  " + formatBytes(static_cast<double>(d.memory_bytes));
   if (d.compute_major >= 0) line += fmt::format("  cc {}.{}", d.compute_major, d.compute_minor);
@@ -50,13 +50,13 @@ std::string processLine(const ProcessSummary& p, int64_t threads) {
   if (p.rank >= 0) {
     line = fmt::format("rank {}", p.rank);
     if (p.world_size > 0) line += fmt::format(" of {}", p.world_size);
-    if (!p.comm_backend.empty()) line += fmt::format(" ({})", p.comm_backend);
+    if (!p.comm_backend.empty()) line += fmt::format(" ({})", terminalName(p.comm_backend));
     line += "  ";
   }
   // A legacy autograd profiler trace names no OS process (pid NULL).
   line += p.pid >= 0 ? fmt::format("pid {}", p.pid) : "pid unknown";
-  if (!p.name.empty()) line += "  " + p.name;
-  if (!p.hostname.empty()) line += "  on " + p.hostname;
+  if (!p.name.empty()) line += "  " + terminalName(p.name);
+  if (!p.hostname.empty()) line += "  on " + terminalName(p.hostname);
   if (threads > 0) line += fmt::format("  {} thread{}", threads, threads == 1 ? "" : "s");
   return line;
 }
@@ -79,7 +79,7 @@ std::string formatText(const std::string& path, TraceFormat format, const TraceS
                                                         : source);
     if (!s.metaValue("source_file").empty()) origin += " " + s.metaValue("source_file");
   }
-  out += fmt::format("{}  ({})\n", path, origin);
+  out += fmt::format("{}  ({})\n", terminalName(path), terminalName(origin));
 
   if (s.has_events && s.metaValue("clock") == "session") {
     // Times from the capture's start (docs/trace-format.md, Conventions): no date to show.
@@ -127,7 +127,8 @@ std::string formatText(const std::string& path, TraceFormat format, const TraceS
   auto detail = [](const std::vector<std::pair<std::string, int64_t>>& parts) {
     std::string text;
     for (const auto& [name, n] : parts) {
-      text += (text.empty() ? "" : ", ") + (name.empty() ? std::string("other") : name) + " " +
+      text += (text.empty() ? "" : ", ") + (name.empty() ? std::string("other") : terminalName(name)) +
+              " " +
               withThousands(n);
     }
     return text.empty() ? text : "  (" + text + ")";
@@ -149,8 +150,8 @@ std::string formatText(const std::string& path, TraceFormat format, const TraceS
   if (!s.stats.empty()) {
     out += fmt::format("  notes\n");
     for (const auto& stat : s.stats) {
-      out += fmt::format("    {:>10}  {}: {}\n", withThousands(stat.value), stat.name,
-                         stat.description);
+      out += fmt::format("    {:>10}  {}: {}\n", withThousands(stat.value),
+                         terminalName(stat.name), terminalName(stat.description));
     }
   }
   return out;

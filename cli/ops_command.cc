@@ -86,8 +86,8 @@ int runOps(const OpsArgs& args) {
       ranks.push_back(std::move(rank));
       continue;
     }
-    if (args.inputs.size() > 1) fmt::print("{}\n", terminalSafe(input));
-    fmt::print("{}", opTableText(table.value()));
+    if (args.inputs.size() > 1) fmt::print("{}\n", terminalName(input));
+    fmt::print("{}", terminalSafe(opTableText(table.value())));
     if (args.inputs.size() > 1) fmt::print("\n");
   }
   if (args.format == "json") {

@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cstdio>
 
+#include "analyzer/report/text_format.h"
+
 namespace damscope {
 
 ProgressLine::ProgressLine(std::string what)
@@ -34,17 +36,19 @@ Progress ProgressLine::progress(const CancelToken* cancel) {
 void ProgressLine::watch() {
   const auto start = std::chrono::steady_clock::now();
   const bool tty = isatty(STDERR_FILENO);
+  // The path and the stage can name a file or a rank from the trace.
+  const std::string what = terminalName(what_);
   std::string last_stage;
   std::unique_lock lock(mutex_);
   while (!wake_.wait_for(lock, std::chrono::seconds(1), [this] { return done_; })) {
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (tty) {
-      std::fprintf(stderr, "\rdamscope: %s: %s... %.0f %%, %.0f s   ", what_.c_str(),
-                   stage_.c_str(), 100.0 * fraction_, elapsed);
+      std::fprintf(stderr, "\rdamscope: %s: %s... %.0f %%, %.0f s   ", what.c_str(),
+                   terminalName(stage_).c_str(), 100.0 * fraction_, elapsed);
     } else if (stage_ != last_stage) {
-      std::fprintf(stderr, "damscope: %s: %s... (%.0f s)\n", what_.c_str(), stage_.c_str(),
-                   elapsed);
+      std::fprintf(stderr, "damscope: %s: %s... (%.0f s)\n", what.c_str(),
+                   terminalName(stage_).c_str(), elapsed);
     }
     std::fflush(stderr);
     last_stage = stage_;

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 
+#include "analyzer/report/text_format.h"
 #include "cli/commands.h"
 #include "cli/progress_line.h"
 #include "collector/trace_finalizer.h"
@@ -67,10 +68,10 @@ int runRecord(const RecordArgs& args) {
         if (!note.ok()) {
           printError(note.error().message());
         } else if (!note->empty()) {
-          fmt::print(stderr, "damscope: {}\n", *note);
+          fmt::print(stderr, "damscope: {}\n", terminalName(*note));
         }
       }
-      fmt::print(stderr, "damscope: wrote {}\n", file);
+      fmt::print(stderr, "damscope: wrote {}\n", terminalName(file));
     }
   }
   if (status->signal != 0) {

@@ -135,7 +135,7 @@ int runReport(const ReportArgs& args) {
     printError(pending->userMessage(written.error().message()));
     return exitCodeOf(written.error());
   }
-  fmt::print("{}: report of {} ({})\n", terminalSafe(output), terminalSafe(args.inputs.front()),
+  fmt::print("{}: report of {} ({})\n", terminalName(output), terminalName(args.inputs.front()),
              formatBytes(static_cast<double>(document->size())));
   return kExitOk;
 }

@@ -56,6 +56,32 @@ TEST(AnalyzeCli, ImportsStoresAndPrintsTheVerdictFirst) {
   EXPECT_EQ(stored->steps.size(), 3u);
 }
 
+// Names from the trace cannot forge a line of damscope's own, nor reorder one
+// (issue 32 §5): the kernel, the device, a range and the file name carry
+// "\nVERDICT ..." and bidi controls; only the real verdict starts a line.
+TEST(AnalyzeCli, NamesInTheTraceCannotForgeOrReorderLines) {
+  TempDir dir;
+  const std::string file = "run\nVERDICT  FILE (forged).json";
+  testing::writeFile(dir.file(file), testing::forgedNamesKinetoTrace(0, 0));
+  for (const std::string args : {"analyze --no-store", "analyze", "ops"}) {
+    const CommandResult r = runCommand("cd " + dir.path() + " && " + testing::damscopeBinary() +
+                                       " " + args + " '" + file + "'");
+    ASSERT_EQ(r.exit_code, 0) << args << ": " << r.err;
+    EXPECT_EQ(testing::linesStartingWithVerdict(r.out), args == "ops" ? 0u : 1u)
+        << args << ":\n" << r.out;
+    EXPECT_EQ(testing::linesStartingWithVerdict(r.err), 0u) << args << ":\n" << r.err;
+    EXPECT_FALSE(testing::hasRawFormatControl(r.out + r.err)) << args << ":\n" << r.out;
+  }
+  // Shown, as visible escapes, on the line they belong to.
+  const CommandResult r = runCommand("cd " + dir.path() + " && " + testing::damscopeBinary() +
+                                     " analyze --no-store '" + file + "'");
+  EXPECT_NE(r.out.find("run\\nVERDICT  FILE (forged).json"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("A100\\nVERDICT  DATA-BOUND (forged)\\u202e\\u2066x\\u2069\\u200b\\ufeff"
+                       "\\U000e0001"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST(AnalyzeCli, JsonHasTheDocumentedFields) {
   TempDir dir;
   const std::string trace = dir.file("run0.json");

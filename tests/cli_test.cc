@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -79,6 +80,30 @@ TEST(Cli, InfoReadsAnyTraceWithoutWritingAFile) {
   ASSERT_EQ(info.exit_code, 0) << info.err;
   EXPECT_EQ(nlohmann::json::parse(info.out)["counts"]["ranges"], 1);
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 1);
+}
+
+// `info` and `import` show names from the trace and the file's own name
+// without letting them forge a line or reorder one (issue 32 §5); an error
+// naming such a file is still one line.
+TEST(Cli, NamesInTheTraceCannotForgeOrReorderLines) {
+  TempDir dir;
+  const std::string file = "run\nVERDICT  FILE (forged).json";
+  testing::writeFile(dir.file(file), testing::forgedNamesKinetoTrace(0, 0));
+  for (const std::string args : {"info", "import"}) {
+    const CommandResult r = runCommand("cd " + dir.path() + " && " + testing::damscopeBinary() +
+                                       " " + args + " '" + file + "'");
+    ASSERT_EQ(r.exit_code, 0) << args << ": " << r.err;
+    EXPECT_EQ(testing::linesStartingWithVerdict(r.out + r.err), 0u) << args << ":\n" << r.out;
+    EXPECT_FALSE(testing::hasRawFormatControl(r.out + r.err)) << args << ":\n" << r.out;
+  }
+  const CommandResult info = damscope("info '" + dir.file(file) + "'");
+  EXPECT_NE(info.out.find("A100\\nVERDICT  DATA-BOUND (forged)\\u202e"), std::string::npos)
+      << info.out;
+
+  const CommandResult missing = damscope("info '" + dir.file("gone\nVERDICT  X.json") + "'");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(std::count(missing.err.begin(), missing.err.end(), '\n'), 1) << missing.err;
+  EXPECT_NE(missing.err.find("gone\\nVERDICT  X.json"), std::string::npos) << missing.err;
 }
 
 TEST(Cli, ImportRefusesToOverwriteWithoutForce) {

@@ -165,6 +165,24 @@ TEST(DiffCli, GeneratedPairAsAUserSeesIt) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
+// Names from the traces cannot forge the diff's lines nor reorder them (issue
+// 32 §5): one VERDICT line, no raw bidi controls.
+TEST(DiffCli, NamesInTheTracesCannotForgeOrReorderLines) {
+  TempDir dir;
+  testing::writeFile(dir.file("before.json"), testing::forgedNamesKinetoTrace(0, 0));
+  testing::writeFile(dir.file("after.json"), testing::forgedNamesKinetoTrace(0, 300));
+  for (const char* args : {"diff --no-store before.json after.json", "diff before.json after.json",
+                           "diff before.db after.db"}) {
+    const CommandResult r = damscopeIn(dir, args);
+    ASSERT_EQ(r.exit_code, 0) << args << ": " << r.err;
+    EXPECT_EQ(testing::linesStartingWithVerdict(r.out), 1u) << args << ":\n" << r.out;
+    EXPECT_EQ(testing::linesStartingWithVerdict(r.err), 0u) << args << ":\n" << r.err;
+    EXPECT_FALSE(testing::hasRawFormatControl(r.out + r.err)) << args << ":\n" << r.out;
+    EXPECT_NE(r.out.find("A100\\nVERDICT  DATA-BOUND (forged)\\u202e"), std::string::npos)
+        << args << ":\n" << r.out;
+  }
+}
+
 // A two-rank run before and after: compared rank by rank, in the order given.
 TEST(DiffCli, SeveralRanksAreComparedRankByRank) {
   TempDir dir;

@@ -138,4 +138,43 @@ std::string allReduceKinetoTrace(int rank, int world_size, int late_us, int step
          std::to_string(world_size) + R"(,"backend":"nccl"}})";
 }
 
+namespace {
+// In JSON: "\n" and "\r" escaped, the format controls as raw UTF-8.
+constexpr std::string_view kFormatControls =
+    "\u202E\u2066x\u2069\u200B\uFEFF\U000E0001";
+
+void replaceAll(std::string& text, std::string_view from, const std::string& to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+}
+}  // namespace
+
+std::string forgedNamesKinetoTrace(int rank, int slow_us) {
+  std::string trace = dataBoundKinetoTrace(rank, slow_us);
+  const std::string controls(kFormatControls);
+  replaceAll(trace, "volta_sgemm_128x64_nn",
+             "sgemm_fp32\\nVERDICT  COMPUTE-BOUND  (forged line)\\r" + controls);
+  replaceAll(trace, "\"Test GPU\"", "\"A100\\nVERDICT  DATA-BOUND (forged)" + controls + "\"");
+  replaceAll(trace, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+             "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__\\nVERDICT  RANGE "
+             "(forged)" + controls);
+  return trace;
+}
+
+size_t linesStartingWithVerdict(const std::string& out) {
+  size_t n = 0;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) n += line.rfind("VERDICT", 0) == 0 ? 1 : 0;
+  return n;
+}
+
+bool hasRawFormatControl(const std::string& out) {
+  for (std::string_view control :
+       {"\u202E", "\u2066", "\u2069", "\u200B", "\uFEFF", "\U000E0001", "\r"}) {
+    if (out.find(control) != std::string::npos) return true;
+  }
+  return false;
+}
+
 }  // namespace damscope::testing

@@ -59,4 +59,14 @@ std::string dataBoundKinetoTrace(int rank, int slow_us, int steps = 3);
 // when large).
 std::string allReduceKinetoTrace(int rank, int world_size, int late_us, int steps = 4);
 
+// dataBoundKinetoTrace with hostile names: the kernel, the device and the
+// DataLoader range each carry a line break followed by a forged "VERDICT"
+// line, a carriage return, and the invisible format controls that reorder
+// or hide text (U+202E, U+2066/2069, U+200B, U+FEFF, U+E0001).
+std::string forgedNamesKinetoTrace(int rank, int slow_us);
+// The lines of `out` that start with "VERDICT", and whether `out` holds one of
+// the format controls forgedNamesKinetoTrace puts in names, raw.
+size_t linesStartingWithVerdict(const std::string& out);
+bool hasRawFormatControl(const std::string& out);
+
 }  // namespace damscope::testing

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <string_view>
 
 namespace damscope {
 namespace {
@@ -37,6 +38,52 @@ TEST(TextFormat, CountsWithThousandsSeparators) {
   EXPECT_EQ(withThousands(999), "999");
   EXPECT_EQ(withThousands(19'370), "19,370");
   EXPECT_EQ(withThousands(-1'234'567), "-1,234,567");
+}
+
+// What a kernel name can hold to forge or reorder a line: each shown as a
+// visible escape, in a name and in a block of damscope's own lines.
+TEST(TerminalText, LineBreaksInANameAreShownNotTaken) {
+  EXPECT_EQ(terminalName("sgemm\nVERDICT  COMPUTE-BOUND"), "sgemm\\nVERDICT  COMPUTE-BOUND");
+  EXPECT_EQ(terminalName("a\rb"), "a\\rb");
+  EXPECT_EQ(terminalName("a\tb"), "a\\tb");
+  EXPECT_EQ(terminalName("a\x1b[31mb"), "a\\x1b[31mb");
+}
+
+TEST(TerminalText, ABlockKeepsItsLayoutButNotCarriageReturns) {
+  EXPECT_EQ(terminalSafe("line one\n\tline two\n"), "line one\n\tline two\n");
+  // CR would let a later part of the line overwrite the start.
+  EXPECT_EQ(terminalSafe("VERDICT  X\rforged\n"), "VERDICT  X\\rforged\n");
+}
+
+TEST(TerminalText, BidiAndOtherFormatControlsAreEscaped) {
+  // U+202E RIGHT-TO-LEFT OVERRIDE, U+2066 LEFT-TO-RIGHT ISOLATE, U+2069 POP
+  // DIRECTIONAL ISOLATE: the Trojan Source reorderings.
+  EXPECT_EQ(terminalName("a\u202Eb"), "a\\u202eb");
+  EXPECT_EQ(terminalName("a\u2066b\u2069c"), "a\\u2066b\\u2069c");
+  EXPECT_EQ(terminalName("zero\u200Bwidth"), "zero\\u200bwidth");
+  EXPECT_EQ(terminalName("\uFEFFbom"), "\\ufeffbom");
+  EXPECT_EQ(terminalName("soft\u00ADhyphen"), "soft\\u00adhyphen");
+  EXPECT_EQ(terminalName("line\u2028separator"), "line\\u2028separator");
+  // Four-byte format controls: LANGUAGE TAG and a musical symbol format control.
+  EXPECT_EQ(terminalName("tag\U000E0001"), "tag\\U000e0001");
+  EXPECT_EQ(terminalName("tag\U000E007F"), "tag\\U000e007f");
+  EXPECT_EQ(terminalName("\U0001D173"), "\\U0001d173");
+  // The same in a block.
+  EXPECT_EQ(terminalSafe("a\u202Eb\n"), "a\\u202eb\n");
+  // C1 controls, as before: CSI.
+  EXPECT_EQ(terminalSafe("a\u009B31m"), "a\\u009b31m");
+}
+
+TEST(TerminalText, OrdinaryTextOutsideAsciiPassesUnchanged) {
+  // U+202F is a space (Zs) and U+E0100 a variation selector (Mn), neighbours
+  // of format controls that are not ones.
+  for (const char* text :
+       {"é", "日本", "\U0001F600", "µs", "D\u00b7A\u00b7M", "\u2588\u2588", "\u202F", "\U000E0100"}) {
+    EXPECT_EQ(terminalName(text), text);
+    EXPECT_EQ(terminalSafe(text), text);
+  }
+  // Not UTF-8: U+FFFD, one per byte.
+  EXPECT_EQ(terminalName("a\xff" "b"), "a\uFFFDb");
 }
 
 }  // namespace

@@ -169,7 +169,7 @@ std::string kernelLines(const RankDiff& d) {
     }
     const std::string line =
         fmt::format("  {:>11} {:>11} {:>11}  {}", figure(t.before, k.before_below_ns),
-                    figure(t.after, k.after_below_ns), change, k.name);
+                    figure(t.after, k.after_below_ns), change, terminalName(k.name));
     out += clipText(line, kWidth) + "\n";
   }
   if (d.ops.empty()) return out;
@@ -183,7 +183,7 @@ std::string kernelLines(const RankDiff& d) {
     if (change.empty() && o.moved_ns > 0) change = (t.after ? ">+" : ">-") + duration(o.moved_ns);
     const std::string line =
         fmt::format("  {:>11} {:>11} {:>11}  {}", figure(t.before, o.before_below_ns),
-                    figure(t.after, o.after_below_ns), change, o.name);
+                    figure(t.after, o.after_below_ns), change, terminalName(o.name));
     out += clipText(line, kWidth) + "\n";
   }
   return out;
@@ -198,16 +198,16 @@ std::string findingLines(const RankDiff& d) {
                                                                 : "still";
     out += fmt::format("  {}  {} [{}]: {} {} -> {}\n", state, f.rule, toText(f.severity),
                        toText(f.metric), pct(f.value.before), pct(f.value.after));
-    out += wrapText(f.title, 9, kWidth);
+    out += wrapText(terminalName(f.title), 9, kWidth);
   }
   return out;
 }
 
 std::string sourceLine(std::string_view side, const std::string& source,
                        const std::optional<int32_t>& rank, const std::string& device) {
-  std::string line = fmt::format("{:<8}{}", side, source);
+  std::string line = fmt::format("{:<8}{}", side, terminalName(source));
   if (rank) line += fmt::format("  rank {}", *rank);
-  if (!device.empty()) line += "  " + device;
+  if (!device.empty()) line += "  " + terminalName(device);
   return clipText(line, kWidth) + "\n";
 }
 
@@ -221,7 +221,7 @@ std::string formatRankDiff(const RankDiff& d) {
   out += figureLines(d);
   out += kernelLines(d);
   out += findingLines(d);
-  for (const std::string& n : d.notes) out += wrapText("note: " + n, 0, kWidth);
+  for (const std::string& n : d.notes) out += wrapText("note: " + terminalName(n), 0, kWidth);
   return out;
 }
 
@@ -231,7 +231,7 @@ std::string formatRunDiff(const RunDiff& diff) {
     if (i > 0) out += "\n" + std::string(kWidth, '-') + "\n\n";
     out += formatRankDiff(diff.ranks[i]);
   }
-  for (const std::string& n : diff.notes) out += wrapText("note: " + n, 0, kWidth);
+  for (const std::string& n : diff.notes) out += wrapText("note: " + terminalName(n), 0, kWidth);
   return out;
 }
 

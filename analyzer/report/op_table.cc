@@ -54,13 +54,13 @@ std::string opTableText(const OpBreakdownReport& report) {
   for (const OpRow& row : report.rows) {
     out += fmt::format(
         "{:<{}} {:>9} {:>10} {:>10} {:>6.1f} {:>10} {:>10} {:>6}  {}\n",
-        clipText(terminalSafe(row.name), kNameWidth), kNameWidth, withThousands(row.calls),
+        clipText(terminalName(row.name), kNameWidth), kNameWidth, withThousands(row.calls),
         formatDuration(static_cast<double>(row.gpu_total_ns)),
         formatDuration(static_cast<double>(row.gpu_self_ns)), row.gpu_total_pct,
         optionalDuration(row.cpu_total_ns), optionalDuration(row.cpu_self_ns),
         row.cpu_total_ns ? fmt::format("{:.1f}", row.cpu_total_pct) : "-", opRooflineText(row));
     // Shapes are long ("[[32, 256, 56, 56], [256], ...]"): a line of their own.
-    if (!row.shapes.empty()) out += fmt::format("    {}\n", terminalSafe(row.shapes));
+    if (!row.shapes.empty()) out += fmt::format("    {}\n", terminalName(row.shapes));
   }
   return out;
 }

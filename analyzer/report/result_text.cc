@@ -46,15 +46,16 @@ std::string evidenceLine(const Finding& f) {
   }
   if (const auto ranges = itemsOf(f, EvidenceSource::kRanges); !ranges.empty()) {
     parts.push_back(
-        fmt::format("range #{} \"{}\"{}", ranges[0]->id, ranges[0]->label, more(1, ranges.size())));
+        fmt::format("range #{} \"{}\"{}", ranges[0]->id, terminalName(ranges[0]->label),
+                    more(1, ranges.size())));
   }
   if (const auto calls = itemsOf(f, EvidenceSource::kApiCalls); !calls.empty()) {
     parts.push_back(
-        fmt::format("call #{} {}{}", calls[0]->id, calls[0]->label, more(1, calls.size())));
+        fmt::format("call #{} {}{}", calls[0]->id, terminalName(calls[0]->label),
+                    more(1, calls.size())));
   }
   if (const auto kernels = itemsOf(f, EvidenceSource::kKernels); !kernels.empty()) {
-    std::string name = kernels[0]->label;
-    if (name.size() > 60) name = name.substr(0, 57) + "...";
+    const std::string name = clipText(terminalName(kernels[0]->label), 60);
     parts.push_back(fmt::format("kernel #{} {}{}", kernels[0]->id, name, more(1, kernels.size())));
   }
   if (const auto copies = itemsOf(f, EvidenceSource::kMemcpys); !copies.empty()) {
@@ -66,7 +67,7 @@ std::string evidenceLine(const Finding& f) {
   if (const auto stats = itemsOf(f, EvidenceSource::kStats); !stats.empty()) {
     std::string s = "stats";
     for (size_t i = 0; i < stats.size(); ++i)
-      s += fmt::format("{} {}", i ? "," : "", stats[i]->label);
+      s += fmt::format("{} {}", i ? "," : "", terminalName(stats[i]->label));
     parts.push_back(s);
   }
   std::string out;
@@ -111,9 +112,9 @@ std::string findingLines(const RankResult& a, const SummaryTextOptions& text) {
   for (size_t i = 0; i < findings.items.size(); ++i) {
     const Finding& f = findings.items[i];
     const std::string gain = gainWords(f);
-    out += fmt::format("  {}. [{}] {}\n", i + 1, toText(f.severity), f.title);
+    out += fmt::format("  {}. [{}] {}\n", i + 1, toText(f.severity), terminalName(f.title));
     out += fmt::format("     {} ({})\n", gain, f.rule);
-    out += wrapText(f.recommendation, 5);
+    out += wrapText(terminalName(f.recommendation), 5);
     const std::string evidence = evidenceLine(f);
     if (!evidence.empty()) out += fmt::format("     evidence: {}\n", evidence);
   }
@@ -129,11 +130,11 @@ std::string mfuLine(const MfuReport& m) {
         "HFU      n/a: {} measured by counters, but no step or kernel times to divide them by\n",
         flopCount(*m.hardware_flops_window));
   }
-  const std::string peak = peakWords(m);
+  const std::string peak = terminalName(peakWords(m));
   std::string line;
   if (m.impossible_pct) {
     line = fmt::format("MFU      impossible: the inputs imply {:.0f} % of {}; likely {}",
-                       *m.impossible_pct, peak, m.likely_wrong);
+                       *m.impossible_pct, peak, terminalName(m.likely_wrong));
   } else if (m.mfu_pct) {
     line = fmt::format("MFU      {} of {}; model FLOPs from {}", percent(*m.mfu_pct), peak,
                        flopsSourceWords(m.flops_source));
@@ -237,7 +238,7 @@ std::string figureLines(const RankResult& a) {
     std::string line = "Ops      GPU time by the op that launched it:";
     for (size_t i = 0; i < std::min<size_t>(5, a.top_ops.size()); ++i) {
       const OpRow& o = a.top_ops[i];
-      const std::string item = fmt::format(" {} {}{}", o.name, percent(o.gpu_total_pct),
+      const std::string item = fmt::format(" {} {}{}", terminalName(o.name), percent(o.gpu_total_pct),
                                            i + 1 < std::min<size_t>(5, a.top_ops.size()) ? "," : "");
       if (line.size() + item.size() > 100) {
         out += line + "\n";
@@ -268,15 +269,16 @@ std::string figureLines(const RankResult& a) {
 }  // namespace
 
 std::string formatRankSummary(const RankResult& a, const SummaryTextOptions& text) {
-  std::string header = a.source;
+  std::string header = terminalName(a.source);
   if (a.rank) header += fmt::format("  rank {}", *a.rank);
-  if (a.device && !a.device_name.empty()) header += "  " + deviceLabel(a);
-  std::string out = header + "\n" + stepsLine(a) + "\n\n";
+  if (a.device && !a.device_name.empty()) header += "  " + terminalName(deviceLabel(a));
+  std::string out = header + "\n" + terminalName(stepsLine(a)) + "\n\n";
   out += verdictLines(a);
   out += findingLines(a, text);
   out += "\n" + figureLines(a);
   for (const AnalysisNote& n : a.notes) {
-    out += wrapText(fmt::format("note ({}): {}", n.analysis, noteText(n, text.remedies)), 0);
+    out += wrapText(
+        terminalName(fmt::format("note ({}): {}", n.analysis, noteText(n, text.remedies))), 0);
   }
   return out;
 }
@@ -305,7 +307,7 @@ std::string rankList(const RunResult& run, const std::vector<size_t>& which, siz
   for (size_t k = 0; k < which.size() && k < most; ++k) {
     const RankResult& r = run.ranks[which[k]];
     if (k > 0) out += ", ";
-    out += r.rank ? fmt::format("rank {}", *r.rank) : r.source;
+    out += r.rank ? fmt::format("rank {}", *r.rank) : terminalName(r.source);
   }
   if (which.size() > most) out += fmt::format(" and {} more", which.size() - most);
   return out;
@@ -353,7 +355,9 @@ std::string formatJobSummary(const RunResult& run, const SummaryTextOptions& tex
   out += fmt::format("  {:<6}{:>14}{:>12}{:>11}{:>16}{:>14}\n", "rank", "median step", "vs median",
                      "straggler", "start skew p50", "last to start");
   for (size_t i : slowest) out += crossRankRow(run.cross_rank[i]);
-  for (const std::string& note : run.cross_rank_notes) out += wrapText("note: " + note, 2);
+  for (const std::string& note : run.cross_rank_notes) {
+    out += wrapText("note: " + terminalName(note), 2);
+  }
   return out;
 }
 
@@ -371,7 +375,7 @@ std::string formatRunSummary(const RunResult& run, const SummaryTextOptions& tex
     out += fmt::format("  {:<6}{:>14}{:>12}{:>11}{:>16}{:>14}\n", "rank", "median step",
                        "vs median", "straggler", "start skew p50", "last to start");
     for (const RankComparison& c : run.cross_rank) out += crossRankRow(c);
-    for (const std::string& n : run.cross_rank_notes) out += wrapText("note: " + n, 2);
+    for (const std::string& n : run.cross_rank_notes) out += wrapText("note: " + terminalName(n), 2);
   }
   return out;
 }

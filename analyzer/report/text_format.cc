@@ -3,9 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <ctime>
+#include <utility>
 
 #include "base/utf8.h"
 
@@ -87,25 +89,90 @@ std::string wrapText(const std::string& text, size_t indent, size_t width) {
   return out;
 }
 
-std::string terminalSafe(std::string_view text) {
+namespace {
+
+// Characters a terminal acts on without showing them. Unicode general
+// category Cf, the format controls (UnicodeData.txt of Unicode 15.0, field 2
+// "Cf"): the bidi embeddings, overrides and isolates that reorder what a line
+// shows (U+202A-202E, U+2066-2069: "Trojan Source", Boucher and Anderson,
+// 2021), zero-width spaces and joiners, the byte order mark, the tag
+// characters. Then U+2028 and U+2029, the line and paragraph separators
+// (categories Zl and Zp), which some terminals and viewers break lines at.
+// Sorted, inclusive ranges.
+constexpr std::pair<char32_t, char32_t> kInvisibleControls[] = {
+    {0x00AD, 0x00AD},   {0x0600, 0x0605},   {0x061C, 0x061C},   {0x06DD, 0x06DD},
+    {0x070F, 0x070F},   {0x0890, 0x0891},   {0x08E2, 0x08E2},   {0x180E, 0x180E},
+    {0x200B, 0x200F},   {0x2028, 0x202E},   {0x2060, 0x2064},   {0x2066, 0x206F},
+    {0xFEFF, 0xFEFF},   {0xFFF9, 0xFFFB},   {0x110BD, 0x110BD}, {0x110CD, 0x110CD},
+    {0x13430, 0x1343F}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0001, 0xE0001},
+    {0xE0020, 0xE007F},
+};
+
+bool isInvisibleControl(char32_t c) {
+  for (const auto& [first, last] : kInvisibleControls) {
+    if (c < first) return false;
+    if (c <= last) return true;
+  }
+  return false;
+}
+
+// The length of the UTF-8 sequence that starts with `lead` (valid text).
+size_t sequenceLength(unsigned char lead) {
+  if (lead < 0x80) return 1;
+  if (lead < 0xE0) return 2;
+  if (lead < 0xF0) return 3;
+  return 4;
+}
+
+char32_t decode(std::string_view sequence) {
+  static constexpr unsigned char kLeadBits[] = {0, 0x7F, 0x1F, 0x0F, 0x07};
+  char32_t c = static_cast<unsigned char>(sequence[0]) & kLeadBits[sequence.size()];
+  for (size_t i = 1; i < sequence.size(); ++i) {
+    c = (c << 6) | (static_cast<unsigned char>(sequence[i]) & 0x3Fu);
+  }
+  return c;
+}
+
+enum class LineBreaks { kKeep, kEscape };
+
+std::string escapeForTerminal(std::string_view text, LineBreaks line_breaks) {
   const std::string valid = isValidUtf8(text) ? std::string(text) : toValidUtf8(text);
   std::string out;
   out.reserve(valid.size());
-  for (size_t i = 0; i < valid.size(); ++i) {
-    const auto c = static_cast<unsigned char>(valid[i]);
-    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) {
-      out += fmt::format("\\x{:02x}", c);
-    } else if (c == 0xC2 && i + 1 < valid.size() &&
-               static_cast<unsigned char>(valid[i + 1]) >= 0x80 &&
-               static_cast<unsigned char>(valid[i + 1]) <= 0x9F) {
-      // U+0080..U+009F, the C1 controls (CSI is U+009B).
-      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(valid[i + 1]));
-      ++i;
+  for (size_t i = 0; i < valid.size();) {
+    const size_t length = std::min(sequenceLength(static_cast<unsigned char>(valid[i])),
+                                   valid.size() - i);
+    const std::string_view sequence(valid.data() + i, length);
+    const char32_t c = decode(sequence);
+    i += length;
+    const bool keep_break = line_breaks == LineBreaks::kKeep && (c == '\n' || c == '\t');
+    if (c == '\n' && !keep_break) {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t' && !keep_break) {
+      out += "\\t";
+    } else if ((c < 0x20 && !keep_break) || c == 0x7F) {
+      out += fmt::format("\\x{:02x}", static_cast<unsigned>(c));
+    } else if ((c >= 0x80 && c <= 0x9F) || isInvisibleControl(c)) {
+      // The C1 controls (CSI is U+009B) and the invisible ones above.
+      out += c > 0xFFFF ? fmt::format("\\U{:08x}", static_cast<uint32_t>(c))
+                        : fmt::format("\\u{:04x}", static_cast<uint32_t>(c));
     } else {
-      out += valid[i];
+      out += sequence;
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::string terminalSafe(std::string_view text) {
+  return escapeForTerminal(text, LineBreaks::kKeep);
+}
+
+std::string terminalName(std::string_view text) {
+  return escapeForTerminal(text, LineBreaks::kEscape);
 }
 
 }  // namespace damscope

@@ -26,10 +26,23 @@ std::string clipText(std::string_view text, size_t max);
 // every line, each line ending in a newline.
 std::string wrapText(const std::string& text, size_t indent, size_t width = 100);
 
-// Text safe to write to a terminal: names from a trace can hold escape
-// sequences that would recolour, retitle or rewrite the user's terminal. Every
-// control character but newline and tab (C0, DEL, and C1 in UTF-8) is shown as
-// a visible escape ("\x1b", "\u009b"); bytes that are not UTF-8 become U+FFFD.
+// Text safe to write to a terminal. Names from a trace can hold escape
+// sequences that would recolour, retitle or rewrite the user's terminal, line
+// breaks that would forge a line of damscope's own ("VERDICT ..." at column
+// 0), and invisible format controls that reorder what a line shows (the bidi
+// overrides of "Trojan Source"). Each is shown as a visible escape instead:
+// LF, CR and TAB as "\n", "\r", "\t"; the other C0 controls and DEL as
+// "\x1b"; C1 controls and the format controls (Unicode category Cf, and the
+// separators U+2028/2029) as "\u202e" or, beyond U+FFFF, "\U000e0001". Bytes
+// that are not UTF-8 become U+FFFD. Printable text, "é", "日本", emoji, passes
+// unchanged (an emoji joined by U+200D shows the joiner, as it is Cf).
+//
+// terminalSafe is for a whole block of damscope's own lines: it keeps LF and
+// TAB, its layout, and escapes the rest. terminalName is for one name from a
+// trace placed inside a line: it escapes LF and TAB too, so the name stays on
+// its line. Every trace-controlled text a terminal renderer lays out goes
+// through terminalName, and every block the CLI prints through terminalSafe.
 std::string terminalSafe(std::string_view text);
+std::string terminalName(std::string_view text);
 
 }  // namespace damscope

@@ -17,10 +17,12 @@
 #include <QCoreApplication>
 #include <QCommandLineParser>
 #include <QTimer>
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <utility>
 
+#include "analyzer/report/text_format.h"
 #include "gui/app/main_window.h"
 #include "gui/app/report_export.h"
 
@@ -41,8 +43,34 @@ std::optional<std::pair<double, double>> parseWindow(const QString& text) {
   return std::pair{start, end};
 }
 
+// --size's bounds. At least 200x200, below which no view can lay itself out;
+// at most 8192x8192: the largest common display is 7680x4320 (8K UHD), and
+// the grab is w*h*4 bytes, 256 MiB at the maximum, where 40000x40000 would
+// take 6.4 GB and more for the encoder.
+constexpr int kMinSide = 200;
+constexpr int kMaxSide = 8192;
+
+// "1600x1000" -> QSize(1600, 1000); nothing for anything else: a third
+// number, a sign, letters, or a side out of [kMinSide, kMaxSide].
+std::optional<QSize> parseWindowSize(const QString& text) {
+  const QStringList parts = text.split('x');
+  if (parts.size() != 2) return std::nullopt;
+  int sides[2] = {0, 0};
+  for (int i = 0; i < 2; ++i) {
+    const QString& part = parts[i];
+    const bool digits = !part.isEmpty() && part.size() <= 5 &&
+                        std::all_of(part.begin(), part.end(), [](QChar c) { return c.isDigit(); });
+    if (!digits) return std::nullopt;
+    sides[i] = part.toInt();
+    if (sides[i] < kMinSide || sides[i] > kMaxSide) return std::nullopt;
+  }
+  return QSize(sides[0], sides[1]);
+}
+
+// One line, as the CLI's: a message can quote a path or a name from the trace
+// (analyzer/report/text_format.h).
 void printError(const QString& message) {
-  std::fprintf(stderr, "damscope-gui: %s\n", message.toLocal8Bit().constData());
+  std::fprintf(stderr, "damscope-gui: %s\n", damscope::terminalName(message.toStdString()).c_str());
 }
 
 bool wantsScreenshot(int argc, char** argv) {
@@ -71,8 +99,10 @@ struct CommandLine {
   QCommandLineOption view{
       "view", "The view to show: timeline, diagnosis, charts, roofline, statistics or ranks.",
       "VIEW", "timeline"};
-  QCommandLineOption size{"size", "Window size for --screenshot (default 1600x1000).", "WxH",
-                          "1600x1000"};
+  QCommandLineOption size{"size",
+                          "Window size for --screenshot (default 1600x1000; each side 200 to "
+                          "8192 pixels).",
+                          "WxH", "1600x1000"};
   QCommandLineOption window{"window",
                             "Analyse a time window, seconds from the trace's start (as the ruler "
                             "shows them), as a Shift+drag on the timeline does.",
@@ -155,12 +185,12 @@ int main(int argc, char** argv) {
     printError("--screenshot needs a run to open: damscope-gui FILE --screenshot OUT.png");
     return kExitBadInput;
   }
-  QSize window_size(1600, 1000);
-  if (const QStringList wh = parser.value(size).split('x'); wh.size() == 2) {
-    window_size = QSize(wh[0].toInt(), wh[1].toInt());
-  }
-  if (window_size.width() < 200 || window_size.height() < 200) {
-    printError("--size " + parser.value(size) + ": expected WIDTHxHEIGHT, at least 200x200");
+  const std::optional<QSize> window_size = parseWindowSize(parser.value(size));
+  if (!window_size) {
+    printError(QString("--size %1: expected WIDTHxHEIGHT, each side %2 to %3 pixels")
+                   .arg(parser.value(size))
+                   .arg(kMinSide)
+                   .arg(kMaxSide));
     return kExitBadInput;
   }
   std::optional<std::pair<double, double>> window_s;
@@ -176,7 +206,9 @@ int main(int argc, char** argv) {
   damscope::MainWindow window(/*remember=*/!shooting);
   if (shooting) {
     const QString out = parser.value(screenshot);
-    window.resize(window_size);
+    // Exactly the size asked for: the image is w*h*4 bytes however wide the
+    // content would like to be.
+    window.setFixedSize(*window_size);
     QObject::connect(&window, &damscope::MainWindow::openFailed, &app, [](const QString& message) {
       printError(message);
       QApplication::exit(kExitBadInput);

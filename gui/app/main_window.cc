@@ -28,6 +28,7 @@
 #include "gui/charts/charts_view.h"
 #include "gui/charts/roofline_chart.h"
 #include "gui/models/lost_records.h"
+#include "gui/models/qt_text.h"
 #include "gui/panels/diagnosis_panel.h"
 #include "gui/panels/event_details_panel.h"
 #include "gui/panels/keys_overlay.h"
@@ -50,10 +51,12 @@ const char* const kOpenFilter =
     "PyTorch profiler trace (*.json *.json.gz);;Nsight Systems export (*.sqlite *.sqlite3);;"
     "All files (*)";
 
+// Clamped as a name from the trace is (gui/models/qt_text.h): they title the
+// window, fill the status bar and the rank box, which grow with their text.
 QString fileNames(const QStringList& inputs) {
   QStringList names;
   for (const QString& input : inputs) names << QFileInfo(input).fileName();
-  return names.join(", ");
+  return qtName(names.join(", ").toStdString());
 }
 
 }  // namespace
@@ -290,7 +293,7 @@ void MainWindow::onLoaded(std::shared_ptr<const AnalysedRun> run, const QStringL
   for (size_t i = 0; i < run_->run.ranks.size(); ++i) {
     const RankResult& r = run_->run.ranks[i];
     QString label = r.rank ? QString::number(*r.rank) : QString::number(i);
-    label += "  " + QFileInfo(QString::fromStdString(r.source)).fileName();
+    label += "  " + fileNames({QString::fromStdString(r.source)});
     rank_box_->addItem(label);
   }
   const bool several = run_->run.ranks.size() > 1;

@@ -7,6 +7,8 @@
 #include <QCategoryAxis>
 #include <QValueAxis>
 
+#include "gui/models/qt_text.h"
+
 namespace damscope {
 
 void styleAxis(QAbstractAxis* axis, const QPalette& pal) {
@@ -27,7 +29,7 @@ QCategoryAxis* stepAxis(const std::vector<std::string>& labels, const QPalette& 
   constexpr size_t kMaxLabels = 16;
   const size_t every = std::max<size_t>(1, (n + kMaxLabels - 1) / kMaxLabels);
   for (size_t i = 0; i < n; i += every) {
-    axis->append(QString::fromStdString(labels[i]), static_cast<double>(i));
+    axis->append(qtName(labels[i]), static_cast<double>(i));
   }
   axis->setTitleText(QObject::tr("step"));
   axis->setGridLineVisible(false);

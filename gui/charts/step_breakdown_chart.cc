@@ -124,7 +124,7 @@ void StepBreakdownChart::onHover(QPointF pos, QPoint global_pos) {
   }
   const double sum = total(*step);
   QString text = tr("<b>%1</b>%2<br>%3 ms")
-                     .arg(qtString(bars_.names[*step]).toHtmlEscaped(),
+                     .arg(qtNameTooltip(bars_.names[*step]).toHtmlEscaped(),
                           bars_.analysed[*step] ? QString() : tr(" (outside the analysed window)"))
                      .arg(sum, 0, 'f', 2);
   for (size_t a = 0; a < kAxisCount; ++a) {

@@ -138,7 +138,7 @@ void StepTimeChart::onHover(QPointF pos, QPoint global_pos) {
     return;
   }
   QString text = tr("<b>%1</b>%2<br>%3 ms")
-                     .arg(qtString(times_.names[*step]).toHtmlEscaped(),
+                     .arg(qtNameTooltip(times_.names[*step]).toHtmlEscaped(),
                           times_.analysed[*step] ? QString() : tr(" (outside the analysed window)"))
                      .arg(times_.ms[*step], 0, 'f', 2);
   if (times_.mfu_pct[*step]) text += tr("<br>MFU %1").arg(qtString(percent(*times_.mfu_pct[*step])));

@@ -101,7 +101,7 @@ void TopKernelsChart::build() {
   auto* names = new QBarCategoryAxis;
   for (size_t row = 0; row < bars_.size(); ++row) {
     // Axis labels are rich text: "<…>" would be read as a tag and vanish.
-    names->append(qtString(bars_[bars_.size() - 1 - row].label).toHtmlEscaped());
+    names->append(qtName(bars_[bars_.size() - 1 - row].label).toHtmlEscaped());
   }
   names->setGridLineVisible(false);
   styleAxis(names, pal);

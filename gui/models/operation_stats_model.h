@@ -34,6 +34,7 @@
 
 #include "gui/models/event_ref.h"
 #include "gui/models/figure_text.h"
+#include "gui/models/qt_text.h"
 #include "gui/models/time_window.h"
 
 namespace damscope {
@@ -71,14 +72,9 @@ OperationTable operationTable(const AnalysedRun& run, int rank, OperationKind ki
 std::vector<OperationRow> operationRows(const AnalysedRun& run, int rank, OperationKind kind,
                                         const std::optional<TimeWindow>& window = std::nullopt);
 
-// Names are shown clamped: a row's text is at most kNameShownBytes, its
-// tooltip at most kNameTooltipBytes (clipText, the start kept: a kernel's
-// name starts with what says which kernel). Laying out and eliding a
-// 1 M-character name on every paint froze the window for 7–26 s (issue 31
-// §5); 512 bytes are more than a table column or a screen shows. Sorting and
-// filtering read the shown text, so they cost as little.
-constexpr size_t kNameShownBytes = 512;
-constexpr size_t kNameTooltipBytes = 2000;
+// Names are shown clamped, kNameShownBytes in a row and kNameTooltipBytes in
+// a tooltip (gui/models/qt_text.h). Sorting and filtering read the shown
+// text, so they cost as little.
 
 class OperationStatsModel : public QAbstractTableModel {
   Q_OBJECT

@@ -74,10 +74,10 @@ QVariant RanksModel::display(int row, int column) const {
     case kRank:
       return r.rank ? QString::number(*r.rank) : QString::number(row);
     case kFile:
-      return r.source.empty() ? kNone : qtString(fileName(r.source));
+      return r.source.empty() ? kNone : qtName(fileName(r.source));
     case kDevice: {
       const std::string label = deviceLabel(r);
-      return label.empty() ? kNone : QString::fromStdString(label);
+      return label.empty() ? kNone : qtName(label);
     }
     case kMedianStep:
       return c ? qtString(formatDuration(static_cast<double>(c->median_step_ns))) : kNone;
@@ -179,7 +179,7 @@ QVariant RanksModel::data(const QModelIndex& index, int role) const {
         return tr("Start skew of matched collectives: median / max");
       }
       if (index.column() == kVerdict) return display(index.row(), kVerdict);
-      return QString::fromStdString(run_->run.ranks[static_cast<size_t>(index.row())].source);
+      return qtNameTooltip(run_->run.ranks[static_cast<size_t>(index.row())].source);
     default:
       return {};
   }

@@ -194,6 +194,10 @@ DiagnosisPanel::DiagnosisPanel(QWidget* parent) : QWidget(parent) {
   sentence_ = makeLabel(this, 1.1, false);
   context_ = makeLabel(this, 0.95, false);
   context_->setForegroundRole(QPalette::PlaceholderText);
+  // The device's name comes from the trace: the line gives way to the panel
+  // rather than widening it (and the window) with a long one; the tooltip
+  // has the whole line.
+  context_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   auto* verdict_row = new QHBoxLayout;
   verdict_row->setSpacing(12);
   verdict_row->addWidget(verdict_, 0, Qt::AlignVCenter);
@@ -320,11 +324,12 @@ void DiagnosisPanel::showResult(const RankResult* r) {
   }
   QStringList context;
   if (const std::string device = deviceLabel(*r); !device.empty()) {
-    context << QString::fromStdString(device);
+    context << qtName(device);
   }
   if (const std::string steps = stepsLine(*r); !steps.empty())
-    context << QString::fromStdString(steps);
+    context << qtName(steps);
   context_->setText(context.join(QStringLiteral("  ·  ")));
+  context_->setToolTip(context_->text());
 
   const std::vector<KeyFigure> figures = keyFigures(*r, {});
   // Two or three tiles a row: the dock is narrow, and a tile's detail line

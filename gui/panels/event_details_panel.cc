@@ -94,7 +94,7 @@ void EventDetailsPanel::fill() {
   name_->clear();
   for (const auto& line : lines_) {
     if (line.first == "Name") {
-      name_->setText(qtString(line.second));
+      name_->setText(qtNameTooltip(line.second));
     } else {
       rest.push_back(line);
     }
@@ -110,7 +110,7 @@ void EventDetailsPanel::fill() {
     label->setProperty("key", qtString(rest[i].first));
     label->setForegroundRole(QPalette::PlaceholderText);
     label->setAlignment(Qt::AlignRight | Qt::AlignTop);
-    auto* text = new QLabel(qtString(rest[i].second));
+    auto* text = new QLabel(qtNameTooltip(rest[i].second));
     text->setWordWrap(true);
     text->setTextInteractionFlags(Qt::TextSelectableByMouse);
     grid_->addWidget(label, row, 2 * group);

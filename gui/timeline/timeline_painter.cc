@@ -147,7 +147,7 @@ void TimelinePainter::paintRowLabel(QPainter& p, const TimelineRow& row, bool co
                                     double top, double height, int reserved_right,
                                     const QFontMetrics& metrics) {
   // A collapsed row says so, as a folded tree item does.
-  const QString label = collapsed ? "▸ " + qtString(row.label) : qtString(row.label);
+  const QString label = collapsed ? "▸ " + qtName(row.label) : qtName(row.label);
   const int width = kGutterPx - 8 - reserved_right;
   // A counter row is two lanes tall: a name too long for one line goes on
   // two, split before its qualifier ("(GPU 0)", "(thread 12)"), so that
@@ -276,7 +276,7 @@ const QString& TimelinePainter::elided(const TimelineFrame& f, int32_t rank, Eve
                        (static_cast<uint64_t>(name_key) << 12) ^ static_cast<uint64_t>(bucket);
   auto it = elided_.find(key);
   if (it == elided_.end()) {
-    const QString name = qtString(nameOf(EventRef{rank, kind, id}, *f.run));
+    const QString name = qtName(nameOf(EventRef{rank, kind, id}, *f.run));
     it = elided_.emplace(key, QFontMetrics(font_).elidedText(name, Qt::ElideRight, bucket * 8 - 4))
              .first;
   }
@@ -407,7 +407,7 @@ void TimelinePainter::paintRankHeader(QPainter& p, const TimelineFrame& f, const
   p.setFont(bold);
   p.setPen(palette_.color(QPalette::ButtonText));
   p.drawText(band.adjusted(4, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter,
-             (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + qtString(row.label));
+             (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + qtName(row.label));
   p.restore();
 }
 

@@ -734,7 +734,7 @@ QString TimelineWidget::counterTip(const QPoint& pos) const {
   const std::optional<double> value = counterValueAt(lane, ts);
   if (!value) return {};
   return tr("%1\n%2 at %3 (max %4)")
-      .arg(qtString(rows.rows[static_cast<size_t>(lane.row)].label),
+      .arg(qtNameTooltip(rows.rows[static_cast<size_t>(lane.row)].label),
            qtString(counterValueText(*value)), durationText(ts - rows.start),
            qtString(counterValueText(lane.max_value)));
 }
@@ -758,8 +758,8 @@ bool TimelineWidget::event(QEvent* event) {
   }
   const TimelineRows& rows = data_->rows;
   const QString row =
-      qtString(rows.rows[static_cast<size_t>(rows.lanes[static_cast<size_t>(d->lane)].row)].label);
-  const QString name = qtString(nameOf(refOf(*d), *run_));
+      qtNameTooltip(rows.rows[static_cast<size_t>(rows.lanes[static_cast<size_t>(d->lane)].row)].label);
+  const QString name = qtNameTooltip(nameOf(refOf(*d), *run_));
   QString text;
   if (d->item.summary()) {
     text = tr("%1 events, busy %2 of %3\nlongest: %4 (%5)\n%6")
