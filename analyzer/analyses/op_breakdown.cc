@@ -10,6 +10,8 @@
 #include <span>
 #include <unordered_map>
 
+#include "base/duration_sum.h"
+
 namespace damscope {
 namespace {
 
@@ -33,8 +35,10 @@ std::string_view fieldText(std::string_view object, std::string_view quoted_key)
     for (; i < object.size(); ++i) {
       const char c = object[i];
       if (in_string) {
-        if (c == '\\') ++i;
-        else if (c == '"') in_string = false;
+        if (c == '\\')
+          ++i;
+        else if (c == '"')
+          in_string = false;
       } else if (c == '"') {
         in_string = true;
       } else if (c == '[') {
@@ -77,7 +81,6 @@ bool isRangeGrouping(std::string_view category) {
   return category != "cpu_op" && category != "python_function" && category != "nvtx_mark" &&
          category != "gpu_user_annotation";
 }
-
 
 // Per slot, what the rows need beyond OpRow: the byte-counted part of the
 // FLOPs, for the intensity.
@@ -162,7 +165,8 @@ int32_t Attribution::slotFor(std::string_view name, std::string_view shapes) {
   std::string key(name);
   key += '\x1f';
   key += shapes;
-  auto [it, inserted] = slot_by_key_.try_emplace(std::move(key), static_cast<int32_t>(rows_.size()));
+  auto [it, inserted] =
+      slot_by_key_.try_emplace(std::move(key), static_cast<int32_t>(rows_.size()));
   if (inserted) {
     OpRow row;
     row.name = std::string(name);
@@ -212,8 +216,8 @@ void Attribution::classifyRanges() {
     if (options_.by_shape && cpu_op.valid() && category == cpu_op) {
       slot_[r] = slotFor(strings_.get(name), fieldText(r_.args[r], "\"Input Dims\""));
     } else {
-      int32_t& by_name = slot_by_name_[name.valid() ? static_cast<size_t>(name.value)
-                                                    : slot_by_name_.size() - 1];
+      int32_t& by_name =
+          slot_by_name_[name.valid() ? static_cast<size_t>(name.value) : slot_by_name_.size() - 1];
       if (by_name == kNoSlot) {
         const std::string_view text = strings_.get(name);
         const std::string_view module = modules ? moduleName(strings_.get(category), text) : text;
@@ -230,9 +234,7 @@ void Attribution::classifyRanges() {
 
 void Attribution::indexTimelines() {
   const size_t threads = in_.tables().threads.size();
-  auto known = [&](int64_t thread) {
-    return thread >= 0 && static_cast<size_t>(thread) < threads;
-  };
+  auto known = [&](int64_t thread) { return thread >= 0 && static_cast<size_t>(thread) < threads; };
   if (annotations()) {
     for (size_t r = 0; r < r_.size(); ++r) {
       if (slot_[r] == kNoSlot) continue;
@@ -283,9 +285,9 @@ void Attribution::linkBackward() {
 // last range to start at or before t, or the first of its enclosing ranges
 // that is still open at t.
 int64_t Attribution::innermostAt(std::span<const int32_t> timeline, int64_t t) const {
-  const auto it = std::upper_bound(timeline.begin(), timeline.end(), t, [&](int64_t time, int32_t row) {
-    return time < r_.ts[static_cast<size_t>(row)];
-  });
+  const auto it = std::upper_bound(
+      timeline.begin(), timeline.end(), t,
+      [&](int64_t time, int32_t row) { return time < r_.ts[static_cast<size_t>(row)]; });
   if (it == timeline.begin()) return kNullInt;
   int64_t r = *(it - 1);
   while (!isNull(r) && end(static_cast<size_t>(r)) <= t) r = r_.parent_id[static_cast<size_t>(r)];
@@ -326,9 +328,8 @@ void Attribution::chargeGpu(const KernelWorkReport& work) {
   const TraceTables& t = in_.tables();
   // work.kernels is by kernels row: a kernel's counts are found by search.
   auto work_of = [&](int64_t kernel) -> const KernelWork* {
-    auto it = std::lower_bound(
-        work.kernels.begin(), work.kernels.end(), kernel,
-        [](const KernelWork& w, int64_t row) { return w.kernel < row; });
+    auto it = std::lower_bound(work.kernels.begin(), work.kernels.end(), kernel,
+                               [](const KernelWork& w, int64_t row) { return w.kernel < row; });
     return it != work.kernels.end() && it->kernel == kernel ? &*it : nullptr;
   };
   const std::vector<GpuOp>& gpu = in_.gpu();
@@ -337,13 +338,13 @@ void Attribution::chargeGpu(const KernelWorkReport& work) {
     if (op.kind == GpuOpKind::kSync || !window_.in_window[i]) continue;
     const int64_t dur = op.end - op.ts;
     ++report_.gpu_ops;
-    report_.gpu_ns += dur;
+    accumulateDuration(report_.gpu_ns, dur);
     const KernelWork* w = op.kind == GpuOpKind::kKernel ? work_of(op.row) : nullptr;
     // A computation kernel with no work is off the roofline.
     const bool computation = op.kind == GpuOpKind::kKernel && op.work != GpuWork::kCommunication;
     const bool unplaced = computation && (w == nullptr || (!(w->flops > 0) && !w->bytes));
-    if (computation) report_.kernel_ns += dur;
-    if (unplaced) report_.unplaced_ns += dur;
+    if (computation) accumulateDuration(report_.kernel_ns, dur);
+    if (unplaced) accumulateDuration(report_.unplaced_ns, dur);
     chain_.clear();
     backward_charged_ = false;
     if (annotations()) {
@@ -352,7 +353,7 @@ void Attribution::chargeGpu(const KernelWorkReport& work) {
     } else {
       if (op.launch < 0) {
         ++report_.unattributed_ops;
-        report_.unattributed_ns += dur;
+        accumulateDuration(report_.unattributed_ns, dur);
         continue;
       }
       const auto launch = static_cast<size_t>(op.launch);
@@ -361,7 +362,7 @@ void Attribution::chargeGpu(const KernelWorkReport& work) {
     }
     if (chain_.empty()) {
       ++report_.outside_ops;
-      report_.outside_ns += dur;
+      accumulateDuration(report_.outside_ns, dur);
       continue;
     }
     if (backward_charged_) ++report_.backward_ops;
@@ -373,13 +374,13 @@ void Attribution::chargeGpu(const KernelWorkReport& work) {
         gpu_ops_[static_cast<size_t>(chain_[c])].push_back(static_cast<int32_t>(i));
       }
       if (!annotations()) {
-        row.gpu_total_ns += dur;
-        if (c == 0) row.gpu_self_ns += dur;
-        if (unplaced) row.unplaced_ns += dur;
+        accumulateDuration(row.gpu_total_ns, dur);
+        if (c == 0) accumulateDuration(row.gpu_self_ns, dur);
+        if (unplaced) accumulateDuration(row.unplaced_ns, dur);
       }
       if (w != nullptr && w->flops > 0) {
         row.flops += w->flops;
-        row.flop_time_ns += dur;
+        accumulateDuration(row.flop_time_ns, dur);
         if (w->bytes) {
           Work& x = work_[static_cast<size_t>(chain_[c])];
           x.flops_with_bytes += w->flops;
@@ -410,17 +411,17 @@ void Attribution::chargeRanges() {
     OpRow& row = rows_[static_cast<size_t>(slot)];
     ++row.calls;
     const bool parent_counts = !isNull(parent) && inWindow(static_cast<size_t>(parent));
-    OpRow* parent_row = parent_counts ? &rows_[static_cast<size_t>(slot_[static_cast<size_t>(parent)])]
-                                      : nullptr;
+    OpRow* parent_row =
+        parent_counts ? &rows_[static_cast<size_t>(slot_[static_cast<size_t>(parent)])] : nullptr;
     if (annotations()) {
-      row.gpu_total_ns += dur;
-      row.gpu_self_ns += dur;
-      if (parent_row != nullptr) parent_row->gpu_self_ns -= dur;
+      accumulateDuration(row.gpu_total_ns, dur);
+      accumulateDuration(row.gpu_self_ns, dur);
+      if (parent_row != nullptr) accumulateDuration(parent_row->gpu_self_ns, -dur);
       continue;
     }
-    *row.cpu_self_ns += dur;
-    if (parent_row != nullptr) *parent_row->cpu_self_ns -= dur;
-    if (!nested_in_same && !leaf) *row.cpu_total_ns += dur;
+    accumulateDuration(*row.cpu_self_ns, dur);
+    if (parent_row != nullptr) accumulateDuration(*parent_row->cpu_self_ns, -dur);
+    if (!nested_in_same && !leaf) accumulateDuration(*row.cpu_total_ns, dur);
   }
   // A leaf op's host time is its self time: the flat profile.
   if (leaf) {
@@ -494,7 +495,8 @@ OpBreakdownReport Attribution::run(const KernelWorkReport& work, const OpRoofs& 
   report_.row_count = rows_.size();
   if (options_.top > 0 && order.size() > options_.top) order.resize(options_.top);
   report_.rows.reserve(order.size());
-  if (options_.keep_gpu_ops) gpu_ops_.resize(rows_.size()), report_.gpu_ops_of_row.reserve(order.size());
+  if (options_.keep_gpu_ops)
+    gpu_ops_.resize(rows_.size()), report_.gpu_ops_of_row.reserve(order.size());
   for (size_t slot : order) {
     report_.rows.push_back(std::move(rows_[slot]));
     if (options_.keep_gpu_ops) report_.gpu_ops_of_row.push_back(std::move(gpu_ops_[slot]));
@@ -540,7 +542,7 @@ std::optional<AnalysisNote> unplacedOpsNote(const OpBreakdownReport& ops) {
   int64_t in_rows = 0;
   for (const OpRow& row : ops.rows) {
     if (row.unplaced_ns > 0) by_op.emplace_back(row.name, row.unplaced_ns);
-    in_rows += row.unplaced_ns;
+    accumulateDuration(in_rows, row.unplaced_ns);
   }
   // What no listed op launched: kernels without a launch call or outside
   // every op, and the ops past the table's cut.
@@ -561,7 +563,8 @@ std::optional<AnalysisNote> unplacedOpsNote(const OpBreakdownReport& ops) {
   if (shown == 0) return std::nullopt;
   return AnalysisNote{"roofline",
                       "kernels not placed (no counters, annotation or op formula), by the op that "
-                      "launched them: " + list + " of computation kernel time"};
+                      "launched them: " +
+                          list + " of computation kernel time"};
 }
 
 }  // namespace damscope
