@@ -35,10 +35,8 @@ std::string_view fieldText(std::string_view object, std::string_view quoted_key)
     for (; i < object.size(); ++i) {
       const char c = object[i];
       if (in_string) {
-        if (c == '\\')
-          ++i;
-        else if (c == '"')
-          in_string = false;
+        if (c == '\\') ++i;
+        else if (c == '"') in_string = false;
       } else if (c == '"') {
         in_string = true;
       } else if (c == '[') {
@@ -81,6 +79,7 @@ bool isRangeGrouping(std::string_view category) {
   return category != "cpu_op" && category != "python_function" && category != "nvtx_mark" &&
          category != "gpu_user_annotation";
 }
+
 
 // Per slot, what the rows need beyond OpRow: the byte-counted part of the
 // FLOPs, for the intensity.
@@ -165,8 +164,7 @@ int32_t Attribution::slotFor(std::string_view name, std::string_view shapes) {
   std::string key(name);
   key += '\x1f';
   key += shapes;
-  auto [it, inserted] =
-      slot_by_key_.try_emplace(std::move(key), static_cast<int32_t>(rows_.size()));
+  auto [it, inserted] = slot_by_key_.try_emplace(std::move(key), static_cast<int32_t>(rows_.size()));
   if (inserted) {
     OpRow row;
     row.name = std::string(name);
@@ -216,8 +214,8 @@ void Attribution::classifyRanges() {
     if (options_.by_shape && cpu_op.valid() && category == cpu_op) {
       slot_[r] = slotFor(strings_.get(name), fieldText(r_.args[r], "\"Input Dims\""));
     } else {
-      int32_t& by_name =
-          slot_by_name_[name.valid() ? static_cast<size_t>(name.value) : slot_by_name_.size() - 1];
+      int32_t& by_name = slot_by_name_[name.valid() ? static_cast<size_t>(name.value)
+                                                    : slot_by_name_.size() - 1];
       if (by_name == kNoSlot) {
         const std::string_view text = strings_.get(name);
         const std::string_view module = modules ? moduleName(strings_.get(category), text) : text;
@@ -234,7 +232,9 @@ void Attribution::classifyRanges() {
 
 void Attribution::indexTimelines() {
   const size_t threads = in_.tables().threads.size();
-  auto known = [&](int64_t thread) { return thread >= 0 && static_cast<size_t>(thread) < threads; };
+  auto known = [&](int64_t thread) {
+    return thread >= 0 && static_cast<size_t>(thread) < threads;
+  };
   if (annotations()) {
     for (size_t r = 0; r < r_.size(); ++r) {
       if (slot_[r] == kNoSlot) continue;
@@ -285,9 +285,9 @@ void Attribution::linkBackward() {
 // last range to start at or before t, or the first of its enclosing ranges
 // that is still open at t.
 int64_t Attribution::innermostAt(std::span<const int32_t> timeline, int64_t t) const {
-  const auto it = std::upper_bound(
-      timeline.begin(), timeline.end(), t,
-      [&](int64_t time, int32_t row) { return time < r_.ts[static_cast<size_t>(row)]; });
+  const auto it = std::upper_bound(timeline.begin(), timeline.end(), t, [&](int64_t time, int32_t row) {
+    return time < r_.ts[static_cast<size_t>(row)];
+  });
   if (it == timeline.begin()) return kNullInt;
   int64_t r = *(it - 1);
   while (!isNull(r) && end(static_cast<size_t>(r)) <= t) r = r_.parent_id[static_cast<size_t>(r)];
@@ -328,8 +328,9 @@ void Attribution::chargeGpu(const KernelWorkReport& work) {
   const TraceTables& t = in_.tables();
   // work.kernels is by kernels row: a kernel's counts are found by search.
   auto work_of = [&](int64_t kernel) -> const KernelWork* {
-    auto it = std::lower_bound(work.kernels.begin(), work.kernels.end(), kernel,
-                               [](const KernelWork& w, int64_t row) { return w.kernel < row; });
+    auto it = std::lower_bound(
+        work.kernels.begin(), work.kernels.end(), kernel,
+        [](const KernelWork& w, int64_t row) { return w.kernel < row; });
     return it != work.kernels.end() && it->kernel == kernel ? &*it : nullptr;
   };
   const std::vector<GpuOp>& gpu = in_.gpu();
@@ -411,8 +412,8 @@ void Attribution::chargeRanges() {
     OpRow& row = rows_[static_cast<size_t>(slot)];
     ++row.calls;
     const bool parent_counts = !isNull(parent) && inWindow(static_cast<size_t>(parent));
-    OpRow* parent_row =
-        parent_counts ? &rows_[static_cast<size_t>(slot_[static_cast<size_t>(parent)])] : nullptr;
+    OpRow* parent_row = parent_counts ? &rows_[static_cast<size_t>(slot_[static_cast<size_t>(parent)])]
+                                      : nullptr;
     if (annotations()) {
       accumulateDuration(row.gpu_total_ns, dur);
       accumulateDuration(row.gpu_self_ns, dur);
@@ -495,8 +496,7 @@ OpBreakdownReport Attribution::run(const KernelWorkReport& work, const OpRoofs& 
   report_.row_count = rows_.size();
   if (options_.top > 0 && order.size() > options_.top) order.resize(options_.top);
   report_.rows.reserve(order.size());
-  if (options_.keep_gpu_ops)
-    gpu_ops_.resize(rows_.size()), report_.gpu_ops_of_row.reserve(order.size());
+  if (options_.keep_gpu_ops) gpu_ops_.resize(rows_.size()), report_.gpu_ops_of_row.reserve(order.size());
   for (size_t slot : order) {
     report_.rows.push_back(std::move(rows_[slot]));
     if (options_.keep_gpu_ops) report_.gpu_ops_of_row.push_back(std::move(gpu_ops_[slot]));
@@ -563,8 +563,7 @@ std::optional<AnalysisNote> unplacedOpsNote(const OpBreakdownReport& ops) {
   if (shown == 0) return std::nullopt;
   return AnalysisNote{"roofline",
                       "kernels not placed (no counters, annotation or op formula), by the op that "
-                      "launched them: " +
-                          list + " of computation kernel time"};
+                      "launched them: " + list + " of computation kernel time"};
 }
 
 }  // namespace damscope
