@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/, docs/fuzzing.md) with clang 14, ASan
 # and UBSan into build-fuzz/ and runs each for SECONDS (default 600).
-#   scripts/fuzz.sh [SECONDS] [TARGET...]     targets: kineto nsys rundb control
+#   scripts/fuzz.sh [SECONDS] [TARGET...]     targets: kineto nsys rundb control gui_models
+# (gui_models needs Qt 6, as the GUI does.)
 # FUZZ_JOBS=N runs N targets at a time (default 1). Exits non-zero when any
 # target finds a crash, a leak, a timeout, an out-of-memory or a sanitizer
 # report; the input that did it is left in build-fuzz/artifacts/<target>/ and
@@ -21,7 +22,7 @@ set -euo pipefail
 seconds="${1:-600}"
 if [ $# -gt 0 ]; then shift; fi
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(kineto nsys rundb control); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(kineto nsys rundb control gui_models); fi
 jobs="${FUZZ_JOBS:-1}"
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -94,6 +95,7 @@ fi
 max_len() {
   case "$1" in
     control) echo 4096 ;;
+    gui_models) echo 16384 ;;  # text, at most 256 events (fuzz/gui_models_fuzz.cc)
     *) echo 65536 ;;
   esac
 }

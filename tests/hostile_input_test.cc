@@ -12,8 +12,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "tests/test_support.h"
 #include "analyzer/result/analysis_store.h"
+#include "tests/test_support.h"
 #include "trace/sqlite_db.h"
 #include "trace/trace_reader.h"
 
@@ -241,6 +241,36 @@ TEST(HostileInput, KinetoTimesOutOfRangeAreSkippedAndCounted) {
 
 // Device properties past a 32-bit column (or past any integer, 1e300, whose
 // conversion was undefined) read as unknown, not as a wrapped number.
+// Two GEMM kernels of ~2^63 ns on two streams, each inside the trace range
+// (±2^62 ns): their summed time wrapped int64 in the kernel breakdown and the
+// roofline (UBSan reports), and the text said "Kernels gemm 0.0 %" for an
+// all-GEMM trace (issue 32 §2). Sums saturate; the trace reads 100 % GEMM.
+TEST(HostileInput, KernelTimesSummingPastInt64KeepTheirShare) {
+  TempDir dir;
+  const std::string kernel =
+      R"({"ph":"X","cat":"kernel","name":"volta_sgemm_128x64_nn","pid":0,"tid":S,)"
+      R"("ts":-4611686018427387,"dur":9223372036854774,)"
+      R"("args":{"correlation":S,"device":0,"stream":S}})";
+  std::string kernels;
+  for (const std::string stream : {"7", "8"}) {
+    std::string k = kernel;
+    for (size_t at = k.find('S'); at != std::string::npos; at = k.find('S', at)) {
+      k.replace(at, 1, stream);
+    }
+    kernels += (kernels.empty() ? "" : ",") + k;
+  }
+  const std::string trace = dir.file("two_gemms.json");
+  testing::writeFile(trace, R"({"traceEvents":[)" + kernels + "]}");
+  const CommandResult text = damscope("analyze --no-store " + trace);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("Kernels  gemm 100.0 %"), std::string::npos) << text.out;
+  const CommandResult json = damscope("analyze --no-store --format json " + trace);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto doc = nlohmann::json::parse(json.out);
+  const auto& categories = doc["ranks"][0]["kernel_categories_pct"];
+  EXPECT_EQ(categories, nlohmann::json({{"gemm", 100.0}})) << categories.dump();
+}
+
 TEST(HostileInput, KinetoDevicePropertiesOutOfRangeReadAsUnknown) {
   TempDir dir;
   const std::string trace = dir.file("devices.json");

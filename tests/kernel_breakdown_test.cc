@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "tests/trace_builder.h"
 
 namespace damscope {
@@ -45,6 +47,38 @@ TEST(KernelBreakdown, SumsByCategoryAndNameLargestFirst) {
   EXPECT_EQ(r.tensor_core_ns, us(20));
   EXPECT_EQ(r.matrix_ns, us(60));
   ASSERT_EQ(r.fp32_matrix_rows.size(), 2u);
+}
+
+// Two GEMMs of 2^63 - 2 ns each, on two streams across the whole trace range
+// (±2^62 ns): their sum wrapped int64 to -4 ns and an all-GEMM trace read
+// "gemm 0.0 %" (issue 32 §2). Sums saturate at INT64_MAX (base/duration_sum.h),
+// so the trace stays all GEMM.
+TEST(KernelBreakdown, DurationsSummingPastInt64SaturateAndKeepTheirShare) {
+  TraceBuilder b;
+  b.kernel(0, 1, "volta_sgemm_128x64_nn", kNullInt, 7);
+  b.kernel(0, 1, "volta_sgemm_128x64_nn", kNullInt, 8);
+  TraceTables t = b.build();
+  ASSERT_EQ(t.kernels.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    t.kernels.ts[i] = -kTimeLimitNs + 1;
+    t.kernels.dur[i] = (kTimeLimitNs - 1) + (kTimeLimitNs - 1);
+  }
+  const AnalysisInput in = AnalysisInput::build(t);
+  const StepReport steps = computeSteps(in, {});
+  const WindowReport w = computeWindow(in, steps, {});
+  const KernelBreakdownReport r = computeKernelBreakdown(in, w, {});
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ(r.kernels, 2);
+  EXPECT_EQ(r.total_ns, kMax);
+  ASSERT_EQ(r.categories.size(), 1u);
+  EXPECT_EQ(r.categories[0].category, KernelCategory::kGemm);
+  EXPECT_EQ(r.categories[0].total_ns, kMax);
+  EXPECT_DOUBLE_EQ(r.categories[0].pct, 100.0);
+  ASSERT_EQ(r.top.size(), 1u);
+  EXPECT_EQ(r.top[0].total_ns, kMax);
+  EXPECT_DOUBLE_EQ(r.top[0].pct, 100.0);
+  EXPECT_EQ(r.fp32_matrix_ns, kMax);
+  EXPECT_EQ(r.matrix_ns, kMax);
 }
 
 }  // namespace

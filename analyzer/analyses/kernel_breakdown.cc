@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "base/duration_sum.h"
+
 namespace damscope {
 
 KernelBreakdownReport computeKernelBreakdown(const AnalysisInput& input, const WindowReport& window,
@@ -21,11 +23,11 @@ KernelBreakdownReport computeKernelBreakdown(const AnalysisInput& input, const W
     if (op.kind != GpuOpKind::kKernel || !window.in_window[i]) continue;
     const int64_t dur = op.end - op.ts;
     ++report.kernels;
-    report.total_ns += dur;
+    accumulateDuration(report.total_ns, dur);
     CategoryTime& c = categories[static_cast<size_t>(op.category)];
     c.category = op.category;
     ++c.kernels;
-    c.total_ns += dur;
+    accumulateDuration(c.total_ns, dur);
 
     const StringId name = k.name[static_cast<size_t>(op.row)];
     int32_t& at = slot[name.valid() ? static_cast<size_t>(name.value) : slot.size() - 1];
@@ -40,22 +42,22 @@ KernelBreakdownReport computeKernelBreakdown(const AnalysisInput& input, const W
       t.longest_row = op.row;
     }
     ++t.kernels;
-    t.total_ns += dur;
+    accumulateDuration(t.total_ns, dur);
     t.min_ns = std::min(t.min_ns, dur);
     if (dur > t.max_ns) t.max_ns = dur, t.longest_row = op.row;
 
     switch (input.kernels().mathPath(name)) {
       case MathPath::kFp32Simt:
-        report.fp32_matrix_ns += dur;
+        accumulateDuration(report.fp32_matrix_ns, dur);
         fp32.emplace_back(dur, op.row);
         break;
       case MathPath::kTensorCore:
-        report.tensor_core_ns += dur;
+        accumulateDuration(report.tensor_core_ns, dur);
         break;
       default:
         break;
     }
-    if (boundOf(op.category) == KernelBound::kCompute) report.matrix_ns += dur;
+    if (boundOf(op.category) == KernelBound::kCompute) accumulateDuration(report.matrix_ns, dur);
   }
 
   auto pct = [&](int64_t ns) {

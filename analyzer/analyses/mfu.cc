@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/duration_sum.h"
+
 namespace damscope {
 namespace {
 
@@ -85,8 +87,8 @@ OpShapeFlops opShapeFlops(const AnalysisInput& in, const StepReport& steps,
     if (op.kind != GpuOpKind::kKernel || op.work == GpuWork::kCommunication) continue;
     const KernelWork* w = by_kernel[static_cast<size_t>(op.row)];
     if (window.in_window[g]) {
-      kernel_time += op.end - op.ts;
-      if (w) covered += op.end - op.ts;
+      accumulateDuration(kernel_time, op.end - op.ts);
+      if (w) accumulateDuration(covered, op.end - op.ts);
     }
     if (!w || !w->model_math || !(w->flops > 0)) continue;
     const int64_t s = steps.stepAt(op.ts);
@@ -114,7 +116,8 @@ std::optional<double> windowMeasuredFlops(const AnalysisInput& in, const WindowR
   double sum = 0;
   for (size_t g = 0; g < in.gpu().size(); ++g) {
     const GpuOp& op = in.gpu()[g];
-    if (op.kind == GpuOpKind::kKernel && window.in_window[g]) sum += measured[static_cast<size_t>(op.row)];
+    if (op.kind == GpuOpKind::kKernel && window.in_window[g])
+      sum += measured[static_cast<size_t>(op.row)];
   }
   return sum > 0 ? std::optional<double>(sum) : std::nullopt;
 }

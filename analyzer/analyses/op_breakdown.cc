@@ -10,6 +10,8 @@
 #include <span>
 #include <unordered_map>
 
+#include "base/duration_sum.h"
+
 namespace damscope {
 namespace {
 
@@ -337,13 +339,13 @@ void Attribution::chargeGpu(const KernelWorkReport& work) {
     if (op.kind == GpuOpKind::kSync || !window_.in_window[i]) continue;
     const int64_t dur = op.end - op.ts;
     ++report_.gpu_ops;
-    report_.gpu_ns += dur;
+    accumulateDuration(report_.gpu_ns, dur);
     const KernelWork* w = op.kind == GpuOpKind::kKernel ? work_of(op.row) : nullptr;
     // A computation kernel with no work is off the roofline.
     const bool computation = op.kind == GpuOpKind::kKernel && op.work != GpuWork::kCommunication;
     const bool unplaced = computation && (w == nullptr || (!(w->flops > 0) && !w->bytes));
-    if (computation) report_.kernel_ns += dur;
-    if (unplaced) report_.unplaced_ns += dur;
+    if (computation) accumulateDuration(report_.kernel_ns, dur);
+    if (unplaced) accumulateDuration(report_.unplaced_ns, dur);
     chain_.clear();
     backward_charged_ = false;
     if (annotations()) {
@@ -352,7 +354,7 @@ void Attribution::chargeGpu(const KernelWorkReport& work) {
     } else {
       if (op.launch < 0) {
         ++report_.unattributed_ops;
-        report_.unattributed_ns += dur;
+        accumulateDuration(report_.unattributed_ns, dur);
         continue;
       }
       const auto launch = static_cast<size_t>(op.launch);
@@ -361,7 +363,7 @@ void Attribution::chargeGpu(const KernelWorkReport& work) {
     }
     if (chain_.empty()) {
       ++report_.outside_ops;
-      report_.outside_ns += dur;
+      accumulateDuration(report_.outside_ns, dur);
       continue;
     }
     if (backward_charged_) ++report_.backward_ops;
@@ -373,13 +375,13 @@ void Attribution::chargeGpu(const KernelWorkReport& work) {
         gpu_ops_[static_cast<size_t>(chain_[c])].push_back(static_cast<int32_t>(i));
       }
       if (!annotations()) {
-        row.gpu_total_ns += dur;
-        if (c == 0) row.gpu_self_ns += dur;
-        if (unplaced) row.unplaced_ns += dur;
+        accumulateDuration(row.gpu_total_ns, dur);
+        if (c == 0) accumulateDuration(row.gpu_self_ns, dur);
+        if (unplaced) accumulateDuration(row.unplaced_ns, dur);
       }
       if (w != nullptr && w->flops > 0) {
         row.flops += w->flops;
-        row.flop_time_ns += dur;
+        accumulateDuration(row.flop_time_ns, dur);
         if (w->bytes) {
           Work& x = work_[static_cast<size_t>(chain_[c])];
           x.flops_with_bytes += w->flops;
@@ -413,14 +415,14 @@ void Attribution::chargeRanges() {
     OpRow* parent_row = parent_counts ? &rows_[static_cast<size_t>(slot_[static_cast<size_t>(parent)])]
                                       : nullptr;
     if (annotations()) {
-      row.gpu_total_ns += dur;
-      row.gpu_self_ns += dur;
-      if (parent_row != nullptr) parent_row->gpu_self_ns -= dur;
+      accumulateDuration(row.gpu_total_ns, dur);
+      accumulateDuration(row.gpu_self_ns, dur);
+      if (parent_row != nullptr) accumulateDuration(parent_row->gpu_self_ns, -dur);
       continue;
     }
-    *row.cpu_self_ns += dur;
-    if (parent_row != nullptr) *parent_row->cpu_self_ns -= dur;
-    if (!nested_in_same && !leaf) *row.cpu_total_ns += dur;
+    accumulateDuration(*row.cpu_self_ns, dur);
+    if (parent_row != nullptr) accumulateDuration(*parent_row->cpu_self_ns, -dur);
+    if (!nested_in_same && !leaf) accumulateDuration(*row.cpu_total_ns, dur);
   }
   // A leaf op's host time is its self time: the flat profile.
   if (leaf) {
@@ -540,7 +542,7 @@ std::optional<AnalysisNote> unplacedOpsNote(const OpBreakdownReport& ops) {
   int64_t in_rows = 0;
   for (const OpRow& row : ops.rows) {
     if (row.unplaced_ns > 0) by_op.emplace_back(row.name, row.unplaced_ns);
-    in_rows += row.unplaced_ns;
+    accumulateDuration(in_rows, row.unplaced_ns);
   }
   // What no listed op launched: kernels without a launch call or outside
   // every op, and the ops past the table's cut.

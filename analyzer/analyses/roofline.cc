@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "analyzer/analyses/kernel_precision.h"
+#include "base/duration_sum.h"
 
 namespace damscope {
 namespace {
@@ -31,7 +32,7 @@ struct Sum {
 
   void add(const GpuOp& op, const KernelWork& w) {
     const int64_t dur = op.end - op.ts;
-    ++kernels, time_ns += dur, flops += w.flops;
+    ++kernels, accumulateDuration(time_ns, dur), flops += w.flops;
     if (w.bytes) bytes += *w.bytes, flops_with_bytes += w.flops, any_bytes = true;
     worst = std::max(worst, trust(w.source));
     if (dur > longest_ns) longest_ns = dur, longest_row = op.row;
@@ -175,18 +176,18 @@ RooflineAnalysis computeRoofline(const AnalysisInput& in, const WindowReport& wi
     }
     if (!window.in_window[g]) continue;
     const int64_t dur = op.end - op.ts;
-    if (op.work != GpuWork::kCommunication) kernel_time += dur;
+    if (op.work != GpuWork::kCommunication) accumulateDuration(kernel_time, dur);
     if (op.work == GpuWork::kCommunication) {
       if (auto bus = busBytes(t.kernels.args[row])) {
         CollectivePoint& c = collectives[bus->collective];
         c.name = bus->collective;
-        ++c.kernels, c.time_ns += dur, c.bus_bytes += bus->bytes;
+        ++c.kernels, accumulateDuration(c.time_ns, dur), c.bus_bytes += bus->bytes;
       }
       continue;
     }
     if (!w) continue;
-    work_time += dur;
-    if (sided) source_time[static_cast<size_t>(w->source)] += dur;
+    accumulateDuration(work_time, dur);
+    if (sided) accumulateDuration(source_time[static_cast<size_t>(w->source)], dur);
     ++r.kernels_with_work;
     ++r.kernels_by_source[static_cast<size_t>(w->source)];
     Sum& s = by_name[name.value];

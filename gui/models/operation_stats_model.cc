@@ -11,6 +11,7 @@
 #include "analyzer/analyses/kernel_categories.h"
 #include "analyzer/analyses/op_breakdown.h"
 #include "analyzer/report/text_format.h"
+#include "base/duration_sum.h"
 #include "gui/models/figure_text.h"
 #include "gui/models/qt_text.h"
 
@@ -35,7 +36,7 @@ OperationRow finish(Group& g, double total_ns) {
   row.events = std::move(g.events);
   if (g.durs.empty()) return row;
   std::sort(g.durs.begin(), g.durs.end());
-  for (int64_t d : g.durs) row.total_ns += d;
+  for (int64_t d : g.durs) accumulateDuration(row.total_ns, d);
   row.min_ns = g.durs.front();
   row.max_ns = g.durs.back();
   row.average_ns = static_cast<double>(row.total_ns) / static_cast<double>(row.count);
@@ -57,7 +58,7 @@ template <typename Table>
 int64_t sumDur(const Table& table, const std::optional<TimeWindow>& window) {
   int64_t total = 0;
   for (size_t i = 0; i < table.size(); ++i) {
-    if (counts(window, table.ts[i])) total += std::max<int64_t>(0, table.dur[i]);
+    if (counts(window, table.ts[i])) accumulateDuration(total, std::max<int64_t>(0, table.dur[i]));
   }
   return total;
 }
@@ -113,7 +114,8 @@ std::vector<OperationRow> opRows(const TraceTables& t, int rank,
     row.name = op.name;
     row.count = op.calls;
     row.total_ns = op.gpu_total_ns;
-    row.average_ns = op.calls > 0 ? static_cast<double>(op.gpu_total_ns) / static_cast<double>(op.calls) : 0;
+    row.average_ns =
+        op.calls > 0 ? static_cast<double>(op.gpu_total_ns) / static_cast<double>(op.calls) : 0;
     row.pct = device_ns > 0 ? 100.0 * static_cast<double>(op.gpu_total_ns) / device_ns : 0;
     for (int32_t g : report.gpu_ops_of_row[i]) {
       const GpuOp& gpu = in.gpu()[static_cast<size_t>(g)];
@@ -135,7 +137,8 @@ OperationTable operationTable(const AnalysedRun& run, int rank, OperationKind ki
   }
   const TraceTables& t = run.tables[static_cast<size_t>(rank)];
   const double device_ns = static_cast<double>(
-      sumDur(t.kernels, window) + sumDur(t.memcpys, window) + sumDur(t.memsets, window));
+      addDurations(addDurations(sumDur(t.kernels, window), sumDur(t.memcpys, window)),
+                   sumDur(t.memsets, window)));
   std::vector<Group> groups;
   double total_ns = device_ns;
   switch (kind) {
@@ -187,10 +190,9 @@ OperationTable operationTable(const AnalysedRun& run, int rank, OperationKind ki
   out.share_total_ns = total_ns;
   out.rows.reserve(groups.size());
   for (Group& g : groups) out.rows.push_back(finish(g, total_ns));
-  std::stable_sort(out.rows.begin(), out.rows.end(),
-                   [](const OperationRow& a, const OperationRow& b) {
-                     return a.total_ns > b.total_ns;
-                   });
+  std::stable_sort(
+      out.rows.begin(), out.rows.end(),
+      [](const OperationRow& a, const OperationRow& b) { return a.total_ns > b.total_ns; });
   return out;
 }
 

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/duration_sum.h"
+
 namespace damscope {
 namespace {
 
@@ -24,7 +26,7 @@ std::vector<int64_t> prefixMaxEnd(size_t n, auto endAt) {
 // Folds `item` into `into`, which starts no later.
 void absorb(LodItem& into, const LodItem& item) {
   into.end = std::max(into.end, item.end);
-  into.busy_ns += item.busy_ns;
+  accumulateDuration(into.busy_ns, item.busy_ns);
   into.count += item.count;
   if (item.longest_ns > into.longest_ns) {
     into.longest_ns = item.longest_ns;
@@ -116,15 +118,17 @@ LevelOfDetail::LevelOfDetail(const TimelineRows& rows) : rows_(&rows) {
     for (int64_t width = kBaseWidthNs; current.size() > 1 && width / kGrowth <= span;
          width *= kGrowth) {
       current = fold(current, width);
-      if (static_cast<double>(current.size()) > kKeepFraction * static_cast<double>(stored)) {
-        continue;
+      if (static_cast<double>(current.size()) <= kKeepFraction * static_cast<double>(stored)) {
+        Level level;
+        level.width = width;
+        level.items = current;
+        level.max_end = prefixMaxEnd(current.size(), [&](size_t i) { return current[i].end; });
+        stored = current.size();
+        levels.push_back(std::move(level));
       }
-      Level level;
-      level.width = width;
-      level.items = current;
-      level.max_end = prefixMaxEnd(current.size(), [&](size_t i) { return current[i].end; });
-      stored = current.size();
-      levels.push_back(std::move(level));
+      // The next width would pass kMaxWidthNs (and int64 after it): a span of
+      // 2^60 ns or more ends the growth here, not at the span.
+      if (width > kMaxWidthNs / kGrowth) break;
     }
   }
 }

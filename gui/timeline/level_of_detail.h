@@ -4,8 +4,8 @@
 // rule 12).
 //
 // Level 0 is the lane's events. Level k >= 1 has width w_k = kBaseWidthNs *
-// kGrowth^(k-1) and is built from level k-1's items: an item at least w_k long
-// stays itself; a run of consecutive items narrower than w_k, each starting
+// kGrowth^(k-1), up to the lane's span and kMaxWidthNs, and is built from level k-1's items: an
+// item at least w_k long stays itself; a run of consecutive items narrower than w_k, each starting
 // less than w_k after the run's end so far, merges into one summary item
 // (start, end, count, busy ns, its longest event). So every item of level k
 // either spans >= w_k or is followed by a gap >= w_k, and a view of T ns holds
@@ -78,6 +78,13 @@ class LevelOfDetail {
   // An event drawn this wide carries a label (TimelinePainter::kMinLabelPx):
   // the pixel fold keeps it whole.
   static constexpr int kKeepWholePx = 28;
+  // The widest level: kBaseWidthNs * kGrowth^29 = 2^62 ns. Trace times lie
+  // inside ±2^62 ns (trace/tables.h), so a span is under 2^63 and a view of it
+  // a few thousand pixels wide picks levels far finer than this; and a run's
+  // end plus a width up to 2^62 still fits int64. Without the cap the width
+  // of a lane spanning 2^60 ns or more grew past 2^62 to 0 (wrapped) and the
+  // levels were built forever (issue 32 §2).
+  static constexpr int64_t kMaxWidthNs = int64_t{1} << 62;
 
   LevelOfDetail() = default;
   // Builds every lane's levels; counter and skew lanes keep level 0 only

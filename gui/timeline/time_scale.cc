@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
+
+#include "base/duration_sum.h"
+#include "trace/tables.h"
 
 namespace damscope {
 namespace {
@@ -11,6 +15,21 @@ namespace {
 int64_t marginOf(int64_t span) {
   return std::max<int64_t>(
       1, static_cast<int64_t>(static_cast<double>(span) * TimeScale::kMarginFraction));
+}
+
+// Trace times lie strictly inside ±2^62 ns (trace/tables.h). A view kept inside
+// that range takes every difference in int64, even across the whole range: a
+// trace spanning nearly 2^63 ns plus its margins once overflowed hi - lo.
+int64_t inTraceRange(int64_t t) {
+  return std::clamp(t, -kTimeLimitNs + 1, kTimeLimitNs - 1);
+}
+
+// The time `px` pixels from the view start, as an offset that fits int64 for
+// any x (a pointer far outside the widget, a scale of 1e300): the largest
+// double below 2^63 either way. Callers add it saturating.
+int64_t offsetNs(double px, double ns_per_px) {
+  constexpr auto kLimit = static_cast<double>(std::numeric_limits<int64_t>::max() - 1023);
+  return std::llround(std::clamp(px * ns_per_px, -kLimit, kLimit));
 }
 
 // A tick's label in the ruler's unit: the largest of s, ms, µs and ns that
@@ -52,8 +71,8 @@ std::string formatTick(int64_t rel, int64_t step, const TickUnit& unit) {
 
 void TimeScale::setLimits(int64_t trace_start, int64_t trace_end) {
   limited_ = true;
-  limit_start_ = trace_start;
-  limit_end_ = std::max(trace_end, trace_start + 1);
+  limit_start_ = inTraceRange(trace_start);
+  limit_end_ = std::max(inTraceRange(trace_end), limit_start_ + 1);
   clamp();
 }
 
@@ -69,7 +88,7 @@ void TimeScale::setView(int64_t start_ns, double ns_per_px) {
 }
 
 int64_t TimeScale::ts(double x) const {
-  return start_ + static_cast<int64_t>(std::llround(x * ns_per_px_));
+  return inTraceRange(addDurations(start_, offsetNs(x, ns_per_px_)));
 }
 
 void TimeScale::zoom(double factor, double x) {
@@ -78,16 +97,18 @@ void TimeScale::zoom(double factor, double x) {
   ns_per_px_ /= factor;
   clamp();
   // Put the anchor back under x, then clamp the start only.
-  start_ = anchor - static_cast<int64_t>(std::llround(x * ns_per_px_));
+  start_ = addDurations(anchor, -offsetNs(x, ns_per_px_));
   clamp();
 }
 
 void TimeScale::pan(double dx) {
-  start_ += static_cast<int64_t>(std::llround(dx * ns_per_px_));
+  start_ = addDurations(start_, offsetNs(dx, ns_per_px_));
   clamp();
 }
 
 void TimeScale::fit(int64_t t0, int64_t t1) {
+  t0 = inTraceRange(t0);
+  t1 = inTraceRange(t1);
   ns_per_px_ = static_cast<double>(std::max<int64_t>(t1 - t0, 0)) / width_;
   start_ = t0;
   clamp();
@@ -105,13 +126,18 @@ void TimeScale::fitAll() {
 
 void TimeScale::clamp() {
   if (!(ns_per_px_ >= kMinNsPerPx)) ns_per_px_ = kMinNsPerPx;  // also catches NaN
-  if (!limited_) return;
-  const int64_t margin = marginOf(limit_end_ - limit_start_);
-  const int64_t lo = limit_start_ - margin;
-  const int64_t hi = limit_end_ + margin;
+  // Unlimited, the view stays inside the trace range; limited, inside the
+  // trace's extent and its margins, clipped to that range.
+  int64_t lo = -kTimeLimitNs + 1;
+  int64_t hi = kTimeLimitNs - 1;
+  if (limited_) {
+    const int64_t margin = marginOf(limit_end_ - limit_start_);
+    lo = std::max(lo, limit_start_ - margin);
+    hi = std::min(hi, limit_end_ + margin);
+  }
   const double coarsest = std::max(kMinNsPerPx, static_cast<double>(hi - lo) / width_);
   ns_per_px_ = std::min(ns_per_px_, coarsest);
-  const int64_t shown = static_cast<int64_t>(std::llround(ns_per_px_ * width_));
+  const int64_t shown = offsetNs(width_, ns_per_px_);
   start_ = std::clamp(start_, lo, std::max(lo, hi - shown));
 }
 
@@ -130,9 +156,12 @@ int64_t TimeScale::tickStep() const {
 std::vector<TimeScale::Tick> TimeScale::ticks(int64_t origin) const {
   const int64_t step = tickStep();
   std::vector<Tick> out;
-  // The first multiple of step (relative to origin) at or after the view start.
-  int64_t rel = start_ - origin;
-  int64_t first = rel >= 0 ? (rel + step - 1) / step * step : -((-rel) / step * step);
+  // The first multiple of step (relative to origin) at or after the view
+  // start; none when that lies past int64, beyond the view.
+  origin = inTraceRange(origin);
+  const int64_t rel = start_ - origin;
+  int64_t first = rel / step * step;  // rounds toward zero: up when rel < 0
+  if (first < rel && __builtin_add_overflow(first, step, &first)) return out;
   const int64_t last = (end() - origin) / step * step;
   const TickUnit unit = tickUnit(std::max(std::abs(first), std::abs(last)));
   for (int64_t t = first + origin; t <= end(); t += step) {

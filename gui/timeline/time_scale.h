@@ -33,8 +33,8 @@ class TimeScale {
   double nsPerPx() const { return ns_per_px_; }
   int width() const { return width_; }
 
-  // The trace's extent: bounds zoom-out and panning. Until set, only the
-  // finest limit applies.
+  // The trace's extent: bounds zoom-out and panning. Until set, the finest
+  // limit and the trace time range (±2^62 ns, trace/tables.h) apply.
   void setLimits(int64_t trace_start, int64_t trace_end);
   void setWidth(int width_px);
   // Sets the view directly (then clamps).

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "gui/timeline/level_of_detail.h"
+#include "trace/tables.h"
 
 namespace damscope {
 namespace {
@@ -210,6 +211,59 @@ TEST(LevelOfDetail, SummaryItemsNameTheirLongestEvent) {
   EXPECT_EQ(top[0].busy_ns, 105);
   EXPECT_EQ(top[0].id, 3);
   EXPECT_EQ(top[0].longest_ns, 15);
+}
+
+// A kernel of 4.65e18 ns and one after it: the widths grew until they
+// wrapped past 2^62 to 0, and with two items that never fold (the long one
+// always at least the width, the short one after it) the levels were built
+// forever (issue 32 §2). Growth stops at kMaxWidthNs: at most 30 levels.
+TEST(LevelOfDetail, WidthsStopAtTheMaximumOnASpanNearTheTraceRange) {
+  TimelineRows rows;
+  rows.rows.push_back({RowKind::kStream, "s", 0, 1});
+  Lane lane;
+  constexpr int64_t kStart = -2'300'000'000'000'000'000;
+  constexpr int64_t kEnd = 2'350'000'000'000'000'000;
+  lane.events.push_back({kStart, kEnd, 0, EventKind::kKernel});
+  lane.events.push_back({kEnd + 100, kEnd + 110, 1, EventKind::kKernel});
+  rows.lanes.push_back(lane);
+  rows.start = kStart;
+  rows.end = kEnd + 110;
+  const LevelOfDetail lod(rows);
+  EXPECT_LE(lod.levelCount(0), 30);
+  for (int k = 1; k < lod.levelCount(0); ++k) {
+    EXPECT_GT(lod.levelWidth(0, k), lod.levelWidth(0, k - 1)) << "level " << k;
+    EXPECT_LE(lod.levelWidth(0, k), LevelOfDetail::kMaxWidthNs) << "level " << k;
+  }
+  std::vector<LodItem> out;
+  lod.query(0, rows.start, rows.end, static_cast<double>(rows.end - rows.start) / 1000, out);
+  int64_t count = 0;
+  for (const LodItem& item : out) count += item.count;
+  EXPECT_EQ(count, 2);
+}
+
+// Busy time sums saturate rather than wrap: two overlapping events of nearly
+// 2^63 ns folded into one item keep a busy share >= 1.
+TEST(LevelOfDetail, BusyTimePastInt64Saturates) {
+  TimelineRows rows;
+  rows.rows.push_back({RowKind::kStream, "s", 0, 1});
+  Lane lane;
+  constexpr int64_t kLongNs = (kTimeLimitNs - 1) + (kTimeLimitNs - 10);
+  lane.events.push_back({-kTimeLimitNs + 1, -kTimeLimitNs + 1 + kLongNs, 0, EventKind::kKernel});
+  lane.events.push_back({-kTimeLimitNs + 2, -kTimeLimitNs + 2 + kLongNs, 1, EventKind::kKernel});
+  rows.lanes.push_back(lane);
+  rows.start = -kTimeLimitNs + 1;
+  rows.end = kTimeLimitNs - 1;
+  const LevelOfDetail lod(rows);
+  std::vector<LodItem> out;
+  // Wider than a pixel's share of the view, so the query folds the two.
+  lod.query(0, rows.start, rows.end, static_cast<double>(kLongNs), out);
+  int64_t count = 0;
+  for (const LodItem& item : out) {
+    count += item.count;
+    EXPECT_GE(item.busy_ns, 0);
+    EXPECT_GE(item.busyFraction(), 1.0);
+  }
+  EXPECT_EQ(count, 2);
 }
 
 }  // namespace

@@ -2,7 +2,10 @@
 // ruler ticks, without a window.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "gui/timeline/time_scale.h"
+#include "trace/tables.h"
 
 namespace damscope {
 namespace {
@@ -43,6 +46,49 @@ TEST(TimeScale, ClampsZoomOutToTheTraceWithItsMargin) {
   EXPECT_LE(s.nsPerPx(), 1'000'000 * (1 + 2 * TimeScale::kMarginFraction) / 1000 + 1);
   EXPECT_LE(s.start(), 0);
   EXPECT_GE(s.end(), 1'000'000);
+}
+
+// A trace across the whole trace range (±2^62 ns): its span plus margins
+// overflowed int64 (a UBSan report, and a view stuck at 1 ns per pixel), and
+// pointer positions and scales far out of range overflowed ts(x) (issue 32 §2).
+// The view stays inside the trace range.
+TEST(TimeScale, ATraceAcrossTheWholeTimeRangeFitsAndStaysInIt) {
+  constexpr int64_t kLo = -kTimeLimitNs + 1;
+  constexpr int64_t kHi = kTimeLimitNs - 1;
+  TimeScale s;
+  s.setWidth(1000);
+  s.setLimits(kLo, kHi);
+  s.fitAll();
+  // Within a double's spacing near 2^63 (1024 ns) of the trace's edges.
+  EXPECT_LE(s.start(), kLo + 1024);
+  EXPECT_GE(s.end(), kHi - 1024);
+  EXPECT_GE(s.nsPerPx(), static_cast<double>(kHi - kLo) / 1001);
+  EXPECT_FALSE(s.ticks(kLo).empty());
+  for (const double x : {-1e300, -1e12, 0.0, 1e12, 1e300}) {
+    EXPECT_GE(s.ts(x), kLo) << x;
+    EXPECT_LE(s.ts(x), kHi) << x;
+  }
+  s.zoom(1e-300, 1e300);
+  s.pan(1e300);
+  EXPECT_LE(s.end(), kHi);
+  s.pan(-1e300);
+  EXPECT_GE(s.start(), kLo);
+  s.zoom(1e300, -1e300);
+  EXPECT_DOUBLE_EQ(s.nsPerPx(), TimeScale::kMinNsPerPx);
+  EXPECT_GE(s.start(), kLo);
+  s.fit(std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max());
+  EXPECT_LE(s.start(), kLo + 1024);
+  EXPECT_GE(s.end(), kHi - 1024);
+}
+
+// Unlimited, the view is bounded by the trace range all the same.
+TEST(TimeScale, AnUnlimitedViewStaysInsideTheTraceRange) {
+  TimeScale s;
+  s.setWidth(1000);
+  s.setView(std::numeric_limits<int64_t>::max(), 1e300);
+  EXPECT_LT(s.end(), kTimeLimitNs);
+  EXPECT_GT(s.start(), -kTimeLimitNs);
+  EXPECT_FALSE(s.ticks(0).empty());
 }
 
 TEST(TimeScale, PanStopsAtTheTraceEdge) {
