@@ -184,7 +184,7 @@ TEST(Cli, FifosAndDevicesAreRefusedWithoutBlocking) {
       {"diff " + fifo + " " + dir.file("real.json"), fifo},
       {"info /dev/zero", "/dev/zero"},
       {"analyze /dev/zero", "/dev/zero"},
-      {"analyze " + dir.file("real.json"), "real.db: exists and was not imported"},
+      {"analyze " + dir.file("real.json"), "real.db: is not a regular file"},
   };
   for (const auto& [args, named] : cases) {
     const CommandResult r =

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "analyzer/result/analysis_store.h"
+#include "base/input_fd.h"
 #include "trace/trace_reader.h"
 
 namespace damscope {
@@ -33,6 +34,9 @@ Status findImport(const std::string& input, const PipelineOptions& options, Rank
     return Error(source.store + ": output would overwrite the input");
   }
   if (options.replace) return okStatus();  // imported again over it
+  // A FIFO or a device in run.db's place is named as such, not as a file
+  // some other import made (base/input_fd.h).
+  DAMSCOPE_RETURN_IF_ERROR(checkRegularFile(source.store));
   auto db = Database::open(source.store, Database::Mode::kReadOnly);
   if (!db.ok() || !importedFrom(db.value(), input)) {
     return Error(source.store + ": exists and was not imported from " + input,

@@ -12,7 +12,8 @@
 // the screenshot.
 //
 // Exit codes follow the CLI's: 0 done, 2 bad input (a file that cannot be
-// opened, an unknown view), 1 anything else.
+// opened, an unknown view, a malformed option, no display to open a window
+// on), 1 anything else.
 #include <QApplication>
 #include <QCoreApplication>
 #include <QCommandLineParser>
@@ -146,6 +147,68 @@ void nameApplication() {
   QCoreApplication::setApplicationVersion(DAMSCOPE_VERSION);
 }
 
+// What the command line asks for, checked; an error names the option.
+struct Settings {
+  damscope::MainWindow::View view{};
+  QStringList files;
+  std::optional<QString> screenshot;
+  QSize size;
+  std::optional<std::pair<double, double>> window_s;
+};
+
+std::optional<Settings> settingsOf(const CommandLine& command_line, QString& error) {
+  const QCommandLineParser& parser = command_line.parser;
+  Settings settings;
+  const auto chosen = damscope::MainWindow::viewNamed(parser.value(command_line.view));
+  if (!chosen) {
+    error = "--view " + parser.value(command_line.view) +
+            ": expected timeline, diagnosis, charts, roofline, statistics or ranks";
+    return std::nullopt;
+  }
+  settings.view = *chosen;
+  settings.files = parser.positionalArguments();
+  if (parser.isSet(command_line.screenshot)) {
+    settings.screenshot = parser.value(command_line.screenshot);
+    if (settings.files.isEmpty()) {
+      error = "--screenshot needs a run to open: damscope-gui FILE --screenshot OUT.png";
+      return std::nullopt;
+    }
+  }
+  const std::optional<QSize> size = parseWindowSize(parser.value(command_line.size));
+  if (!size) {
+    error = QString("--size %1: expected WIDTHxHEIGHT, each side %2 to %3 pixels")
+                .arg(parser.value(command_line.size))
+                .arg(kMinSide)
+                .arg(kMaxSide);
+    return std::nullopt;
+  }
+  settings.size = *size;
+  if (parser.isSet(command_line.window)) {
+    settings.window_s = parseWindow(parser.value(command_line.window));
+    if (!settings.window_s) {
+      error = "--window " + parser.value(command_line.window) +
+              ": expected START..END, seconds from the trace's start, END after START";
+      return std::nullopt;
+    }
+  }
+  return settings;
+}
+
+// Whether Qt can open a window: QApplication aborts (SIGABRT, after a page of
+// plugin messages) when the platform it picks has no display. Checked before,
+// so that the user reads one line instead.
+bool hasWindowSystem(int argc, char** argv) {
+  if (!qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") || !qEnvironmentVariableIsEmpty("DISPLAY") ||
+      !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
+    return true;
+  }
+  for (int i = 1; i < argc; ++i) {
+    const QByteArray arg(argv[i]);
+    if (arg == "-platform" || arg == "--platform") return true;  // Qt's own option
+  }
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -156,68 +219,61 @@ int main(int argc, char** argv) {
     command_line.parser.process(text_only);  // prints and exits
     return kExitFailure;
   }
-  // A screenshot needs no display: without one, draw offscreen.
-  if (wantsScreenshot(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
-      qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
-    qputenv("QT_QPA_PLATFORM", "offscreen");
+  // The options are checked before any window system is touched: a wrong
+  // one is one line and exit code 2 with or without a display. Qt's own
+  // options (-platform NAME, ...) are not known yet, so only the values of
+  // damscope-gui's options are judged here; QApplication takes Qt's out of
+  // the command line, and it is parsed again below.
+  {
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
+    CommandLine early;
+    early.parser.parse(arguments);
+    QString error;
+    if (!settingsOf(early, error)) {
+      printError(error);
+      return kExitBadInput;
+    }
   }
-  if (wantsScreenshot(argc, argv)) qInstallMessageHandler(quietQtWarnings);
+  const bool shooting = wantsScreenshot(argc, argv);
+  // A screenshot needs no display: without one, draw offscreen.
+  if (shooting && !hasWindowSystem(argc, argv)) qputenv("QT_QPA_PLATFORM", "offscreen");
+  if (!hasWindowSystem(argc, argv)) {
+    printError(
+        "no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset); run it in a "
+        "desktop session, with ssh -X, or under xvfb-run, or save an image with --screenshot");
+    return kExitBadInput;
+  }
+  if (shooting) qInstallMessageHandler(quietQtWarnings);
   QApplication app(argc, argv);
   nameApplication();
 
   CommandLine command_line;
-  QCommandLineParser& parser = command_line.parser;
-  const QCommandLineOption& screenshot = command_line.screenshot;
-  const QCommandLineOption& view = command_line.view;
-  const QCommandLineOption& size = command_line.size;
-  const QCommandLineOption& window_option = command_line.window;
-  parser.process(app);
+  command_line.parser.process(app);
+  QString error;
+  const std::optional<Settings> settings = settingsOf(command_line, error);
+  if (!settings) {
+    printError(error);
+    return kExitBadInput;
+  }
+  const damscope::MainWindow::View chosen = settings->view;
+  const std::optional<std::pair<double, double>> window_s = settings->window_s;
 
-  const auto chosen = damscope::MainWindow::viewNamed(parser.value(view));
-  if (!chosen) {
-    printError("--view " + parser.value(view) +
-               ": expected timeline, diagnosis, charts, roofline, statistics or ranks");
-    return kExitBadInput;
-  }
-  const QStringList files = parser.positionalArguments();
-  const bool shooting = parser.isSet(screenshot);
-  if (shooting && files.isEmpty()) {
-    printError("--screenshot needs a run to open: damscope-gui FILE --screenshot OUT.png");
-    return kExitBadInput;
-  }
-  const std::optional<QSize> window_size = parseWindowSize(parser.value(size));
-  if (!window_size) {
-    printError(QString("--size %1: expected WIDTHxHEIGHT, each side %2 to %3 pixels")
-                   .arg(parser.value(size))
-                   .arg(kMinSide)
-                   .arg(kMaxSide));
-    return kExitBadInput;
-  }
-  std::optional<std::pair<double, double>> window_s;
-  if (parser.isSet(window_option)) {
-    window_s = parseWindow(parser.value(window_option));
-    if (!window_s) {
-      printError("--window " + parser.value(window_option) +
-                 ": expected START..END, seconds from the trace's start, END after START");
-      return kExitBadInput;
-    }
-  }
-
-  damscope::MainWindow window(/*remember=*/!shooting);
-  if (shooting) {
-    const QString out = parser.value(screenshot);
+  damscope::MainWindow window(/*remember=*/!settings->screenshot);
+  if (settings->screenshot) {
+    const QString out = *settings->screenshot;
     // Exactly the size asked for: the image is w*h*4 bytes however wide the
     // content would like to be.
-    window.setFixedSize(*window_size);
+    window.setFixedSize(settings->size);
     QObject::connect(&window, &damscope::MainWindow::openFailed, &app, [](const QString& message) {
       printError(message);
       QApplication::exit(kExitBadInput);
     });
     auto shoot = [&window, out, chosen] {
-      window.showView(*chosen);
+      window.showView(chosen);
       // Let the views lay themselves out and paint once before the grab.
       QTimer::singleShot(200, &window, [&window, out, chosen] {
-        const damscope::Status saved = damscope::writeImage(window.grabView(*chosen), out);
+        const damscope::Status saved = damscope::writeImage(window.grabView(chosen), out);
         if (!saved.ok()) {
           printError(QString::fromStdString(saved.error().message()));
           QApplication::exit(kExitFailure);
@@ -238,7 +294,7 @@ int main(int argc, char** argv) {
     });
   }
   window.show();
-  if (!shooting) window.showView(*chosen);
-  window.open(files);
+  if (!settings->screenshot) window.showView(chosen);
+  window.open(settings->files);
   return QApplication::exec();
 }

@@ -18,6 +18,7 @@
 #include "gui/models/findings_model.h"
 #include "gui/models/palette.h"
 #include "gui/models/qt_text.h"
+#include "gui/panels/elided_label.h"
 #include "gui/panels/scorecard_bar.h"
 
 namespace damscope {
@@ -192,11 +193,15 @@ DiagnosisPanel::DiagnosisPanel(QWidget* parent) : QWidget(parent) {
   // need the height (three of them in view at 1600x1000, issue 31 §5).
   verdict_ = makeLabel(this, 1.6, true, false);
   sentence_ = makeLabel(this, 1.1, false);
-  context_ = makeLabel(this, 0.95, false);
+  context_ = new ElidedLabel(this);
+  QFont context_font = context_->font();
+  context_font.setPointSizeF(context_font.pointSizeF() * 0.95);
+  context_->setFont(context_font);
+  context_->setObjectName(QStringLiteral("diagnosisContext"));
   context_->setForegroundRole(QPalette::PlaceholderText);
   // The device's name comes from the trace: the line gives way to the panel
-  // rather than widening it (and the window) with a long one; the tooltip
-  // has the whole line.
+  // rather than widening it (and the window) with a long one, ends in "…"
+  // where it is cut, and the tooltip has the whole line.
   context_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   auto* verdict_row = new QHBoxLayout;
   verdict_row->setSpacing(12);
@@ -288,7 +293,7 @@ void DiagnosisPanel::showResult(const RankResult* r) {
     verdict_->setText(tr("No run open"));
     verdict_->setStyleSheet({});
     sentence_->setText(tr("Open a run.db, a Kineto trace or an nsys export to see its diagnosis."));
-    context_->clear();
+    context_->setFullText({});
     bar_->setScorecard(std::nullopt);
     scorecard_title_->setText(tr("Where the step time goes"));
     scorecard_title_->setToolTip({});
@@ -328,8 +333,7 @@ void DiagnosisPanel::showResult(const RankResult* r) {
   }
   if (const std::string steps = stepsLine(*r); !steps.empty())
     context << qtName(steps);
-  context_->setText(context.join(QStringLiteral("  ·  ")));
-  context_->setToolTip(context_->text());
+  context_->setFullText(context.join(QStringLiteral("  ·  ")));
 
   const std::vector<KeyFigure> figures = keyFigures(*r, {});
   // Two or three tiles a row: the dock is narrow, and a tile's detail line

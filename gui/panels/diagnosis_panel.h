@@ -20,6 +20,7 @@ class QGridLayout;
 
 namespace damscope {
 
+class ElidedLabel;
 class FindingsModel;
 class ScorecardBar;
 
@@ -62,7 +63,7 @@ class DiagnosisPanel : public QWidget {
   QLabel* scope_ = nullptr;
   QLabel* verdict_ = nullptr;
   QLabel* sentence_ = nullptr;
-  QLabel* context_ = nullptr;
+  ElidedLabel* context_ = nullptr;
   QGridLayout* figures_ = nullptr;
   QLabel* scorecard_title_ = nullptr;
   ScorecardBar* bar_ = nullptr;

@@ -149,5 +149,35 @@ TEST(GuiScreenshot, HelpAndVersionNeedNoDisplay) {
   EXPECT_NE(run.out.find("damscope-gui"), std::string::npos) << run.out;
 }
 
+// Without a display, options are still judged first, and a window that cannot
+// open is one line and exit code 2, not Qt's abort (SIGABRT, exit 134) after a
+// page of plugin messages (issue 32 §6).
+TEST(GuiScreenshot, NoDisplayIsOneLineAndExitTwo) {
+  const std::string no_display = "env -u QT_QPA_PLATFORM -u DISPLAY -u WAYLAND_DISPLAY ";
+  TempDir dir;
+  const std::string trace = dir.file("run.json");
+  testing::writeFile(trace, testing::dataBoundKinetoTrace(0, 0));
+
+  auto run = runCommand(no_display + gui() + " " + trace + " --size abc");
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("--size abc"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find('\n'), run.err.size() - 1) << "one line: " << run.err;
+
+  run = runCommand(no_display + gui() + " " + trace + " --view nowhere");
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("--view nowhere"), std::string::npos) << run.err;
+
+  run = runCommand(no_display + gui() + " " + trace);
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("no display"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find('\n'), run.err.size() - 1) << "one line: " << run.err;
+
+  // A screenshot still draws offscreen.
+  const std::string out = dir.file("shot.png");
+  run = runCommand(no_display + gui() + " " + trace + " --screenshot " + out + " --size 640x400");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(std::filesystem::exists(out));
+}
+
 }  // namespace
 }  // namespace damscope

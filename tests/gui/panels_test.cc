@@ -315,6 +315,31 @@ TEST(DiagnosisPanel, TheScorecardAndKeyFiguresNameTheirScope) {
   EXPECT_EQ(with_scope, static_cast<int>(keyFigures(rank, {}).size()));
 }
 
+// A device name from the trace longer than the panel is cut with "…" (not
+// clipped at the edge, where it would look whole), and the tooltip holds the
+// whole line (issue 32 §6).
+TEST(DiagnosisPanel, ALongContextLineEndsInAnEllipsis) {
+  AnalysedRun copy = analysedRunOf(smallTrainingTrace());
+  copy.run.ranks[0].device_name = std::string(300, 'D') + "-tail";
+  const auto run = std::make_shared<const AnalysedRun>(std::move(copy));
+  DiagnosisPanel panel;
+  panel.resize(560, 800);
+  panel.setRun(run, 0);
+  panel.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+  auto* context = panel.findChild<QLabel*>(QStringLiteral("diagnosisContext"));
+  ASSERT_NE(context, nullptr);
+  EXPECT_TRUE(context->text().endsWith(QChar(0x2026))) << context->text().toStdString();
+  EXPECT_LE(context->fontMetrics().horizontalAdvance(context->text()), context->width());
+  EXPECT_TRUE(context->toolTip().contains(QStringLiteral("-tail")));
+  EXPECT_LE(panel.width(), 560);
+
+  panel.resize(5000, 800);
+  QTest::qWait(10);
+  EXPECT_FALSE(context->text().endsWith(QChar(0x2026))) << "room for the whole line";
+  EXPECT_TRUE(context->text().contains(QStringLiteral("-tail")));
+}
+
 // Opens a real trace; skipped where ../shared/traces is not present.
 TEST(DiagnosisPanel, PaintsTheDiagnosisOfResnet50) {
   const std::string trace = "../shared/traces/kineto/resnet50_workers0.pt.trace.json.gz";
