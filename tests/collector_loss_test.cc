@@ -179,7 +179,12 @@ TEST_F(Loss, TheProgramsOwnCrashHandlerStillRunsAfterTheSave) {
   const std::vector<int64_t> counts = readCounts(dir_.file("counts"));
   const TraceTables t = load();
   EXPECT_EQ(t.getMeta("collector.end_reason"), "signal SIGSEGV");
-  EXPECT_EQ(rangesInTrace(t, "tick") + t.getStat("collector.nvtx_ring_overflow"), counts[0]);
+  // As above: nvtx_ring_overflow counts both threads' lost ranges, so on a
+  // loaded machine (the ring overflows only then) it can exceed the crashing
+  // thread's share; the file never holds more than the thread completed.
+  const int64_t ticks = rangesInTrace(t, "tick");
+  EXPECT_LE(ticks, counts[0]);
+  EXPECT_GE(ticks + t.getStat("collector.nvtx_ring_overflow"), counts[0]);
 }
 
 TEST_F(Loss, InfoFinalizesARecordingItsRecorderNeverFinished) {
