@@ -65,6 +65,7 @@ LaneLayout layoutLanes(const TimelineRows& rows, const RowArrangement& arrangeme
       y += out.lane_h[lane];
     }
     y += TimelinePainter::kRowGapPx;
+    if (arrangement.pinned(r)) out.pinned_height = y;
   }
   out.content_height = y;
   return out;
@@ -96,17 +97,21 @@ void TimelinePainter::paint(QPainter& p, const TimelineFrame& f, std::vector<Tim
   const int top = rowsTop();
   const int bottom = rowsBottom(f.size);
   const QFontMetrics metrics(font_);
+  // The pinned block stays at the top; the other rows scroll under it.
+  const int pinned_bottom = std::min(bottom, top + f.pinned_height);
   p.save();
-  p.setClipRect(0, top, f.size.width(), bottom - top);
   for (size_t r = 0; r < rows.rows.size(); ++r) {
     const TimelineRow& row = rows.rows[r];
     const int last_lane = row.first_lane + row.lane_count - 1;
     const bool collapsed = r < f.row_collapsed.size() && f.row_collapsed[r];
     if (r < f.row_y.size() && f.row_y[r] < 0) continue;  // hidden, or in a folded rank group
-    const double y0 =
-        r < f.row_y.size() ? rowsTop() + f.row_y[r] - f.scroll_y : laneTop(f, row.first_lane);
+    const bool pinned = r < f.row_y.size() && f.row_y[r] < f.pinned_height;
+    const int clip_top = pinned ? top : pinned_bottom;
+    const int clip_bottom = pinned ? pinned_bottom : bottom;
+    const double y0 = r < f.row_y.size() ? yOf(f, f.row_y[r]) : laneTop(f, row.first_lane);
     const double y1 = collapsed ? y0 + kLanePx : laneTop(f, last_lane) + laneHeight(f, last_lane);
-    if (y1 < top || y0 > bottom) continue;
+    if (y1 <= clip_top || y0 >= clip_bottom) continue;
+    p.setClipRect(0, clip_top, f.size.width(), clip_bottom - clip_top);
     if (row.kind == RowKind::kRankHeader) {
       paintRankHeader(p, f, row, y0);
       continue;
@@ -126,7 +131,7 @@ void TimelinePainter::paint(QPainter& p, const TimelineFrame& f, std::vector<Tim
     for (int l = 0; l < row.lane_count; ++l) {
       const int lane = row.first_lane + l;
       const double y = laneTop(f, lane);
-      if (y > bottom || y + 2 * kLanePx < top) continue;
+      if (y >= clip_bottom || y + laneHeight(f, lane) <= clip_top) continue;
       const LaneKind kind = rows.lanes[static_cast<size_t>(lane)].kind;
       if (kind == LaneKind::kCounter) {
         paintCounter(p, f, lane, y);
@@ -140,6 +145,10 @@ void TimelinePainter::paint(QPainter& p, const TimelineFrame& f, std::vector<Tim
   p.restore();
   p.setPen(palette_.color(QPalette::Mid));
   p.drawLine(kGutterPx, top, kGutterPx, bottom);
+  // Where the scrolling rows pass under the pinned ones.
+  if (f.pinned_height > 0 && pinned_bottom < bottom) {
+    p.drawLine(0, pinned_bottom - 1, f.size.width(), pinned_bottom - 1);
+  }
   paintLegend(p, f);
 }
 

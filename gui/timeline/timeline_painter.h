@@ -68,6 +68,9 @@ std::shared_ptr<const TimelineData> buildTimelineData(const AnalysedRun& run, in
 // header). row_y is -1 for a row not shown (hidden, or in a folded rank
 // group); lane_y is -1 and lane_h 0 for the lanes of a row not shown or
 // collapsed (a collapsed row keeps one lane's height for its header).
+// The pinned rows come first and stay in place while the others scroll
+// under them, as Perfetto's pinned tracks do: pinned_height is the content
+// height of that block (0 when nothing is pinned).
 struct LaneLayout {
   std::vector<int> lane_y;
   std::vector<int> lane_h;
@@ -75,6 +78,7 @@ struct LaneLayout {
   std::vector<uint8_t> row_collapsed;
   std::vector<uint8_t> group_collapsed;
   int content_height = 0;
+  int pinned_height = 0;
 };
 LaneLayout layoutLanes(const TimelineRows& rows, const RowArrangement& arrangement = {},
                        const std::vector<bool>& collapsed_groups = {});
@@ -91,7 +95,8 @@ struct TimelineFrame {
   std::span<const int> row_y;                // LaneLayout::row_y; empty: each row at its first lane
   std::span<const uint8_t> row_collapsed;    // LaneLayout::row_collapsed; empty: none
   std::span<const uint8_t> group_collapsed;  // LaneLayout::group_collapsed; empty: none
-  int scroll_y = 0;                          // content y shown at the rows' top
+  int scroll_y = 0;                          // content y shown below the pinned rows
+  int pinned_height = 0;                     // LaneLayout::pinned_height: rows that do not scroll
 };
 
 // What the last paint() drew, for the frame-time overlay (F12).
@@ -150,9 +155,14 @@ class TimelinePainter {
   // one (palette.h), so that the selection shows on any fill.
   static void paintSelection(QPainter& p, const QRectF& rect);
 
+  // The widget y of content y `content_y` in `frame`: the pinned block does
+  // not scroll.
+  static double yOf(const TimelineFrame& frame, int content_y) {
+    return rowsTop() + content_y - (content_y < frame.pinned_height ? 0 : frame.scroll_y);
+  }
   // The widget y of `lane`'s top in `frame`.
   static double laneTop(const TimelineFrame& frame, int lane) {
-    return rowsTop() + frame.lane_y[static_cast<size_t>(lane)] - frame.scroll_y;
+    return yOf(frame, frame.lane_y[static_cast<size_t>(lane)]);
   }
 
  private:

@@ -116,6 +116,7 @@ TimelineFrame TimelineWidget::frame() const {
   f.row_collapsed = layout_.row_collapsed;
   f.group_collapsed = layout_.group_collapsed;
   f.scroll_y = vbar_->value();
+  f.pinned_height = layout_.pinned_height;
   return f;
 }
 
@@ -222,9 +223,12 @@ void TimelineWidget::ensureVisible(int lane) {
   if (group >= 0 && collapsed_[static_cast<size_t>(group)]) setCollapsed(group, false);
   if (layout_.lane_y[static_cast<size_t>(lane)] < 0) return;  // a hidden or collapsed row
   const int top = layout_.lane_y[static_cast<size_t>(lane)];
+  const int pinned = layout_.pinned_height;
+  if (top < pinned) return;  // the pinned rows are always in view
+  // The scrolling rows show content y from value + pinned to value + visible.
   const int visible = rowsBottom() - rowsTop();
-  if (top < vbar_->value() || top + kLanePx > vbar_->value() + visible) {
-    vbar_->setValue(std::max(0, top - visible / 3));
+  if (top < vbar_->value() + pinned || top + kLanePx > vbar_->value() + visible) {
+    vbar_->setValue(std::max(0, top - pinned - (visible - pinned) / 3));
   }
 }
 
@@ -253,7 +257,11 @@ QRectF TimelineWidget::eventRect(const EventRef& ref) const {
   const auto span = viewSpan(ref);
   if (lane < 0 || !span || layout_.lane_y[static_cast<size_t>(lane)] < 0) return {};
   const double top = laneTop(lane);
-  if (top + kLanePx <= rowsTop() || top >= rowsBottom()) return {};
+  // A scrolling lane under the pinned rows is out of view.
+  const int pinned = layout_.lane_y[static_cast<size_t>(lane)] < layout_.pinned_height
+                         ? 0
+                         : layout_.pinned_height;
+  if (top + kLanePx <= rowsTop() + pinned || top >= rowsBottom()) return {};
   const double x0 = std::max<double>(kGutterPx, xOf(span->ts));
   const double x1 = std::min<double>(kGutterPx + plotWidth(), xOf(span->end()));
   if (x1 < x0) return {};
@@ -384,8 +392,11 @@ void TimelineWidget::paintFrameTimes(QPainter& p) {
 
 const TimelineItem* TimelineWidget::itemAt(const QPoint& pos) const {
   if (dirty_) const_cast<TimelineWidget*>(this)->rebuild();
+  // The lane under the pointer decides: a scrolling lane's item can lie under
+  // the pinned rows.
+  const int lane = laneAt(pos.y());
   for (const TimelineItem& d : items_) {
-    if (d.rect.adjusted(-0.5, 0, 0.5, 0).contains(pos)) return &d;
+    if (d.lane == lane && d.rect.adjusted(-0.5, 0, 0.5, 0).contains(pos)) return &d;
   }
   return nullptr;
 }
@@ -406,9 +417,14 @@ std::optional<EventSpan> TimelineWidget::viewSpan(const EventRef& ref) const {
   return span;
 }
 
+int TimelineWidget::contentY(int y) const {
+  const int below_top = y - rowsTop();
+  return below_top < layout_.pinned_height ? below_top : below_top + vbar_->value();
+}
+
 int TimelineWidget::laneAt(int y) const {
   if (!data_ || y < rowsTop() || y >= rowsBottom()) return -1;
-  const int content_y = y - rowsTop() + vbar_->value();
+  const int content_y = contentY(y);
   for (size_t l = 0; l < layout_.lane_y.size(); ++l) {
     if (content_y >= layout_.lane_y[l] && content_y < layout_.lane_y[l] + layout_.lane_h[l]) {
       return static_cast<int>(l);
@@ -608,7 +624,7 @@ void TimelineWidget::setRowArrangement(const RowArrangement& arrangement) {
 
 std::optional<int> TimelineWidget::rowAt(int y) const {
   if (!data_ || y < rowsTop() || y >= rowsBottom()) return std::nullopt;
-  const int content_y = y - rowsTop() + vbar_->value();
+  const int content_y = contentY(y);
   const TimelineRows& rows = data_->rows;
   for (size_t r = 0; r < rows.rows.size(); ++r) {
     const int top = layout_.row_y[r];

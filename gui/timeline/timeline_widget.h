@@ -102,6 +102,8 @@ class TimelineWidget : public QWidget {
   const FrameTimes& frameTimes() const { return frame_times_; }
   // The lane drawn at widget y, or -1.
   int laneAt(int y) const;
+  // The rows' content y drawn at widget y (the pinned rows do not scroll).
+  int contentY(int y) const;
   // Whether the rows of group `group` (TimelineRows::groups) are folded under
   // its header; setCollapsed folds or opens them as a click on the header does.
   bool isCollapsed(int group) const {

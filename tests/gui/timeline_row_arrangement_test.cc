@@ -4,6 +4,7 @@
 
 #include <QAction>
 #include <QMenu>
+#include <QScrollBar>
 
 #include "gui/timeline/row_arrangement.h"
 #include "gui/timeline/timeline_widget.h"
@@ -68,6 +69,55 @@ TEST_F(RowLayoutTest, AHiddenRowTakesNoSpaceAndAPinnedOneComesFirst) {
   EXPECT_EQ(l.lane_y[static_cast<size_t>(rows_.rows[0].first_lane)], -1);
   EXPECT_EQ(l.row_y[static_cast<size_t>(last)], 0) << "pinned to the top";
   EXPECT_GT(l.row_y[1], 0);
+}
+
+// Pinned rows stay at the top while the others scroll under them, as
+// Perfetto's pinned tracks do (docs/gui.md, M13).
+TEST_F(RowLayoutTest, PinnedRowsStayInPlaceWhileTheOthersScrollUnderThem) {
+  const int last = static_cast<int>(rows_.rows.size()) - 1;
+  RowArrangement a;
+  a.setPinned(last, true);
+  const LaneLayout l = layoutLanes(rows_, a);
+  ASSERT_GT(l.pinned_height, 0);
+  EXPECT_EQ(layoutLanes(rows_).pinned_height, 0) << "nothing pinned";
+  for (size_t r = 0; r + 1 < rows_.rows.size(); ++r) {
+    if (l.row_y[r] >= 0) {
+      EXPECT_GE(l.row_y[r], l.pinned_height) << "row " << r;
+    }
+  }
+
+  const int top = TimelineWidget::kRulerPx + TimelineWidget::kStepBandPx;
+  TimelineWidget widget;
+  widget.setMinimumSize(400, 50);  // shorter than the rows of this small trace
+  widget.resize(1200, top + l.pinned_height + 3 * TimelineWidget::kLanePx +
+                          TimelinePainter::kLegendPx);
+  widget.setRun(run_, 0);
+  widget.setRowArrangement(a);
+  auto* bar = widget.findChild<QScrollBar*>();
+  ASSERT_NE(bar, nullptr);
+  ASSERT_GT(bar->maximum(), 0) << "the rows must not all fit: " << l.content_height << " px in "
+                               << widget.height();
+  bar->setValue(bar->maximum());
+  EXPECT_EQ(widget.rowAt(top + 4), last) << "the pinned row stays at the top";
+  const int below = top + l.pinned_height + 2;
+  EXPECT_EQ(widget.contentY(below), l.pinned_height + 2 + bar->value());
+  const std::optional<int> scrolled = widget.rowAt(below);
+  ASSERT_TRUE(scrolled.has_value());
+  EXPECT_NE(*scrolled, last);
+  EXPECT_GT(l.row_y[static_cast<size_t>(*scrolled)] +
+                TimelineWidget::kLanePx,
+            l.pinned_height + bar->value())
+      << "the row under the pinned block is the one scrolled to";
+  // A scrolling row's event under the pinned block is out of view.
+  const EventRef kernel{0, EventKind::kKernel, 0};
+  const int kernel_row = rows_.lanes[static_cast<size_t>(rows_.laneOf(kernel))].row;
+  const bool under_the_pin = l.row_y[static_cast<size_t>(kernel_row)] + TimelineWidget::kLanePx <=
+                             l.pinned_height + bar->value();
+  if (kernel_row != last && under_the_pin) {
+    widget.zoomToSpan(rows_.start, rows_.start + testing::us(2000));
+    EXPECT_TRUE(widget.eventRect(kernel).isEmpty());
+  }
+  EXPECT_FALSE(widget.grab().isNull());
 }
 
 TEST_F(RowLayoutTest, TheRowHeadersMenuCollapsesHidesPinsAndShowsAllAgain) {
