@@ -83,10 +83,6 @@ QColor counterColor() {
   return {0x4c, 0x8b, 0xb8};
 }
 
-QColor highlightColor() {
-  return {0xff, 0xa5, 0x00};
-}
-
 QColor selectionOuterColor() {
   return {0x10, 0x10, 0x10};
 }

@@ -8,7 +8,7 @@
 //
 // The timeline's other colours live here too, so no widget picks a colour:
 // what a copy, memset, API call or sync is drawn in, a range's hue, the step
-// band's stripes, the counter plots' fill and the highlight of evidence.
+// band's stripes and the counter plots' fill.
 #pragma once
 
 #include <cstddef>
@@ -62,11 +62,10 @@ QColor rangeColor(int32_t name_id);
 QColor stepBandColor(size_t index);
 // A counter plot's area (drawn translucent, outlined darker).
 QColor counterColor();
-// The outline of highlighted events (a finding's evidence, a table row's runs).
-QColor highlightColor();
 // The selected event's double outline: a dark ring outside a light one, so
 // that one of the two contrasts with any fill (as Perfetto outlines its
-// selected slice).
+// selected slice). Highlighted events (evidence) are outlined in the same
+// two colours, dashed (TimelinePainter::paintEvidence).
 QColor selectionOuterColor();
 QColor selectionInnerColor();
 

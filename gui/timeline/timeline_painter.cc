@@ -184,6 +184,19 @@ void TimelinePainter::paintSelection(QPainter& p, const QRectF& rect) {
   p.restore();
 }
 
+void TimelinePainter::paintEvidence(QPainter& p, const QRectF& rect) {
+  p.save();
+  p.setBrush(Qt::NoBrush);
+  const QRectF ring = rect.adjusted(-1.5, -1.5, 1.5, 1.5);
+  p.setPen(QPen(selectionInnerColor(), 2));
+  p.drawRect(ring);
+  QPen dashes(selectionOuterColor(), 2, Qt::CustomDashLine, Qt::FlatCap);
+  dashes.setDashPattern({2, 2});  // in pen widths: 4 px dark, 4 px light
+  p.setPen(dashes);
+  p.drawRect(ring);
+  p.restore();
+}
+
 void TimelinePainter::paintRuler(QPainter& p, const TimelineFrame& f) {
   p.fillRect(QRect(0, 0, f.size.width(), kRulerPx), palette_.color(QPalette::Window));
   if (!f.data) return;

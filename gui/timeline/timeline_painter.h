@@ -154,6 +154,13 @@ class TimelinePainter {
   // Outlines the selected event's box `rect`: a dark ring outside a light
   // one (palette.h), so that the selection shows on any fill.
   static void paintSelection(QPainter& p, const QRectF& rect);
+  // Outlines a highlighted event (a finding's evidence, a table row's runs):
+  // dark dashes over a light ring. Like the selection it shows on any fill
+  // — every hue of the circle is some kernel class's or bubble cause's, so a
+  // coloured outline vanishes around an event of its own hue (an orange one
+  // around a host-stall bubble did) — and its dashes tell it from the
+  // selection's solid rings.
+  static void paintEvidence(QPainter& p, const QRectF& rect);
 
   // The widget y of content y `content_y` in `frame`: the pinned block does
   // not scroll.

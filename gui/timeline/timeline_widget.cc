@@ -309,10 +309,9 @@ void TimelineWidget::paintOverlay(QPainter& p) {
   p.save();
   p.setClipRect(kGutterPx, rowsTop(), plotWidth(), rowsBottom() - rowsTop());
   p.setBrush(Qt::NoBrush);
-  p.setPen(QPen(highlightColor(), 2));
   for (const EventRef& ref : highlighted_) {
     const QRectF r = eventRect(ref);
-    if (!r.isEmpty()) p.drawRect(r.adjusted(-1, -1, 1, 1));
+    if (!r.isEmpty()) TimelinePainter::paintEvidence(p, r);
   }
   if (hover_) {
     p.setPen(QPen(palette().color(QPalette::Text), 1));

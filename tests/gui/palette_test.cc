@@ -101,7 +101,6 @@ TEST(Palette, TheTimelinesOtherColoursAreDistinctAndStable) {
   EXPECT_GT(std::abs(rangeColor(7).hslHue() - rangeColor(8).hslHue()), 20);
   EXPECT_NE(stepBandColor(0), stepBandColor(1));
   EXPECT_EQ(stepBandColor(0), stepBandColor(2));
-  EXPECT_NE(counterColor(), highlightColor());
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <vector>
 
 #include <QImage>
 #include <QPainter>
@@ -232,13 +233,14 @@ TEST(TimelinePainter, AFoldsInkFollowsItsBusyFraction) {
   EXPECT_GT(foldInk(290), 0.7);
 }
 
-// The selection's rings over a box of `fill`: the most contrast any pixel on
-// a line across the box's left edge has against the fill (WCAG ratio).
-double selectionContrast(const QColor& fill) {
+// An outline (`paint`) over a box of `fill`: the most contrast any pixel
+// near the box's left edge has against the fill (WCAG ratio). Eight rows,
+// one period of the evidence outline's dashes.
+double outlineContrast(const QColor& fill, void (*paint)(QPainter&, const QRectF&)) {
   QImage image(100, 60, QImage::Format_ARGB32_Premultiplied);
   image.fill(fill);
   QPainter p(&image);
-  TimelinePainter::paintSelection(p, QRectF(30, 20, 40, 16));
+  paint(p, QRectF(30, 20, 40, 16));
   p.end();
   const auto luminance = [](const QColor& c) {
     const auto linear = [](double v) {
@@ -247,12 +249,32 @@ double selectionContrast(const QColor& fill) {
     return 0.2126 * linear(c.redF()) + 0.7152 * linear(c.greenF()) + 0.0722 * linear(c.blueF());
   };
   double best = 1;
-  for (int x = 24; x <= 34; ++x) {
-    const double a = luminance(QColor(image.pixel(x, 28)));
-    const double b = luminance(fill);
-    best = std::max(best, (std::max(a, b) + 0.05) / (std::min(a, b) + 0.05));
+  for (int y = 24; y < 32; ++y) {
+    for (int x = 24; x <= 34; ++x) {
+      const double a = luminance(QColor(image.pixel(x, y)));
+      const double b = luminance(fill);
+      best = std::max(best, (std::max(a, b) + 0.05) / (std::min(a, b) + 0.05));
+    }
   }
   return best;
+}
+
+double selectionContrast(const QColor& fill) {
+  return outlineContrast(fill, &TimelinePainter::paintSelection);
+}
+
+// Evidence is outlined around bubbles and kernels of every colour: the
+// outline shows on each (an orange one vanished around host-stall bubbles).
+TEST(TimelinePainter, TheEvidenceOutlineShowsOnEveryFill) {
+  std::vector<QColor> fills = {QColor(Qt::white), QColor(Qt::black)};
+  for (size_t a = 0; a < kAxisCount; ++a) fills.push_back(axisColor(static_cast<Axis>(a)));
+  for (size_t c = 0; c < kKernelCategoryCount; ++c) {
+    fills.push_back(categoryColor(static_cast<KernelCategory>(c)));
+  }
+  for (const QColor& fill : fills) {
+    EXPECT_GE(outlineContrast(fill, &TimelinePainter::paintEvidence), 3.0)
+        << fill.name().toStdString();
+  }
 }
 
 TEST(TimelinePainter, TheSelectionShowsOnALightAndOnADarkFill) {
