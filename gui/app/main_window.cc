@@ -319,11 +319,16 @@ void MainWindow::onLoaded(std::shared_ptr<const AnalysedRun> run, const QStringL
     // would otherwise end at 100 % while the timeline is still built.
     progress_label_->setText("Building the timeline of " + fileNames(inputs));
     progress_label_->show();
-    progress_->setRange(0, 0);  // a busy bar: the build reports no fraction
+    progress_->setRange(0, 1000);
+    progress_->setValue(0);
     progress_->show();
+    const QMetaObject::Connection building =
+        connect(timeline_, &TimelineView::buildProgressed, this,
+                [this](double fraction) { progress_->setValue(static_cast<int>(fraction * 1000)); });
     connect(
         timeline_, &TimelineView::ready, this,
-        [this] {
+        [this, building] {
+          disconnect(building);
           setBusy(false);
           emit runShown();
         },

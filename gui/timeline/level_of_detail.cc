@@ -100,10 +100,15 @@ class PixelFold {
 
 }  // namespace
 
-LevelOfDetail::LevelOfDetail(const TimelineRows& rows) : rows_(&rows) {
+LevelOfDetail::LevelOfDetail(const TimelineRows& rows, const Progress& progress) : rows_(&rows) {
   lanes_.resize(rows.lanes.size());
+  double events = 0;
+  for (const Lane& lane : rows.lanes) events += static_cast<double>(lane.events.size());
+  double done = 0;
   for (size_t l = 0; l < rows.lanes.size(); ++l) {
     const Lane& lane = rows.lanes[l];
+    progress.report(events > 0 ? done / events : 0);
+    done += static_cast<double>(lane.events.size());
     std::vector<Level>& levels = lanes_[l];
     Level base;
     base.max_end = prefixMaxEnd(lane.events.size(), [&](size_t i) { return lane.events[i].end; });

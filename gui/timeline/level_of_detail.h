@@ -89,7 +89,8 @@ class LevelOfDetail {
   LevelOfDetail() = default;
   // Builds every lane's levels; counter and skew lanes keep level 0 only
   // (they are drawn as plots and bars, decimated per pixel). `rows` must outlive this object.
-  explicit LevelOfDetail(const TimelineRows& rows);
+  // `progress` hears how far the build is, by the events of the lanes done.
+  explicit LevelOfDetail(const TimelineRows& rows, const Progress& progress = {});
 
   // Appends to `out` the items of `lane` that overlap [t0, t1) at the level
   // for `ns_per_px`, folded per pixel column counted from t0, in start order.

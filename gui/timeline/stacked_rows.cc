@@ -23,7 +23,8 @@ std::string rankGroupLabel(const AnalysedRun& run, const RankGroup& group) {
   return label;
 }
 
-TimelineRows stackRanks(const AnalysedRun& run, const RankAlignment& alignment) {
+TimelineRows stackRanks(const AnalysedRun& run, const RankAlignment& alignment,
+                        const Progress& progress) {
   TimelineRows out;
   out.rank = -1;
   out.alignment = alignment.description;
@@ -51,7 +52,10 @@ TimelineRows stackRanks(const AnalysedRun& run, const RankAlignment& alignment) 
     hi = std::max(hi, s.last_start);
   }
   for (size_t r = 0; r < n; ++r) {
-    TimelineRows one = buildTimelineRows(run, static_cast<int>(r));
+    const double each = 1.0 / static_cast<double>(n);
+    TimelineRows one = buildTimelineRows(
+        run, static_cast<int>(r),
+        progress.part(each * static_cast<double>(r), each * static_cast<double>(r + 1)));
     const int64_t offset = alignment.offset_ns[r];
     RankGroup group;
     group.rank = static_cast<int32_t>(r);
@@ -108,10 +112,12 @@ TimelineRows stackRanks(const AnalysedRun& run, const RankAlignment& alignment) 
   return out;
 }
 
-std::shared_ptr<const TimelineData> buildJobTimelineData(const AnalysedRun& run) {
+std::shared_ptr<const TimelineData> buildJobTimelineData(const AnalysedRun& run,
+                                                         const Progress& progress) {
   auto data = std::make_shared<TimelineData>();
-  data->rows = stackRanks(run, alignRanks(run));
-  data->lod = LevelOfDetail(data->rows);
+  // Shares of the bar as in buildTimelineData (timeline_painter.cc).
+  data->rows = stackRanks(run, alignRanks(run), progress.part(0, 0.16));
+  data->lod = LevelOfDetail(data->rows, progress.part(0.16, 1));
   return data;
 }
 

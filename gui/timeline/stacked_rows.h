@@ -16,11 +16,14 @@
 
 namespace damscope {
 
-// The stacked rows of every rank of `run` on `alignment`'s clock.
-TimelineRows stackRanks(const AnalysedRun& run, const RankAlignment& alignment);
+// The stacked rows of every rank of `run` on `alignment`'s clock; `progress`
+// hears how many ranks are done.
+TimelineRows stackRanks(const AnalysedRun& run, const RankAlignment& alignment,
+                        const Progress& progress = {});
 
 // alignRanks, stackRanks and their aggregates. Pure: safe off the UI thread.
-std::shared_ptr<const TimelineData> buildJobTimelineData(const AnalysedRun& run);
+std::shared_ptr<const TimelineData> buildJobTimelineData(const AnalysedRun& run,
+                                                         const Progress& progress = {});
 
 // The header of a rank's group: "rank 1 — rank1.json", and its offset when
 // its times were moved.

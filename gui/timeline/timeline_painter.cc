@@ -27,10 +27,14 @@ QString durationText(int64_t ns) {
 
 }  // namespace
 
-std::shared_ptr<const TimelineData> buildTimelineData(const AnalysedRun& run, int rank) {
+std::shared_ptr<const TimelineData> buildTimelineData(const AnalysedRun& run, int rank,
+                                                      const Progress& progress) {
   auto data = std::make_shared<TimelineData>();
-  data->rows = buildTimelineRows(run, rank);
-  data->lod = LevelOfDetail(data->rows);
+  // The stages' shares of the bar are their shares of the time: rows 16 %,
+  // levels 82 %, the summary 2 % on 10 M kernels (bench/gui_timeline_bench).
+  data->rows = buildTimelineRows(run, rank, progress.part(0, 0.16));
+  data->lod = LevelOfDetail(data->rows, progress.part(0.16, 0.98));
+  progress.report(0.98);
   data->whole = summarizeRange(data->rows, run, {data->rows.start, data->rows.end});
   return data;
 }

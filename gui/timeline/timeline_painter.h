@@ -59,7 +59,9 @@ struct TimelineData {
   RangeSummary whole;
 };
 // Pure: safe to call off the UI thread.
-std::shared_ptr<const TimelineData> buildTimelineData(const AnalysedRun& run, int rank);
+// `progress` hears how far the build is.
+std::shared_ptr<const TimelineData> buildTimelineData(const AnalysedRun& run, int rank,
+                                                      const Progress& progress = {});
 
 // Where each row and lane lies in the rows' content (y from the first row's
 // top, before scrolling), and the content's height, with the rows arranged

@@ -40,7 +40,8 @@ int64_t endOf(int64_t ts, int64_t dur) {
 
 class Builder {
  public:
-  Builder(const AnalysedRun& run, int rank) : t_(run.tables[static_cast<size_t>(rank)]) {
+  Builder(const AnalysedRun& run, int rank, const Progress& progress)
+      : t_(run.tables[static_cast<size_t>(rank)]), progress_(progress) {
     out_.rank = rank;
     if (static_cast<size_t>(rank) < run.run.ranks.size()) {
       result_ = &run.run.ranks[static_cast<size_t>(rank)];
@@ -49,10 +50,22 @@ class Builder {
 
   TimelineRows build() {
     out_.lane_of.resize(kEventKindCount);
+    // Reported by the events each stage handles; sorting the rows' lanes
+    // (emitRows) costs about as much again as collecting them.
+    const double device = static_cast<double>(t_.kernels.size() + t_.memcpys.size() +
+                                              t_.memsets.size());
+    const double host =
+        static_cast<double>(t_.api_calls.size() + t_.ranges.size() + t_.syncs.size());
+    const double gaps = result_ ? static_cast<double>(result_->gaps.size()) : 0.0;
+    const double total = std::max(1.0, 2 * (device + host + gaps));
     collectDeviceWork();
+    progress_.report(device / total);
     collectHost();
+    progress_.report((device + host) / total);
     if (result_) collectGaps();
+    progress_.report(0.5);
     emitRows();
+    progress_.report(0.95);
     collectCounters();
     if (result_) {
       for (const StepResult& step : result_->steps) {
@@ -426,6 +439,7 @@ class Builder {
   }
 
   const TraceTables& t_;
+  Progress progress_;
   const RankResult* result_ = nullptr;
   TimelineRows out_;
   std::map<StreamKey, RowDraft> streams_;
@@ -514,9 +528,9 @@ size_t TimelineRows::bytes() const {
   return n;
 }
 
-TimelineRows buildTimelineRows(const AnalysedRun& run, int rank) {
+TimelineRows buildTimelineRows(const AnalysedRun& run, int rank, const Progress& progress) {
   if (rank < 0 || static_cast<size_t>(rank) >= run.tables.size()) return {};
-  return Builder(run, rank).build();
+  return Builder(run, rank, progress).build();
 }
 
 }  // namespace damscope

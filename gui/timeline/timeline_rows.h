@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "analyzer/pipeline/pipeline.h"
+#include "base/progress.h"
 #include "gui/models/event_ref.h"
 #include "gui/timeline/rank_alignment.h"
 
@@ -137,6 +138,7 @@ std::optional<double> counterValueAt(const Lane& lane, int64_t ts);
 std::string counterValueText(double value);
 
 // The rows of `rank` (an index into run.tables); empty for a rank out of range.
-TimelineRows buildTimelineRows(const AnalysedRun& run, int rank);
+// `progress` hears how far the build is, by the events handled.
+TimelineRows buildTimelineRows(const AnalysedRun& run, int rank, const Progress& progress = {});
 
 }  // namespace damscope

@@ -119,8 +119,23 @@ void TimelineView::setRun(const std::shared_ptr<const AnalysedRun>& run, int ran
   }
   status_->setText("Building the timeline…");
   builds_.run(
-      [run, rank, stacked](const JobTracker::Job&) {
-        return stacked ? buildJobTimelineData(*run) : buildTimelineData(*run, rank);
+      [this, run, rank, stacked](const JobTracker::Job& job) {
+        // The bar needs a hundred steps at most: only 1 % more is posted.
+        auto last = std::make_shared<double>(-1.0);
+        const Progress progress(
+            [this, id = job.id, last](const ProgressUpdate& u) {
+              if (u.fraction - *last < 0.01) return;
+              *last = u.fraction;
+              QMetaObject::invokeMethod(
+                  this,
+                  [this, id, fraction = u.fraction] {
+                    if (builds_.isCurrent(id)) emit buildProgressed(fraction);
+                  },
+                  Qt::QueuedConnection);
+            },
+            &job.cancel);
+        return stacked ? buildJobTimelineData(*run, progress)
+                       : buildTimelineData(*run, rank, progress);
       },
       [this, run, rank](const std::shared_ptr<const TimelineData>& data) {
         timeline_->setData(run, rank, data);

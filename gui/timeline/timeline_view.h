@@ -47,6 +47,8 @@ class TimelineView : public QWidget {
 
  signals:
   void eventSelected(const damscope::EventRef& event);
+  // How far a build on the worker is, 0..1 (a new stage or 1 % more).
+  void buildProgressed(double fraction);
   void ready();
 
  private:

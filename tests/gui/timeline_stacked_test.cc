@@ -3,6 +3,8 @@
 // (stacked_rows.h), and the widget's collapsible rank groups, offscreen.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <QTest>
 
 #include "gui/timeline/stacked_rows.h"
@@ -181,6 +183,29 @@ TEST(StackedRows, EachRankIsAGroupUnderItsHeaderOnTheViewsClock) {
   EXPECT_EQ(rows.steps.size(), buildTimelineRows(*run, 0).steps.size());
   EXPECT_LE(rows.start, buildTimelineRows(*run, 0).start);
   EXPECT_GE(rows.end, buildTimelineRows(*run, 1).end + a.offset_ns[1]);
+}
+
+// The build reports a fraction by stage (issue 31 §5, M23): rising, through
+// several steps, for one rank and for the stacked job, so that the status
+// bar shows how far the last stage of opening a large run is.
+TEST(StackedRows, TheBuildReportsItsFractionByStage) {
+  const auto run = job(twoRanks(0, 0, "node"));
+  for (const bool stacked : {false, true}) {
+    std::vector<double> fractions;
+    const Progress progress(
+        [&fractions](const ProgressUpdate& u) { fractions.push_back(u.fraction); }, nullptr);
+    const auto data = stacked ? buildJobTimelineData(*run, progress)
+                              : buildTimelineData(*run, 0, progress);
+    ASSERT_NE(data, nullptr);
+    ASSERT_GE(fractions.size(), 5u) << (stacked ? "stacked" : "one rank");
+    EXPECT_TRUE(std::is_sorted(fractions.begin(), fractions.end()));
+    EXPECT_GE(fractions.front(), 0.0);
+    EXPECT_LE(fractions.back(), 1.0);
+    EXPECT_GE(fractions.back(), 0.5) << "the levels are reported too";
+    // Reports between the stages, not only at the ends.
+    EXPECT_TRUE(std::any_of(fractions.begin(), fractions.end(),
+                            [](double f) { return f > 0.01 && f < 0.16; }));
+  }
 }
 
 TEST(StackedRows, ACollapsedGroupKeepsOnlyItsHeader) {
