@@ -4,6 +4,8 @@
 // a device without the precision) and the requests it refuses.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "analyzer/planner/what_if.h"
 #include "analyzer/report/report_html.h"
 #include "analyzer/report/what_if_report.h"
@@ -188,8 +190,23 @@ TEST(WhatIf, UnknownKeysAndValuesAreRefusedWithTheKeysListed) {
   }
 }
 
+TEST(WhatIf, MfuAfterIsNeverAbove100Percent) {
+  // 60 % MFU with 60 % of the step a data stall: the kernels would run at
+  // 150 % of the peak, so some input of MFU is wrong.
+  RankResult r = measuredRun();
+  r.mfu.mfu_pct = 60;
+  const WhatIfEstimate e = only(r, "data=hidden");
+  EXPECT_TRUE(e.estimated);
+  EXPECT_FALSE(e.mfu_after_pct);
+  EXPECT_NE(e.basis.find("impossible"), std::string::npos) << e.basis;
+}
+
 TEST(WhatIf, ARunWithoutStepsHasNothingToEstimateFrom) {
   RankResult r = measuredRun();
+  r.window.avg_step_ns = std::numeric_limits<double>::infinity();
+  EXPECT_FALSE(estimateWhatIfs(r, {parsed("data=hidden")}).ok());
+  r.window.avg_step_ns = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_FALSE(estimateWhatIfs(r, {parsed("data=hidden")}).ok());
   r.window.avg_step_ns.reset();
   EXPECT_FALSE(estimateWhatIfs(r, {parsed("data=hidden")}).ok());
   r = measuredRun();

@@ -215,8 +215,17 @@ WhatIfEstimate estimate(const RankResult& run, const std::vector<WhatIf>& reques
   e.basis = fmt::format("{}", fmt::join(bases, "; "));
   e.step_after_ns = s.step();
   if (e.mfu_before_pct && peak_before && s.peak_flops_per_s && e.step_after_ns > 0) {
-    e.mfu_after_pct = *e.mfu_before_pct * (e.step_before_ns / e.step_after_ns) *
-                      (*peak_before / *s.peak_flops_per_s);
+    const double mfu = *e.mfu_before_pct * (e.step_before_ns / e.step_after_ns) *
+                       (*peak_before / *s.peak_flops_per_s);
+    // Above 100 % is impossible (mfu.h never reports it): the run's model
+    // FLOPs or peak are off by more than the step left to run them in.
+    if (mfu <= 100) {
+      e.mfu_after_pct = mfu;
+    } else {
+      e.basis += fmt::format("; MFU after would be {:.0f} %, impossible: the run's model FLOPs or "
+                             "peak are likely wrong",
+                             mfu);
+    }
   }
   if (e.memory_before_bytes) {
     const bool changed =
@@ -286,7 +295,7 @@ double WhatIfEstimate::changePct() const {
 Result<WhatIfReport> estimateWhatIfs(const RankResult& run, const std::vector<WhatIf>& requests) {
   const std::string source = run.store.empty() ? run.source : run.store;
   if (!run.scorecard || !run.window.avg_step_ns || !(*run.window.avg_step_ns > 0) ||
-      run.scorecard->run.total() <= 0) {
+      !std::isfinite(*run.window.avg_step_ns) || run.scorecard->run.total() <= 0) {
     return Error(source + ": no analysed steps with device work: nothing measured to estimate from");
   }
   WhatIfReport r;
