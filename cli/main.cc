@@ -212,7 +212,7 @@ int main(int argc, char** argv) {
   }
   plan->add_option("--what-if", plan_args.what_ifs,
                    "With a run: KEY=VALUE, repeatable, combined in order: data=hidden, "
-                   "overlap=on, precision=bf16|fp16|tf32, checkpointing=full|selective "
+                   "overlap=on, precision=bf16|fp16|tf32, checkpointing=full|selective, batch=N "
                    "(default: each that applies to the run)")
       ->needs(plan_run);
 

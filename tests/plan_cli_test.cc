@@ -124,7 +124,7 @@ TEST(PlanCli, WhatIfOnARecordedRunEstimatesFromItsBreakdown) {
 }
 
 TEST(PlanCli, WhatIfMistakesAreOneLineAndExitTwo) {
-  for (const char* args : {"missing.db --what-if batch=8",
+  for (const char* args : {"missing.db --what-if batch=0",
                            "missing.db --what-if precision=fp8",
                            "missing.db --what-if data",
                            "missing.db --gpu a100-sxm4-80gb",
@@ -138,7 +138,7 @@ TEST(PlanCli, WhatIfMistakesAreOneLineAndExitTwo) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\n" << r.err;
   }
   // The keys are listed.
-  EXPECT_NE(damscope("missing.db --what-if batch=8").err.find("data=hidden, overlap=on"),
+  EXPECT_NE(damscope("missing.db --what-if size=8").err.find("data=hidden, overlap=on"),
             std::string::npos);
 }
 

@@ -165,6 +165,28 @@ TEST(WhatIf, SelectiveCheckpointingRecomputesTheScoresShare) {
   EXPECT_FALSE(only(no_shape, "checkpointing=selective").estimated);
 }
 
+TEST(WhatIf, ABatchScalesKernelTimeAndLeavesTheStalls) {
+  // Micro-batch 8 -> 16: 120 ms of kernels -> 240 ms, 280 ms of stalls stay.
+  const WhatIfEstimate e = only(measuredRun(), "batch=16");
+  ASSERT_TRUE(e.estimated) << e.basis;
+  EXPECT_NEAR(e.step_after_ns, 520 * kMs, 1);
+  // Twice the model FLOPs a step in 520 ms instead of 400.
+  ASSERT_TRUE(e.mfu_after_pct);
+  EXPECT_NEAR(*e.mfu_after_pct, 10 * 2 * 400 / 520.0, 1e-9);
+  ASSERT_TRUE(e.memory_after_bytes && e.memory_before_bytes);
+  EXPECT_GT(*e.memory_after_bytes, *e.memory_before_bytes);
+  // Halving it halves the kernel time.
+  EXPECT_NEAR(only(measuredRun(), "batch=4").step_after_ns, 340 * kMs, 1);
+
+  RankResult unknown = measuredRun();
+  unknown.memory.reset();
+  const WhatIfEstimate u = only(unknown, "batch=16");
+  EXPECT_FALSE(u.estimated);
+  EXPECT_NE(u.basis.find("batch is unknown"), std::string::npos) << u.basis;
+  unknown.samples_per_step = 8;
+  EXPECT_NEAR(only(unknown, "batch=16").step_after_ns, 520 * kMs, 1);
+}
+
 TEST(WhatIf, SeveralCombineInOrderAndEachStandsAlone) {
   const WhatIfReport r = estimated(measuredRun(), {"data=hidden", "overlap=on"});
   ASSERT_EQ(r.each.size(), 2U);
@@ -178,14 +200,17 @@ TEST(WhatIf, SeveralCombineInOrderAndEachStandsAlone) {
 
 TEST(WhatIf, UnknownKeysAndValuesAreRefusedWithTheKeysListed) {
   for (std::string_view bad : {"", "data", "data=shown", "precision=fp8", "precision=fp32",
-                               "checkpointing=none", "batch=8", "=on", "overlap=on=off"}) {
+                               "checkpointing=none", "batch=0", "batch=-8", "batch=8x", "batch=",
+                               "batch=2000000", "batch=99999999999999999999", "size=8", "=on",
+                               "overlap=on=off"}) {
     Result<WhatIf> w = parseWhatIf(bad);
     ASSERT_FALSE(w.ok()) << bad;
     EXPECT_NE(w.error().message().find(whatIfKeys()), std::string::npos);
     EXPECT_EQ(w.error().message().find('\n'), std::string::npos);
   }
   for (std::string_view good : {"data=hidden", "overlap=on", "precision=bf16", "precision=fp16",
-                                "precision=tf32", "checkpointing=full", "checkpointing=selective"}) {
+                                "precision=tf32", "checkpointing=full", "checkpointing=selective",
+                                "batch=1", "batch=16"}) {
     EXPECT_EQ(toText(parsed(good)), good);
   }
 }

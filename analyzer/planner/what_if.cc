@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 
 namespace damscope {
@@ -18,6 +19,8 @@ struct StepModel {
   Precision precision = Precision::kFp32;
   std::optional<double> peak_flops_per_s;  // MFU's
   Checkpointing checkpointing = Checkpointing::kNone;
+  std::optional<double> micro_batch;  // sequences; empty when the run does not say
+  double flops_scale = 1;             // model FLOPs per step against the run's
 
   double& at(Axis axis) { return axis_ns[static_cast<size_t>(axis)]; }
   double step() const {
@@ -69,18 +72,18 @@ std::string noDeviceReason(const RankResult& run) {
 
 // Bytes per GPU of the memory estimate's formulas (memory_estimate.cc) at
 // another precision or checkpointing; empty without the model.
-std::optional<double> memoryOf(const RankResult& run, Precision precision,
-                               Checkpointing checkpointing) {
+std::optional<double> memoryOf(const RankResult& run, const StepModel& s) {
   if (!run.memory || !run.mfu.model || !(run.mfu.model->params > 0)) return std::nullopt;
   const ModelShape& m = *run.mfu.model;
-  double bytes = trainingState(m.params, precision, true).total();
-  if (run.memory->activation_bytes && m.layers && m.d_model && m.seq_len && m.heads) {
+  double bytes = trainingState(m.params, s.precision, true).total();
+  if (run.memory->activation_bytes && s.micro_batch && m.layers && m.d_model && m.seq_len &&
+      m.heads) {
     const ActivationShape shape{.seq_len = static_cast<double>(*m.seq_len),
-                                .micro_batch = static_cast<double>(run.memory->micro_batch),
+                                .micro_batch = *s.micro_batch,
                                 .width = static_cast<double>(*m.d_model),
                                 .heads = static_cast<double>(*m.heads),
                                 .layers = static_cast<double>(*m.layers)};
-    bytes += activationBytes(shape, precision, checkpointing, true);
+    bytes += activationBytes(shape, s.precision, s.checkpointing, true);
   }
   return bytes;
 }
@@ -150,7 +153,27 @@ Applied checkpoint(StepModel& s, const RankResult& run, Checkpointing how) {
   s.at(Axis::kComputeBound) *= 1 + share;
   s.at(Axis::kMemoryBound) *= 1 + share;
   s.checkpointing = how;
-  return {true, why + "; stalls unchanged; assumes the run recomputed nothing"};
+  return {true, why + "; stalls unchanged; the run is taken to have recomputed nothing"};
+}
+
+Applied changeBatch(StepModel& s, int64_t batch) {
+  if (!s.micro_batch) {
+    return {false, "the run's batch is unknown: no model annotation's batch, tokens or samples "
+                   "per step (analyse with --model NAME --tokens-per-step N)"};
+  }
+  const double scale = static_cast<double>(batch) / *s.micro_batch;
+  const double kernels = s.kernels();
+  s.at(Axis::kComputeBound) *= scale;
+  s.at(Axis::kMemoryBound) *= scale;
+  s.fp32_matrix_ns *= scale;
+  s.flops_scale *= scale;
+  std::string basis = fmt::format(
+      "kernel time ({:.1f} ms a step) scales with the batch, {} -> {} sequences (x{:.2f}); the "
+      "stalls stay as measured",
+      kernels / 1e6, *s.micro_batch, batch, scale);
+  if (scale > 1) basis += "; a device a small batch underfills runs a larger one faster than this";
+  s.micro_batch = static_cast<double>(batch);
+  return {true, basis};
 }
 
 Applied apply(StepModel& s, const RankResult& run, const WhatIf& w) {
@@ -163,6 +186,8 @@ Applied apply(StepModel& s, const RankResult& run, const WhatIf& w) {
       return changePrecision(s, run, w.precision);
     case WhatIfKind::kCheckpointing:
       return checkpoint(s, run, w.checkpointing);
+    case WhatIfKind::kBatch:
+      return changeBatch(s, w.batch);
   }
   return {};
 }
@@ -177,6 +202,8 @@ std::string labelOf(const WhatIf& w) {
       return fmt::format("FP32 matrix math on {} tensor cores", toText(w.precision));
     case WhatIfKind::kCheckpointing:
       return fmt::format("{} activation checkpointing", toText(w.checkpointing));
+    case WhatIfKind::kBatch:
+      return fmt::format("a micro-batch of {} sequences", w.batch);
   }
   return "";
 }
@@ -191,6 +218,12 @@ StepModel measured(const RankResult& run) {
                      static_cast<double>(std::max<int64_t>(1, run.window.step_count));
   s.precision = run.mfu.precision.precision;
   s.peak_flops_per_s = run.mfu.peak_flops_per_s;
+  // The batch the memory estimate counted, else the samples a step counts.
+  if (run.memory && run.memory->micro_batch > 0) {
+    s.micro_batch = static_cast<double>(run.memory->micro_batch);
+  } else if (run.samples_per_step && *run.samples_per_step > 0) {
+    s.micro_batch = *run.samples_per_step;
+  }
   return s;
 }
 
@@ -215,7 +248,7 @@ WhatIfEstimate estimate(const RankResult& run, const std::vector<WhatIf>& reques
   e.basis = fmt::format("{}", fmt::join(bases, "; "));
   e.step_after_ns = s.step();
   if (e.mfu_before_pct && peak_before && s.peak_flops_per_s && e.step_after_ns > 0) {
-    const double mfu = *e.mfu_before_pct * (e.step_before_ns / e.step_after_ns) *
+    const double mfu = *e.mfu_before_pct * s.flops_scale * (e.step_before_ns / e.step_after_ns) *
                        (*peak_before / *s.peak_flops_per_s);
     // Above 100 % is impossible (mfu.h never reports it): the run's model
     // FLOPs or peak are off by more than the step left to run them in.
@@ -228,10 +261,9 @@ WhatIfEstimate estimate(const RankResult& run, const std::vector<WhatIf>& reques
     }
   }
   if (e.memory_before_bytes) {
-    const bool changed =
-        s.precision != run.mfu.precision.precision || s.checkpointing != Checkpointing::kNone;
-    e.memory_after_bytes =
-        changed ? memoryOf(run, s.precision, s.checkpointing) : e.memory_before_bytes;
+    const bool changed = s.precision != run.mfu.precision.precision ||
+                         s.checkpointing != Checkpointing::kNone || s.flops_scale != 1;
+    e.memory_after_bytes = changed ? memoryOf(run, s) : e.memory_before_bytes;
   }
   return e;
 }
@@ -239,7 +271,8 @@ WhatIfEstimate estimate(const RankResult& run, const std::vector<WhatIf>& reques
 }  // namespace
 
 std::string_view whatIfKeys() {
-  return "data=hidden, overlap=on, precision=bf16|fp16|tf32, checkpointing=full|selective";
+  return "data=hidden, overlap=on, precision=bf16|fp16|tf32, checkpointing=full|selective, "
+         "batch=N";
 }
 
 Result<WhatIf> parseWhatIf(std::string_view text) {
@@ -271,6 +304,19 @@ Result<WhatIf> parseWhatIf(std::string_view text) {
       return w;
     }
   }
+  // Up to a million sequences: far past any published micro-batch, and the
+  // figures stay finite.
+  constexpr int64_t kMaxBatch = 1'000'000;
+  if (key == "batch") {
+    int64_t batch = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), batch);
+    if (error == std::errc() && end == value.data() + value.size() && batch >= 1 &&
+        batch <= kMaxBatch) {
+      w.kind = WhatIfKind::kBatch;
+      w.batch = batch;
+      return w;
+    }
+  }
   return Error(fmt::format("--what-if \"{}\": expected one of {}", text, whatIfKeys()));
 }
 
@@ -284,6 +330,8 @@ std::string toText(const WhatIf& what_if) {
       return fmt::format("precision={}", toText(what_if.precision));
     case WhatIfKind::kCheckpointing:
       return fmt::format("checkpointing={}", toText(what_if.checkpointing));
+    case WhatIfKind::kBatch:
+      return fmt::format("batch={}", what_if.batch);
   }
   return "";
 }

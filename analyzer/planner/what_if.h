@@ -34,9 +34,19 @@
 //                    s / (18 h + 3 s) of kernel time; needs the model's width
 //                    and sequence length. Memory for both from
 //                    training_memory.h with the run's micro-batch.
+//   batch=N          N sequences per micro-batch instead of the run's b (the
+//                    model annotation's batch, else tokens per step / sequence
+//                    length, else samples per step): kernel time x N / b, the
+//                    stalls as they are (the loader, launches and gradient
+//                    all-reduce do not grow with the batch in this estimate).
+//                    A device a small batch underfills runs a larger one in
+//                    less than N / b the time, so growing a small batch is an
+//                    upper bound. Model FLOPs per step scale by N / b too.
+//                    Memory: activations at N (training_memory.h).
 // MFU after = MFU before x step before / step after (the model's FLOPs per
-// step are fixed), and x the old peak / the new one where the precision
-// moves MFU's peak (mfu.h measures against the run's precision's peak).
+// step are fixed but for batch=N: x N / b), and x the old peak / the new one
+// where the precision moves MFU's peak (mfu.h measures against the run's
+// precision's peak).
 #pragma once
 
 #include <cstdint>
@@ -52,18 +62,19 @@
 
 namespace damscope {
 
-enum class WhatIfKind : uint8_t { kHideData, kOverlap, kPrecision, kCheckpointing };
+enum class WhatIfKind : uint8_t { kHideData, kOverlap, kPrecision, kCheckpointing, kBatch };
 
 // One "KEY=VALUE" request.
 struct WhatIf {
   WhatIfKind kind = WhatIfKind::kHideData;
   Precision precision = Precision::kBf16;              // kPrecision
   Checkpointing checkpointing = Checkpointing::kFull;  // kCheckpointing
+  int64_t batch = 0;                                   // kBatch: sequences per micro-batch
   bool operator==(const WhatIf&) const = default;
 };
 
 // The keys and values parseWhatIf accepts, for messages and help:
-// "data=hidden, overlap=on, precision=bf16|fp16|tf32, checkpointing=full|selective".
+// "data=hidden, overlap=on, precision=bf16|fp16|tf32, checkpointing=full|selective, batch=N".
 std::string_view whatIfKeys();
 
 // "precision=bf16" -> the request; the error quotes the text and lists the keys.

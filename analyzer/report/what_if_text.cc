@@ -20,7 +20,7 @@ std::string estimateText(const WhatIfEstimate& e) {
   }
   if (e.estimated && e.memory_before_bytes && e.memory_after_bytes &&
       *e.memory_after_bytes != *e.memory_before_bytes) {
-    out += fmt::format("    {:<8}{} -> {} per GPU (est.)\n", "memory",
+    out += fmt::format("    {:<8}{} -> {} per device (est.)\n", "memory",
                        formatBytes(*e.memory_before_bytes), formatBytes(*e.memory_after_bytes));
   }
   out += wrapText(fmt::format("{} {}", e.estimated ? "assumes:" : "no estimate:", e.basis), 4);
