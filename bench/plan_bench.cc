@@ -44,8 +44,8 @@ void BM_WhatIfEveryKeyOnARecordedRun(benchmark::State& state) {
   run.memory->micro_batch = 8;
   run.memory->activation_bytes = 1e9;
   std::vector<WhatIf> requests;
-  for (std::string_view text : {"data=hidden", "overlap=on", "precision=bf16",
-                                "checkpointing=selective"}) {
+  for (std::string_view text :
+       {"data=hidden", "overlap=on", "precision=bf16", "checkpointing=selective"}) {
     requests.push_back(*parseWhatIf(text));
   }
   for (auto _ : state) {

@@ -205,8 +205,7 @@ int main(int argc, char** argv) {
       "A recorded run (RUN.db, or any trace analyze reads): estimate what-ifs from its own "
       "measured breakdown instead of planning from flags");
   for (CLI::Option* option : plan->get_options()) {
-    if (option->get_name() != "--format" && option->get_name() != "--help" &&
-        option != plan_run) {
+    if (option->get_name() != "--format" && option->get_name() != "--help" && option != plan_run) {
       option->excludes(plan_run);
     }
   }

@@ -106,8 +106,8 @@ TEST(PlanCli, WhatIfOnARecordedRunEstimatesFromItsBreakdown) {
   const auto start = std::chrono::steady_clock::now();
   const CommandResult json =
       runCommand(plan + "trace.db --what-if data=hidden --what-if overlap=on --format json");
-  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                              start).count();
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   ASSERT_EQ(json.exit_code, 0) << json.err;
   EXPECT_LT(ms, 1000);
   const nlohmann::json j = nlohmann::json::parse(json.out, nullptr, false);

@@ -199,18 +199,18 @@ TEST(WhatIf, SeveralCombineInOrderAndEachStandsAlone) {
 }
 
 TEST(WhatIf, UnknownKeysAndValuesAreRefusedWithTheKeysListed) {
-  for (std::string_view bad : {"", "data", "data=shown", "precision=fp8", "precision=fp32",
-                               "checkpointing=none", "batch=0", "batch=-8", "batch=8x", "batch=",
-                               "batch=2000000", "batch=99999999999999999999", "size=8", "=on",
-                               "overlap=on=off"}) {
+  for (std::string_view bad :
+       {"", "data", "data=shown", "precision=fp8", "precision=fp32", "checkpointing=none",
+        "batch=0", "batch=-8", "batch=8x", "batch=", "batch=2000000", "batch=99999999999999999999",
+        "size=8", "=on", "overlap=on=off"}) {
     Result<WhatIf> w = parseWhatIf(bad);
     ASSERT_FALSE(w.ok()) << bad;
     EXPECT_NE(w.error().message().find(whatIfKeys()), std::string::npos);
     EXPECT_EQ(w.error().message().find('\n'), std::string::npos);
   }
-  for (std::string_view good : {"data=hidden", "overlap=on", "precision=bf16", "precision=fp16",
-                                "precision=tf32", "checkpointing=full", "checkpointing=selective",
-                                "batch=1", "batch=16"}) {
+  for (std::string_view good :
+       {"data=hidden", "overlap=on", "precision=bf16", "precision=fp16", "precision=tf32",
+        "checkpointing=full", "checkpointing=selective", "batch=1", "batch=16"}) {
     EXPECT_EQ(toText(parsed(good)), good);
   }
 }

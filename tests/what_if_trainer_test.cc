@@ -25,9 +25,9 @@ using testing::TempDir;
 
 // Records `gpt2-train --scenario data-bound FLAGS` into `db`.
 void record(const std::string& db, const std::string& flags) {
-  const testing::CommandResult rec =
-      runCommand(testing::damscopeBinary() + " record -o " + db +
-                 " -- " GPT2_TRAIN_PATH " --scenario data-bound --config tiny --threads 1 --steps 5 " + flags);
+  const testing::CommandResult rec = runCommand(
+      testing::damscopeBinary() + " record -o " + db +
+      " -- " GPT2_TRAIN_PATH " --scenario data-bound --config tiny --threads 1 --steps 5 " + flags);
   ASSERT_EQ(rec.exit_code, 0) << rec.out << rec.err;
 }
 

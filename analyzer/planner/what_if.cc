@@ -123,32 +123,35 @@ Applied changePrecision(StepModel& s, const RankResult& run, Precision target) {
   const bool new_peak = s.precision != target;
   if (new_peak) s.peak_flops_per_s = device->peakFlopsPerS(target);
   s.precision = target;
-  return {true, fmt::format("FP32 matrix kernels on CUDA cores ({:.1f} ms a step) run at the {} "
-                            "{} tensor-core peak, {:.0f} vs {:.1f} TFLOP/s FP32 (x{:.2f}); other "
-                            "kernels and stalls unchanged{}",
-                            before / 1e6, device->name, toText(target), *peak / 1e12,
-                            *fp32 / 1e12, 1 / ratio,
-                            new_peak ? fmt::format("; MFU then measured against the {} peak",
-                                                   toText(target))
-                                     : "")};
+  return {
+      true,
+      fmt::format(
+          "FP32 matrix kernels on CUDA cores ({:.1f} ms a step) run at the {} "
+          "{} tensor-core peak, {:.0f} vs {:.1f} TFLOP/s FP32 (x{:.2f}); other "
+          "kernels and stalls unchanged{}",
+          before / 1e6, device->name, toText(target), *peak / 1e12, *fp32 / 1e12, 1 / ratio,
+          new_peak ? fmt::format("; MFU then measured against the {} peak", toText(target)) : "")};
 }
 
 Applied checkpoint(StepModel& s, const RankResult& run, Checkpointing how) {
   double share = 1.0 / 3;
-  std::string why = "the backward pass recomputes the forward: +2N of the 6N FLOPs per token, "
-                    "kernel time x4/3";
+  std::string why =
+      "the backward pass recomputes the forward: +2N of the 6N FLOPs per token, "
+      "kernel time x4/3";
   if (how == Checkpointing::kSelective) {
     const std::optional<ModelShape>& m = run.mfu.model;
     if (!m || !m->d_model || !m->seq_len) {
-      return {false, "selective recomputation's share needs the model's width and sequence "
-                     "length (analyse with --model NAME)"};
+      return {false,
+              "selective recomputation's share needs the model's width and sequence "
+              "length (analyse with --model NAME)"};
     }
     const auto h = static_cast<double>(*m->d_model);
     const auto seq = static_cast<double>(*m->seq_len);
     share = seq / (18 * h + 3 * seq);
-    why = fmt::format("the backward pass recomputes the attention scores: 4 b s^2 h of a layer's "
-                      "72 b s h^2 + 12 b s^2 h FLOPs, s/(18h+3s) = {} of kernel time",
-                      percentText(100 * share));
+    why = fmt::format(
+        "the backward pass recomputes the attention scores: 4 b s^2 h of a layer's "
+        "72 b s h^2 + 12 b s^2 h FLOPs, s/(18h+3s) = {} of kernel time",
+        percentText(100 * share));
   }
   s.at(Axis::kComputeBound) *= 1 + share;
   s.at(Axis::kMemoryBound) *= 1 + share;
@@ -158,8 +161,9 @@ Applied checkpoint(StepModel& s, const RankResult& run, Checkpointing how) {
 
 Applied changeBatch(StepModel& s, int64_t batch) {
   if (!s.micro_batch) {
-    return {false, "the run's batch is unknown: no model annotation's batch, tokens or samples "
-                   "per step (analyse with --model NAME --tokens-per-step N)"};
+    return {false,
+            "the run's batch is unknown: no model annotation's batch, tokens or samples "
+            "per step (analyse with --model NAME --tokens-per-step N)"};
   }
   const double scale = static_cast<double>(batch) / *s.micro_batch;
   const double kernels = s.kernels();
@@ -255,9 +259,10 @@ WhatIfEstimate estimate(const RankResult& run, const std::vector<WhatIf>& reques
     if (mfu <= 100) {
       e.mfu_after_pct = mfu;
     } else {
-      e.basis += fmt::format("; MFU after would be {:.0f} %, impossible: the run's model FLOPs or "
-                             "peak are likely wrong",
-                             mfu);
+      e.basis += fmt::format(
+          "; MFU after would be {:.0f} %, impossible: the run's model FLOPs or "
+          "peak are likely wrong",
+          mfu);
     }
   }
   if (e.memory_before_bytes) {
@@ -344,7 +349,8 @@ Result<WhatIfReport> estimateWhatIfs(const RankResult& run, const std::vector<Wh
   const std::string source = run.store.empty() ? run.source : run.store;
   if (!run.scorecard || !run.window.avg_step_ns || !(*run.window.avg_step_ns > 0) ||
       !std::isfinite(*run.window.avg_step_ns) || run.scorecard->run.total() <= 0) {
-    return Error(source + ": no analysed steps with device work: nothing measured to estimate from");
+    return Error(source +
+                 ": no analysed steps with device work: nothing measured to estimate from");
   }
   WhatIfReport r;
   r.source = source;
