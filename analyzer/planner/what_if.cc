@@ -54,7 +54,7 @@ const DeviceSpec* deviceOf(const RankResult& run) {
   return nullptr;
 }
 
-// Why the precision what-if has no device ratio; empty when it has one.
+// Why the precision what-if has no device ratio (deviceOf found no row).
 std::string noDeviceReason(const RankResult& run) {
   if (run.device_kind == DeviceKind::kCpu) {
     return "a CPU run: no tensor cores to move FP32 matrix math to";
