@@ -141,6 +141,10 @@ struct PlanArgs {
   double usd_per_gpu_hour = 2.0;
   double co2_kg_per_kwh = 0.48;
   std::string format = "text";  // text | json
+  // What-if on a recorded run (analyzer/planner/what_if.h) instead of a plan
+  // from the flags above: the run, and KEY=VALUE requests in order.
+  std::string run;
+  std::vector<std::string> what_ifs;
 };
 int runPlan(const PlanArgs& args);
 

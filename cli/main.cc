@@ -168,8 +168,7 @@ int main(int argc, char** argv) {
   plan->add_option("--vocab", plan_args.vocab, "Vocabulary size (the logits' memory)");
   plan->add_option("--gpu", plan_args.gpu,
                    "The device's row of the device table (docs/devices.md), e.g. a100-sxm4-80gb, "
-                   "h100-sxm")
-      ->required();
+                   "h100-sxm");
   plan->add_option("--gpus", plan_args.gpus, "Data-parallel GPUs (default 1)");
   plan->add_option("--nodes", plan_args.nodes, "Nodes (default: one per 8 GPUs)");
   plan->add_option("--link-gbs", plan_args.link_gbs,
@@ -199,6 +198,22 @@ int main(int argc, char** argv) {
   plan->add_option("--co2-kg-per-kwh", plan_args.co2_kg_per_kwh,
                    "Grid carbon intensity, kg CO2 per kWh (default 0.48, the 2023 world average)");
   plan->add_option("--format", plan_args.format, "Output: text (default) or json");
+  // What-if on a recorded run: the run says what the flags above describe,
+  // so they cannot be given with one.
+  CLI::Option* plan_run = plan->add_option(
+      "run", plan_args.run,
+      "A recorded run (RUN.db, or any trace analyze reads): estimate what-ifs from its own "
+      "measured breakdown instead of planning from flags");
+  for (CLI::Option* option : plan->get_options()) {
+    if (option->get_name() != "--format" && option->get_name() != "--help" && option != plan_run) {
+      option->excludes(plan_run);
+    }
+  }
+  plan->add_option("--what-if", plan_args.what_ifs,
+                   "With a run: KEY=VALUE, repeatable, combined in order: data=hidden, "
+                   "overlap=on, precision=bf16|fp16|tf32, checkpointing=full|selective, batch=N "
+                   "(default: each that applies to the run)")
+      ->needs(plan_run);
 
   DiffArgs diff_args;
   CLI::App* diff = app.add_subcommand(

@@ -2,15 +2,23 @@
 // before a run (analyzer/planner/training_plan.h), as text or JSON
 // (docs/plan.md). Reads no file: every input is a flag, and a wrong one is
 // exit 2 with the flag named.
+//
+// `damscope plan RUN [--what-if KEY=VALUE ...]`: what-if on a recorded run
+// (analyzer/planner/what_if.h), the run opened as report opens it (results
+// stored earlier are read back, else it is analysed and stored).
 #include <fmt/format.h>
 
 #include <cmath>
 #include <cstdio>
 #include <string>
 
+#include "analyzer/pipeline/pipeline.h"
 #include "analyzer/planner/training_plan.h"
+#include "analyzer/planner/what_if.h"
 #include "analyzer/report/plan_report.h"
+#include "analyzer/report/what_if_report.h"
 #include "cli/commands.h"
+#include "cli/long_work.h"
 
 namespace damscope {
 namespace {
@@ -88,6 +96,40 @@ Result<PlanRequest> requestOf(const PlanArgs& args) {
   return r;
 }
 
+Result<std::vector<WhatIf>> whatIfsOf(const PlanArgs& args) {
+  std::vector<WhatIf> requests;
+  for (const std::string& text : args.what_ifs) {
+    DAMSCOPE_ASSIGN_OR_RETURN(WhatIf request, parseWhatIf(text));
+    requests.push_back(request);
+  }
+  return requests;
+}
+
+int runWhatIf(const PlanArgs& args) {
+  Result<std::vector<WhatIf>> requests = whatIfsOf(args);
+  if (!requests.ok()) {
+    printError(requests.error().message());
+    return kExitBadInput;
+  }
+  Result<AnalysedRun> opened = runLongWork("opening the run", [&](const Progress& progress) {
+    return openRun({args.run}, PipelineOptions{}, EventsNeeded::kNone, progress);
+  });
+  if (!opened.ok()) return printFailure(opened.error());
+  const RankResult& rank = opened->run.ranks.front();
+  if (requests->empty()) *requests = applicableWhatIfs(rank);
+  Result<WhatIfReport> report = estimateWhatIfs(rank, *requests);
+  if (!report.ok()) {
+    printError(report.error().message());
+    return kExitBadInput;
+  }
+  if (args.format == "json") {
+    fmt::print("{}\n", whatIfJson(*report).dump(2));
+  } else {
+    fmt::print("{}", whatIfText(*report));
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 int runPlan(const PlanArgs& args) {
@@ -95,6 +137,7 @@ int runPlan(const PlanArgs& args) {
     printError("--format " + args.format + ": expected text or json");
     return kExitBadInput;
   }
+  if (!args.run.empty()) return runWhatIf(args);
   Result<PlanRequest> request = requestOf(args);
   if (!request.ok()) {
     printError(request.error().message());

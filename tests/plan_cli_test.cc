@@ -89,6 +89,59 @@ TEST(PlanCli, WrongInputsAreOneLineAndExitTwo) {
   }
 }
 
+// What-if on a recorded run: a data-bound trace (600 us in the DataLoader,
+// then 300 us of GEMM, a step), opened as report opens it.
+TEST(PlanCli, WhatIfOnARecordedRunEstimatesFromItsBreakdown) {
+  testing::TempDir dir;
+  testing::writeFile(dir.file("trace.json"), testing::dataBoundKinetoTrace(0, 0));
+  const std::string plan = "cd " + dir.path() + " && " + testing::damscopeBinary() + " plan ";
+  const CommandResult text = runCommand(plan + "trace.json --what-if data=hidden");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("Remove the data stall  (data=hidden)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("(est., -"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("assumes:"), std::string::npos) << text.out;
+
+  // Read back from the run.db the first call stored: the arithmetic is all
+  // that is left (a process start included, as above).
+  const auto start = std::chrono::steady_clock::now();
+  const CommandResult json =
+      runCommand(plan + "trace.db --what-if data=hidden --what-if overlap=on --format json");
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_LT(ms, 1000);
+  const nlohmann::json j = nlohmann::json::parse(json.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << json.out;
+  ASSERT_EQ(j["what_ifs"].size(), 2U);
+  const nlohmann::json& data = j["what_ifs"][0];
+  EXPECT_TRUE(data["estimated"].get<bool>());
+  EXPECT_LT(data["step_after_ns"].get<double>(), data["step_before_ns"].get<double>());
+  EXPECT_LT(data["step_change_pct"].get<double>(), -20) << data.dump(2);
+  EXPECT_EQ(j["combined"]["request"], "data=hidden + overlap=on");
+  for (const char* key : {"source", "device", "step_ns", "steps"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+}
+
+TEST(PlanCli, WhatIfMistakesAreOneLineAndExitTwo) {
+  for (const char* args : {"missing.db --what-if batch=0",
+                           "missing.db --what-if precision=fp8",
+                           "missing.db --what-if data",
+                           "missing.db --gpu a100-sxm4-80gb",
+                           "missing.db --model gpt2-124m",
+                           "--model gpt2-124m --gpu a100-sxm4-80gb --what-if data=hidden",
+                           "missing.db",
+                           "missing.db --format xml"}) {
+    const CommandResult r = damscope(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.out << r.err;
+    EXPECT_TRUE(r.out.empty()) << args;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\n" << r.err;
+  }
+  // The keys are listed.
+  EXPECT_NE(damscope("missing.db --what-if size=8").err.find("data=hidden, overlap=on"),
+            std::string::npos);
+}
+
 TEST(PlanCli, AModelLargerThanTheClusterSaysSoPlainly) {
   const CommandResult r = damscope("--params 1e12 --seq 2048 --gpu h100-sxm --gpus 8");
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -11,6 +11,7 @@
 #include "analyzer/report/result_words.h"
 #include "analyzer/report/text_format.h"
 #include "analyzer/report/vocabulary.h"
+#include "analyzer/report/what_if_report.h"
 
 namespace damscope {
 namespace {
@@ -375,6 +376,33 @@ std::string memorySection(const RankResult& a) {
   return out + "</table>";
 }
 
+// The planner's view of the run (issue 28): the what-ifs whose measured
+// basis is not zero, estimated from the run's own breakdown (what_if.h).
+std::string whatIfSection(const RankResult& a) {
+  const Result<WhatIfReport> report = estimateWhatIfs(a, applicableWhatIfs(a));
+  if (!report.ok() || report->each.empty()) return "";
+  std::string out = fmt::format(
+      "<h2>What if</h2><p class=\"sub\">Estimates, not measurements: each change applied to "
+      "the part of the mean step ({} over {} analysed steps) it removes or moves, as the "
+      "scorecard splits it (<code>damscope plan RUN --what-if KEY=VALUE</code> asks for others). "
+      "Re-record with the change to measure it.</p><table><tr><th>what if</th><th "
+      "class=\"num\">step</th><th class=\"num\">after (est.)</th><th "
+      "class=\"num\">change</th><th class=\"num\">MFU after (est.)</th><th>assumes</th></tr>",
+      formatDuration(report->step_ns), report->steps);
+  auto row = [&](const WhatIfEstimate& e) {
+    out += fmt::format(
+        "<tr><td>{}<br><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+        htmlEscape(sentenceCase(e.label)), htmlEscape(e.request), formatDuration(e.step_before_ns),
+        e.estimated ? formatDuration(e.step_after_ns) : "no estimate",
+        e.estimated ? fmt::format("{:+.1f} %", e.changePct()) : "",
+        e.estimated && e.mfu_after_pct ? percent(*e.mfu_after_pct) : "", htmlEscape(e.basis));
+  };
+  for (const WhatIfEstimate& e : report->each) row(e);
+  if (report->combined) row(*report->combined);
+  return out + "</table>";
+}
+
 std::string ranksSection(const RunResult& run) {
   if (run.ranks.size() < 2) return "";
   std::string out =
@@ -443,6 +471,7 @@ std::string renderHtmlReport(const RunResult& run, const std::optional<StepStrip
   out += kernelsSection(a, options);
   out += opsSection(a, options);
   out += memorySection(a);
+  out += whatIfSection(a);
   out += ranksSection(run);
   out += notesSection(a, options);
   out += fmt::format("<footer>damscope report of {}{}</footer></main></body></html>\n",

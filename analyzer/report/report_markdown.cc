@@ -8,6 +8,7 @@
 #include "analyzer/report/report_html.h"
 #include "analyzer/report/result_words.h"
 #include "analyzer/report/text_format.h"
+#include "analyzer/report/what_if_report.h"
 
 namespace damscope {
 namespace {
@@ -41,6 +42,25 @@ std::string verdictPart(const RankResult& a) {
                        percent(run.pct(axis)), formatDuration(static_cast<double>(run.ns[x])));
   }
   return out + "\n";
+}
+
+// The HTML's "What if" section as a table (what_if.h).
+std::string whatIfPart(const RankResult& a) {
+  const Result<WhatIfReport> report = estimateWhatIfs(a, applicableWhatIfs(a));
+  if (!report.ok() || report->each.empty()) return "";
+  std::string out = fmt::format(
+      "\n## What if\n\nEstimates from the run's own breakdown (mean step {} over {} analysed "
+      "steps), not measurements.\n\n| what if | step | MFU after | assumes |\n|---|---|--:|---|\n",
+      formatDuration(report->step_ns), report->steps);
+  auto row = [&](const WhatIfEstimate& e) {
+    out += fmt::format("| {} (`{}`) | {} | {} | {} |\n", markdownEscape(sentenceCase(e.label)),
+                       e.request, stepChangeWords(e),
+                       e.estimated && e.mfu_after_pct ? percent(*e.mfu_after_pct) : "",
+                       markdownEscape(e.basis));
+  };
+  for (const WhatIfEstimate& e : report->each) row(e);
+  if (report->combined) row(*report->combined);
+  return out;
 }
 
 }  // namespace
@@ -117,6 +137,7 @@ std::string renderMarkdownReport(const RunResult& run, const ReportOptions& o) {
                          percent(p.pct_of_ceiling), formatDuration(static_cast<double>(p.time_ns)));
     }
   }
+  out += whatIfPart(a);
   if (run.ranks.size() > 1) {
     out +=
         "\n## Ranks\n\n| rank | verdict | median step | vs median | straggler |\n"
