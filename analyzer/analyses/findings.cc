@@ -115,6 +115,25 @@ Metrics computeMetrics(const FindingInputs& in, const PageableCopies& pageable) 
     const double kernel_pct = run.pct(Axis::kComputeBound) + run.pct(Axis::kMemoryBound);
     m.set(Metric::kBelowRoofPct, std::min(percentOf(below_ns, step_ns), kernel_pct));
     m.set(Metric::kBelowRoofGainPct, std::min(percentOf(gain_ns, step_ns), kernel_pct));
+    // The kernel lints, in the same shares of the step (kernel_lints.h).
+    auto setLint = [&](const KernelLint& lint, Metric time, Metric gain) {
+      if (!lint.known) return;
+      m.set(time, std::min(percentOf(static_cast<double>(lint.time_ns), step_ns), kernel_pct));
+      m.set(gain, std::min(percentOf(lint.gain_ns, step_ns), kernel_pct));
+    };
+    setLint(in.lints.wave_tail, Metric::kWaveTailPct, Metric::kWaveTailGainPct);
+    setLint(in.lints.attention, Metric::kMaterializedAttentionPct,
+            Metric::kMaterializedAttentionGainPct);
+    setLint(in.lints.elementwise_chains, Metric::kElementwiseChainPct,
+            Metric::kElementwiseChainGainPct);
+    if (in.lints.misaligned_gemm.known) {
+      // Of the GEMM time the lint could read, not of the step.
+      m.set(Metric::kMisalignedGemmPct,
+            percentOf(static_cast<double>(in.lints.misaligned_gemm.time_ns),
+                      static_cast<double>(in.lints.shaped_gemm_ns)));
+      m.set(Metric::kMisalignedGemmGainPct,
+            std::min(percentOf(in.lints.misaligned_gemm.gain_ns, step_ns), kernel_pct));
+    }
   }
   if (const DeviceUtilization* u = in.utilization.primaryDevice()) {
     m.set(Metric::kGpuUtilPct, u->gpu_util_pct);
@@ -143,17 +162,17 @@ Metrics computeMetrics(const FindingInputs& in, const PageableCopies& pageable) 
 EvidenceItem kernelItem(const TraceTables& t, int64_t row) {
   const size_t r = static_cast<size_t>(row);
   return {EvidenceSource::kKernels, row, t.kernels.ts[r], t.kernels.dur[r],
-          std::string(t.strings.get(t.kernels.name[r]))};
+          std::string(t.strings.get(t.kernels.name[r])), ""};
 }
 EvidenceItem rangeItem(const TraceTables& t, int64_t row) {
   const size_t r = static_cast<size_t>(row);
   return {EvidenceSource::kRanges, row, t.ranges.ts[r], t.ranges.dur[r],
-          std::string(t.strings.get(t.ranges.name[r]))};
+          std::string(t.strings.get(t.ranges.name[r])), ""};
 }
 EvidenceItem callItem(const TraceTables& t, int64_t row) {
   const size_t r = static_cast<size_t>(row);
   return {EvidenceSource::kApiCalls, row, t.api_calls.ts[r], t.api_calls.dur[r],
-          std::string(t.strings.get(t.api_calls.name[r]))};
+          std::string(t.strings.get(t.api_calls.name[r])), ""};
 }
 
 void sortedUnique(std::vector<int64_t>& v) {
@@ -178,7 +197,7 @@ void gapEvidence(const FindingInputs& in, GapCause cause, size_t limit,
   std::vector<int64_t> ranges, calls;
   for (size_t i = 0; i < n; ++i) {
     const Gap& gap = in.gaps.gaps[static_cast<size_t>(by_share[i].second)];
-    out.push_back({EvidenceSource::kGaps, by_share[i].second, gap.start, gap.duration(), ""});
+    out.push_back({EvidenceSource::kGaps, by_share[i].second, gap.start, gap.duration(), "", ""});
     if (gap.cause != cause || gap.evidence_row < 0) continue;
     if (gap.evidence_table == EvidenceTable::kRanges) ranges.push_back(gap.evidence_row);
     if (gap.evidence_table == EvidenceTable::kApiCalls) calls.push_back(gap.evidence_row);
@@ -203,6 +222,16 @@ void kernelEvidence(const FindingInputs& in, size_t limit, Keep&& keep,
   std::partial_sort(kernels.begin(), kernels.begin() + static_cast<std::ptrdiff_t>(n),
                     kernels.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   for (size_t i = 0; i < n; ++i) out.push_back(kernelItem(in.input.tables(), kernels[i].second));
+}
+
+// A kernel lint's evidence, in its order, with what the lint read.
+void lintEvidence(const TraceTables& t, const KernelLint& lint, size_t limit,
+                  std::vector<EvidenceItem>& out) {
+  for (size_t i = 0; i < std::min(limit, lint.evidence.size()); ++i) {
+    EvidenceItem item = kernelItem(t, lint.evidence[i].kernel);
+    item.detail = lint.evidence[i].detail;
+    out.push_back(std::move(item));
+  }
 }
 
 std::vector<EvidenceItem> collectEvidence(const FindingInputs& in, EvidenceKind kind, size_t limit,
@@ -246,6 +275,18 @@ std::vector<EvidenceItem> collectEvidence(const FindingInputs& in, EvidenceKind 
         }
       }
       break;
+    case EvidenceKind::kWaveTailKernels:
+      lintEvidence(t, in.lints.wave_tail, limit, e);
+      break;
+    case EvidenceKind::kMisalignedGemmKernels:
+      lintEvidence(t, in.lints.misaligned_gemm, limit, e);
+      break;
+    case EvidenceKind::kAttentionKernels:
+      lintEvidence(t, in.lints.attention, limit, e);
+      break;
+    case EvidenceKind::kElementwiseChainKernels:
+      lintEvidence(t, in.lints.elementwise_chains, limit, e);
+      break;
     case EvidenceKind::kShortKernels:
       kernelEvidence(
           in, limit,
@@ -272,20 +313,20 @@ std::vector<EvidenceItem> collectEvidence(const FindingInputs& in, EvidenceKind 
     case EvidenceKind::kPageableCopies:
       for (size_t i = 0; i < std::min(limit, pageable.by_duration.size()); ++i) {
         const GpuOp& op = in.input.gpu()[pageable.by_duration[i].second];
-        e.push_back({EvidenceSource::kMemcpys, op.row, op.ts, op.end - op.ts, ""});
+        e.push_back({EvidenceSource::kMemcpys, op.row, op.ts, op.end - op.ts, "", ""});
       }
       break;
     case EvidenceKind::kMemoryCounters:
       if (const auto [pct, row] = peakMemory(t); row >= 0) {
         const size_t r = static_cast<size_t>(row);
         e.push_back({EvidenceSource::kCounters, row, t.counters.ts[r], 0,
-                     std::string(t.strings.get(t.counters.name[r]))});
+                     std::string(t.strings.get(t.counters.name[r])), ""});
       }
       break;
     case EvidenceKind::kLossStats:
       for (const LossCount& c : in.loss.counts) {
         if (e.size() == limit) break;
-        e.push_back({EvidenceSource::kStats, c.stats_row, kNullInt, kNullInt, c.stat});
+        e.push_back({EvidenceSource::kStats, c.stats_row, kNullInt, kNullInt, c.stat, ""});
       }
       break;
   }
