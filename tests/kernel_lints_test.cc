@@ -13,6 +13,8 @@
 
 #include "analyzer/analyses/rank_analysis.h"
 #include "analyzer/importers/trace_import.h"
+#include "analyzer/report/result_text.h"
+#include "analyzer/result/analysis_result.h"
 #include "tests/test_support.h"
 #include "tests/trace_builder.h"
 
@@ -133,7 +135,7 @@ TEST(KernelLints, WaveTailIgnoresHostileLaunchFigures) {
 // --- tensor-core alignment ---------------------------------------------------
 
 // An FP16 addmm (bias [N], input [M, K], weight [K, N]) launching a GEMM.
-TraceTables addmmTrace(int n, const char* kernel = kGemm) {
+TraceTables addmmTrace(int n, const std::string& kernel = kGemm) {
   TraceBuilder b = oneStep(108);
   const int64_t op = b.range(10, 20, "aten::addmm");
   b.launchKernel(15, 100, 400, kernel);
@@ -177,6 +179,26 @@ TEST(KernelLints, AlignmentIsSilentOnPaddedShapesAndOnFp32SimtKernels) {
   const RankAnalysis simt = analyze(addmmTrace(50257, kSimtGemm));
   EXPECT_FALSE(simt.lints.misaligned_gemm.known);
   EXPECT_FALSE(simt.findings.metrics.get(Metric::kMisalignedGemmPct).has_value());
+}
+
+TEST(KernelLints, AlignmentEvidenceOfAMillionCharacterOpNameStaysOneShortLine) {
+  TraceTables t = addmmTrace(50257);
+  const std::string huge = "aten::addmm" + std::string(1'000'000, 'x');
+  for (size_t r = 0; r < t.ranges.size(); ++r) {
+    if (t.strings.get(t.ranges.name[r]) == "aten::addmm") t.ranges.name[r] = t.strings.intern(huge);
+  }
+  // Not an ATen op name any more: no shape is read from it, nothing fires.
+  EXPECT_FALSE(analyze(t).lints.misaligned_gemm.known);
+  // A long kernel name in the evidence: the text summary clips it.
+  TraceTables k = addmmTrace(50257, "ampere_fp16_s16816gemm_fp16_" + std::string(1'000'000, 'y'));
+  const RankAnalysis a = analyze(k);
+  ASSERT_EQ(a.lints.misaligned_gemm.evidence.size(), 1u);
+  const std::string text = formatRankSummary(buildRankResult(a, "huge", {}));
+  for (size_t at = 0, end; at < text.size(); at = end + 1) {
+    end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    EXPECT_LT(end - at, 400u) << text.substr(at, 120);
+  }
 }
 
 TEST(KernelLints, AlignmentWithoutShapesGivesNoFigure) {
@@ -251,7 +273,7 @@ TEST(KernelLints, ElementwiseChainFiresOnThreeShortKernelsInARow) {
   EXPECT_NEAR(c.gain_ns, static_cast<double>(us(80)) * 2 / 3, 1e-6);  // (n - 1)/n, n = 3
   ASSERT_EQ(c.evidence.size(), 1u) << "one item for the two runs of the same kernels";
   EXPECT_EQ(c.evidence[0].detail,
-            "first of 3 consecutive elementwise kernels on stream 7 (2 runs like it)");
+            "first of 3 consecutive elementwise kernels on stream 7; 2 runs like it");
   const Finding* f = byRule(a.findings, "elementwise_fusion");
   ASSERT_NE(f, nullptr);
   EXPECT_NEAR(f->value, 8, 1e-9);

@@ -67,7 +67,7 @@ class EvidenceGroups {
     std::vector<LintEvidence> out;
     for (const Group* g : order) {
       out.push_back({g->row, g->count > 1
-                                 ? fmt::format("{} ({} {} like it)", g->detail, g->count, unit_)
+                                 ? fmt::format("{}; {} {} like it", g->detail, g->count, unit_)
                                  : g->detail});
     }
     return out;

@@ -75,7 +75,7 @@ std::string renderMarkdownReport(const RunResult& run, const ReportOptions& o) {
           "   - evidence: {} #{}{}{}{}\n", toText(item.source), item.id,
           isNull(item.dur) ? "" : " (" + formatDuration(static_cast<double>(item.dur)) + ")",
           item.label.empty() ? "" : " " + cellName(item.label),
-          item.detail.empty() ? "" : " — " + markdownEscape(item.detail));
+          item.detail.empty() ? "" : " — " + markdownEscape(clipText(item.detail, 160)));
     }
     if (evidence.more > 0) out += fmt::format("   - … {} more evidence items\n", evidence.more);
   }
