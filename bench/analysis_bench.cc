@@ -194,8 +194,8 @@ void BM_AnalysisStages(benchmark::State& state) {
     const KernelLintReport lints = time(
         "kernel_lints", [&] { return computeKernelLints(in, window, work, scorecard.device, {}); });
     time("findings", [&] {
-      const FindingInputs inputs{in,        steps,    window, gaps,   kernels,  launches, utilization,
-                                 scorecard, loss,     mfu,    memory, roofline, lints};
+      const FindingInputs inputs{in,        steps, window, gaps,   kernels,  launches, utilization,
+                                 scorecard, loss,  mfu,    memory, roofline, lints};
       return computeFindings(inputs, {});
     });
     // What the pipeline does with the reports: the result model, its rows.

@@ -34,7 +34,9 @@ constexpr const char* kMul =
 constexpr const char* kSoftmax =
     "void (anonymous namespace)::softmax_warp_forward<c10::Half, c10::Half, float, 10>()";
 
-RankAnalysis analyze(const TraceTables& tables) { return analyzeRank(tables, {}).value(); }
+RankAnalysis analyze(const TraceTables& tables) {
+  return analyzeRank(tables, {}).value();
+}
 
 const Finding* byRule(const FindingsReport& r, const std::string& rule) {
   for (const Finding& f : r.findings) {
@@ -81,10 +83,10 @@ TEST(KernelLints, WaveTailFiresOn33BlocksOn32SmsAndSaysItAssumedOneBlockPerSm) {
 TEST(KernelLints, WaveTailReadsResidentBlocksFromOccupancy) {
   // 2048 threads per SM, 256 per block: 50 % occupancy is 4 resident blocks.
   TraceBuilder b = oneStep(32);
-  b.kernel(100, 100, kGemm, b.call(10, 5), 7, 0, /*grid=*/132, /*occupancy=*/50);
+  b.kernel(100, 100, kGemm, b.call(10, 5), 7, 0, /*grid=*/132, /*occupancy_pct=*/50);
   // 100 blocks on 32 SMs: Kineto's occupancy is the grid's 3.125 blocks per SM
   // (39 %): the grid fits in one wave, though 100 > 32.
-  b.kernel(300, 100, kGemm, b.call(20, 5), 7, 0, /*grid=*/100, /*occupancy=*/39);
+  b.kernel(300, 100, kGemm, b.call(20, 5), 7, 0, /*grid=*/100, /*occupancy_pct=*/39);
   TraceTables t = b.build();
   t.devices.max_threads_per_sm[0] = 2048;
   const RankAnalysis a = analyze(t);
@@ -110,8 +112,8 @@ TEST(KernelLints, WaveTailIsSilentOnWholeHalfFullAndManyWaves) {
 
 TEST(KernelLints, WaveTailIgnoresHostileLaunchFigures) {
   TraceBuilder b = oneStep(32);
-  b.kernel(100, 100, kGemm, b.call(10, 5), 7, 0, /*grid=*/33, /*occupancy=*/1e300);
-  b.kernel(300, 100, kGemm, b.call(20, 5), 7, 0, /*grid=*/33, /*occupancy=*/-5);
+  b.kernel(100, 100, kGemm, b.call(10, 5), 7, 0, /*grid=*/33, /*occupancy_pct=*/1e300);
+  b.kernel(300, 100, kGemm, b.call(20, 5), 7, 0, /*grid=*/33, /*occupancy_pct=*/-5);
   b.kernel(500, 100, kGemm, b.call(30, 5), 7, 0, /*grid=*/0);
   b.kernel(700, 100, kGemm, b.call(40, 5), 7, 0, /*grid=*/kNullInt32);
   TraceTables t = b.build();
@@ -323,8 +325,8 @@ constexpr const char* kLintRules[] = {"wave_quantization", "tensor_core_alignmen
 
 TEST(KernelLintsSharedTraces, ResNet50ConvolutionsLeaveTheirLastWavePartlyEmpty) {
   DAMSCOPE_REQUIRE_SHARED_TRACES();
-  for (const char* trace : {"kineto/resnet50_workers0.pt.trace.json.gz",
-                            "kineto/resnet50_workers4.pt.trace.json.gz"}) {
+  for (const char* trace :
+       {"kineto/resnet50_workers0.pt.trace.json.gz", "kineto/resnet50_workers4.pt.trace.json.gz"}) {
     SCOPED_TRACE(trace);
     const RankAnalysis& a = shared(trace);
     const Finding* f = byRule(a.findings, "wave_quantization");

@@ -229,8 +229,7 @@ std::vector<FindingRule> defaultFindingRules() {
   r.gpu_only = true;  // tensor cores
   r.metric = Metric::kMisalignedGemmPct;
   r.threshold = 10, r.high_threshold = 30;
-  r.title =
-      "{value} % of the GEMM and convolution time runs shapes that tensor cores need padded";
+  r.title = "{value} % of the GEMM and convolution time runs shapes that tensor cores need padded";
   r.recommendation =
       "Make every GEMM dimension (batch x sequence, hidden, FFN, vocabulary, heads x head size) "
       "and every convolution's channel count a multiple of 8 for FP16/BF16 (4 for TF32, 16 for "

@@ -162,17 +162,17 @@ Metrics computeMetrics(const FindingInputs& in, const PageableCopies& pageable) 
 EvidenceItem kernelItem(const TraceTables& t, int64_t row) {
   const size_t r = static_cast<size_t>(row);
   return {EvidenceSource::kKernels, row, t.kernels.ts[r], t.kernels.dur[r],
-          std::string(t.strings.get(t.kernels.name[r])), ""};
+          std::string(t.strings.get(t.kernels.name[r]))};
 }
 EvidenceItem rangeItem(const TraceTables& t, int64_t row) {
   const size_t r = static_cast<size_t>(row);
   return {EvidenceSource::kRanges, row, t.ranges.ts[r], t.ranges.dur[r],
-          std::string(t.strings.get(t.ranges.name[r])), ""};
+          std::string(t.strings.get(t.ranges.name[r]))};
 }
 EvidenceItem callItem(const TraceTables& t, int64_t row) {
   const size_t r = static_cast<size_t>(row);
   return {EvidenceSource::kApiCalls, row, t.api_calls.ts[r], t.api_calls.dur[r],
-          std::string(t.strings.get(t.api_calls.name[r])), ""};
+          std::string(t.strings.get(t.api_calls.name[r]))};
 }
 
 void sortedUnique(std::vector<int64_t>& v) {
@@ -197,7 +197,7 @@ void gapEvidence(const FindingInputs& in, GapCause cause, size_t limit,
   std::vector<int64_t> ranges, calls;
   for (size_t i = 0; i < n; ++i) {
     const Gap& gap = in.gaps.gaps[static_cast<size_t>(by_share[i].second)];
-    out.push_back({EvidenceSource::kGaps, by_share[i].second, gap.start, gap.duration(), "", ""});
+    out.push_back({EvidenceSource::kGaps, by_share[i].second, gap.start, gap.duration(), ""});
     if (gap.cause != cause || gap.evidence_row < 0) continue;
     if (gap.evidence_table == EvidenceTable::kRanges) ranges.push_back(gap.evidence_row);
     if (gap.evidence_table == EvidenceTable::kApiCalls) calls.push_back(gap.evidence_row);
@@ -313,20 +313,20 @@ std::vector<EvidenceItem> collectEvidence(const FindingInputs& in, EvidenceKind 
     case EvidenceKind::kPageableCopies:
       for (size_t i = 0; i < std::min(limit, pageable.by_duration.size()); ++i) {
         const GpuOp& op = in.input.gpu()[pageable.by_duration[i].second];
-        e.push_back({EvidenceSource::kMemcpys, op.row, op.ts, op.end - op.ts, "", ""});
+        e.push_back({EvidenceSource::kMemcpys, op.row, op.ts, op.end - op.ts, ""});
       }
       break;
     case EvidenceKind::kMemoryCounters:
       if (const auto [pct, row] = peakMemory(t); row >= 0) {
         const size_t r = static_cast<size_t>(row);
         e.push_back({EvidenceSource::kCounters, row, t.counters.ts[r], 0,
-                     std::string(t.strings.get(t.counters.name[r])), ""});
+                     std::string(t.strings.get(t.counters.name[r]))});
       }
       break;
     case EvidenceKind::kLossStats:
       for (const LossCount& c : in.loss.counts) {
         if (e.size() == limit) break;
-        e.push_back({EvidenceSource::kStats, c.stats_row, kNullInt, kNullInt, c.stat, ""});
+        e.push_back({EvidenceSource::kStats, c.stats_row, kNullInt, kNullInt, c.stat});
       }
       break;
   }

@@ -83,39 +83,39 @@ std::string_view toText(Severity severity);
 
 // The metrics rules read, with their names in output (JSON "metrics", the
 // stored summary's "metric.<name>" rows). The first seven follow Axis.
-#define DAMSCOPE_FINDING_METRICS(X)                        \
-  X(kDataStallPct, "data_stall_pct")                       \
-  X(kHostStallPct, "host_stall_pct")                       \
-  X(kSyncStallPct, "sync_stall_pct")                       \
-  X(kExposedCommunicationPct, "exposed_communication_pct") \
-  X(kMemoryBoundPct, "memory_bound_pct")                   \
-  X(kComputeBoundPct, "compute_bound_pct")                 \
-  X(kOtherIdlePct, "other_idle_pct")                       \
-  X(kStallPct, "stall_pct")                                \
-  X(kGpuUtilPct, "gpu_util_pct")                           \
-  X(kSmEfficiencyPct, "sm_efficiency_pct")                 \
-  X(kOccupancyPct, "occupancy_pct")                        \
-  X(kIdleSmPct, "idle_sm_pct")                             \
-  X(kFp32MatrixPct, "fp32_matrix_pct")                     \
-  X(kPageableCopyPct, "pageable_copy_pct")                 \
-  X(kShortKernelPct, "short_kernel_pct")                   \
-  X(kPeakMemoryPct, "peak_memory_pct")                     \
-  X(kLostEventsPct, "lost_events_pct")                     \
-  X(kRepairedEventsPct, "repaired_events_pct")             \
-  X(kMfuPct, "mfu_pct")                                    \
-  X(kMfuImpossiblePct, "mfu_impossible_pct")               \
-  X(kMemoryEstimatePct, "memory_estimate_pct")             \
-  X(kStragglerSlowdownPct, "straggler_slowdown_pct")       \
-  X(kStragglerWaitPct, "straggler_wait_pct")               \
-  X(kBelowRoofPct, "below_roof_pct")                       \
-  X(kBelowRoofGainPct, "below_roof_gain_pct")                   \
-  X(kWaveTailPct, "wave_tail_pct")                               \
-  X(kWaveTailGainPct, "wave_tail_gain_pct")                      \
-  X(kMisalignedGemmPct, "misaligned_gemm_pct")                   \
-  X(kMisalignedGemmGainPct, "misaligned_gemm_gain_pct")          \
-  X(kMaterializedAttentionPct, "materialized_attention_pct")     \
+#define DAMSCOPE_FINDING_METRICS(X)                                   \
+  X(kDataStallPct, "data_stall_pct")                                  \
+  X(kHostStallPct, "host_stall_pct")                                  \
+  X(kSyncStallPct, "sync_stall_pct")                                  \
+  X(kExposedCommunicationPct, "exposed_communication_pct")            \
+  X(kMemoryBoundPct, "memory_bound_pct")                              \
+  X(kComputeBoundPct, "compute_bound_pct")                            \
+  X(kOtherIdlePct, "other_idle_pct")                                  \
+  X(kStallPct, "stall_pct")                                           \
+  X(kGpuUtilPct, "gpu_util_pct")                                      \
+  X(kSmEfficiencyPct, "sm_efficiency_pct")                            \
+  X(kOccupancyPct, "occupancy_pct")                                   \
+  X(kIdleSmPct, "idle_sm_pct")                                        \
+  X(kFp32MatrixPct, "fp32_matrix_pct")                                \
+  X(kPageableCopyPct, "pageable_copy_pct")                            \
+  X(kShortKernelPct, "short_kernel_pct")                              \
+  X(kPeakMemoryPct, "peak_memory_pct")                                \
+  X(kLostEventsPct, "lost_events_pct")                                \
+  X(kRepairedEventsPct, "repaired_events_pct")                        \
+  X(kMfuPct, "mfu_pct")                                               \
+  X(kMfuImpossiblePct, "mfu_impossible_pct")                          \
+  X(kMemoryEstimatePct, "memory_estimate_pct")                        \
+  X(kStragglerSlowdownPct, "straggler_slowdown_pct")                  \
+  X(kStragglerWaitPct, "straggler_wait_pct")                          \
+  X(kBelowRoofPct, "below_roof_pct")                                  \
+  X(kBelowRoofGainPct, "below_roof_gain_pct")                         \
+  X(kWaveTailPct, "wave_tail_pct")                                    \
+  X(kWaveTailGainPct, "wave_tail_gain_pct")                           \
+  X(kMisalignedGemmPct, "misaligned_gemm_pct")                        \
+  X(kMisalignedGemmGainPct, "misaligned_gemm_gain_pct")               \
+  X(kMaterializedAttentionPct, "materialized_attention_pct")          \
   X(kMaterializedAttentionGainPct, "materialized_attention_gain_pct") \
-  X(kElementwiseChainPct, "elementwise_chain_pct")               \
+  X(kElementwiseChainPct, "elementwise_chain_pct")                    \
   X(kElementwiseChainGainPct, "elementwise_chain_gain_pct")
 
 #define DAMSCOPE_METRIC_VALUE(value, text) value,
@@ -138,23 +138,23 @@ struct Metrics {
 };
 
 // What a rule attaches as evidence.
-#define DAMSCOPE_EVIDENCE_KINDS(X)                  \
-  X(kNone, "none")                                  \
-  X(kDataLoadingGaps, "gaps:data_loading")          \
-  X(kLaunchGaps, "gaps:host_launch")                \
-  X(kSyncGaps, "gaps:synchronization")              \
-  X(kUnexplainedGaps, "gaps:other")                 \
-  X(kCommunicationKernels, "kernels:communication") \
-  X(kMemoryBoundKernels, "kernels:memory_bound")    \
-  X(kFp32MatrixKernels, "kernels:fp32")             \
-  X(kShortKernels, "kernels:short")                 \
-  X(kSmallGridKernels, "kernels:small_grid")        \
-  X(kPageableCopies, "memcpys:pageable")            \
-  X(kMemoryCounters, "counters:memory")             \
-  X(kLossStats, "stats:loss")                       \
-  X(kBelowRoofKernels, "kernels:below_roof")        \
-  X(kWaveTailKernels, "kernels:wave_tail")          \
-  X(kMisalignedGemmKernels, "kernels:misaligned_gemm") \
+#define DAMSCOPE_EVIDENCE_KINDS(X)                       \
+  X(kNone, "none")                                       \
+  X(kDataLoadingGaps, "gaps:data_loading")               \
+  X(kLaunchGaps, "gaps:host_launch")                     \
+  X(kSyncGaps, "gaps:synchronization")                   \
+  X(kUnexplainedGaps, "gaps:other")                      \
+  X(kCommunicationKernels, "kernels:communication")      \
+  X(kMemoryBoundKernels, "kernels:memory_bound")         \
+  X(kFp32MatrixKernels, "kernels:fp32")                  \
+  X(kShortKernels, "kernels:short")                      \
+  X(kSmallGridKernels, "kernels:small_grid")             \
+  X(kPageableCopies, "memcpys:pageable")                 \
+  X(kMemoryCounters, "counters:memory")                  \
+  X(kLossStats, "stats:loss")                            \
+  X(kBelowRoofKernels, "kernels:below_roof")             \
+  X(kWaveTailKernels, "kernels:wave_tail")               \
+  X(kMisalignedGemmKernels, "kernels:misaligned_gemm")   \
   X(kAttentionKernels, "kernels:materialized_attention") \
   X(kElementwiseChainKernels, "kernels:elementwise_chain")
 

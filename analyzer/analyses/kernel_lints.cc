@@ -44,7 +44,9 @@ std::vector<size_t> lintedKernels(const AnalysisInput& in, const WindowReport& w
   return out;
 }
 
-int64_t durationOf(const GpuOp& op) { return op.end - op.ts; }
+int64_t durationOf(const GpuOp& op) {
+  return op.end - op.ts;
+}
 
 // Evidence grouped by kernel name and reading: the longest run of each,
 // groups by the lint's time in them.
@@ -65,6 +67,7 @@ class EvidenceGroups {
     std::stable_sort(order.begin(), order.end(),
                      [](const Group* a, const Group* b) { return a->time_ns > b->time_ns; });
     std::vector<LintEvidence> out;
+    out.reserve(order.size());
     for (const Group* g : order) {
       out.push_back({g->row, g->count > 1
                                  ? fmt::format("{}; {} {} like it", g->detail, g->count, unit_)
@@ -97,7 +100,9 @@ int32_t maxThreadsPerSm(const TraceTables& t, int32_t device) {
   return 0;
 }
 
-bool positive(int32_t v) { return !isNull(v) && v > 0; }
+bool positive(int32_t v) {
+  return !isNull(v) && v > 0;
+}
 
 void waveTails(const AnalysisInput& in, const std::vector<size_t>& kernels, int32_t device,
                KernelLintReport& report) {
@@ -177,8 +182,7 @@ double product(const Dims& d, size_t from, size_t to) {
 
 std::optional<GemmShape> gemmShapeOf(const RecordedOp& op) {
   const std::string& n = op.base;
-  const bool bias_first =
-      n == "addmm" || n == "baddbmm" || n == "_addmm_activation";
+  const bool bias_first = n == "addmm" || n == "baddbmm" || n == "_addmm_activation";
   if (n == "mm" || n == "bmm" || n == "matmul" || n == "linear" || bias_first) {
     const size_t first = bias_first ? 1 : 0;
     const OpInput* a = tensorAt(op.inputs, first);
@@ -225,7 +229,9 @@ double requiredMultiple(double element_bytes, MathPath path) {
 // The next multiple of 64 (the tile size that runs best; NVIDIA, "Matrix
 // Multiplication Background", "Dimension Quantization Effects"), e.g. GPT-2's
 // vocabulary of 50257 -> 50304.
-double paddedTo64(double v) { return std::ceil(v / 64) * 64; }
+double paddedTo64(double v) {
+  return std::ceil(v / 64) * 64;
+}
 
 std::string alignmentReading(std::string_view op_name, const GemmShape& s, double multiple) {
   std::string dims, off;
@@ -391,11 +397,11 @@ void elementwiseChains(const AnalysisInput& in, const std::vector<size_t>& kerne
         }
         lint.time_ns += chain_ns;
         // n kernels of equal bytes fused into one move 1/n of their bytes.
-        lint.gain_ns += static_cast<double>(chain_ns) * static_cast<double>(n - 1) /
-                        static_cast<double>(n);
-        evidence.add(t, in.gpu()[list[p]].row, chain_ns, key,
-                     fmt::format("first of {} consecutive elementwise kernels on stream {}", n,
-                                 stream));
+        lint.gain_ns +=
+            static_cast<double>(chain_ns) * static_cast<double>(n - 1) / static_cast<double>(n);
+        evidence.add(
+            t, in.gpu()[list[p]].row, chain_ns, key,
+            fmt::format("first of {} consecutive elementwise kernels on stream {}", n, stream));
       }
       p = std::max(end, p + 1);
     }

@@ -98,9 +98,9 @@ struct LintEvidence {
 
 // The figures of one lint.
 struct KernelLint {
-  bool known = false;    // the trace gives what the lint reads
-  int64_t time_ns = 0;   // summed time of the kernels it flags
-  double gain_ns = 0;    // at most this much of it can be saved
+  bool known = false;                  // the trace gives what the lint reads
+  int64_t time_ns = 0;                 // summed time of the kernels it flags
+  double gain_ns = 0;                  // at most this much of it can be saved
   std::vector<LintEvidence> evidence;  // most time first
 };
 

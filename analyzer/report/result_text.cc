@@ -56,8 +56,9 @@ std::string evidenceLine(const Finding& f) {
   }
   if (const auto kernels = itemsOf(f, EvidenceSource::kKernels); !kernels.empty()) {
     const std::string name = clipText(terminalName(kernels[0]->label), 60);
-    const std::string detail =
-        kernels[0]->detail.empty() ? "" : " (" + clipText(terminalName(kernels[0]->detail), 160) + ")";
+    const std::string detail = kernels[0]->detail.empty()
+                                   ? ""
+                                   : " (" + clipText(terminalName(kernels[0]->detail), 160) + ")";
     parts.push_back(
         fmt::format("kernel #{} {}{}{}", kernels[0]->id, name, detail, more(1, kernels.size())));
   }

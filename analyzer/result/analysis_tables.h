@@ -516,7 +516,7 @@ namespace damscope {
     x.label, kNoJson)                                                                             \
   X(std::string, detail, kNullable,                                                               \
     "what the rule read in it where the event alone does not say (a kernel lint's waves, "        \
-    "shape or chain, e.g. `1.03 waves: 33 blocks on 32 SMs x 1 block per SM`); NULL otherwise",  \
+    "shape or chain, e.g. `1.03 waves: 33 blocks on 32 SMs x 1 block per SM`); NULL otherwise",   \
     x.detail, kNoJson)
 
 // Rows of Metrics::values that are known: the code maps them.
