@@ -191,9 +191,11 @@ void BM_AnalysisStages(benchmark::State& state) {
     const MfuReport mfu = time(
         "mfu", [&] { return computeMfu(in, steps, window, work, peaks, precision, {}).report; });
     const std::optional<MemoryEstimate> memory;
+    const KernelLintReport lints = time(
+        "kernel_lints", [&] { return computeKernelLints(in, window, work, scorecard.device, {}); });
     time("findings", [&] {
-      const FindingInputs inputs{in,          steps,     window, gaps, kernels, launches,
-                                 utilization, scorecard, loss,   mfu,  memory,  roofline};
+      const FindingInputs inputs{in,        steps, window, gaps,   kernels,  launches, utilization,
+                                 scorecard, loss,  mfu,    memory, roofline, lints};
       return computeFindings(inputs, {});
     });
     // What the pipeline does with the reports: the result model, its rows.

@@ -148,10 +148,27 @@ TEST(Findings, RulesAreDataWithDocumentedSources) {
 // A rule whose metric nothing computes would never fire, silently. Every
 // rule's metric and gain metric must come out of the analyses on at least one
 // of these traces (the cross-rank metric out of addCrossRankFindings).
+// One step with an FP16 aten::mm whose shapes were recorded: what the
+// tensor-core alignment lint reads.
+TraceTables shapedGemmTrace() {
+  TraceBuilder b;
+  b.device(0, 108);
+  b.step(0, 1000, 1);
+  b.range(10, 20, "aten::mm");
+  b.launchKernel(15, 100, 400, "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_nn");
+  TraceTables t = b.build();
+  for (size_t r = 0; r < t.ranges.size(); ++r) {
+    if (t.strings.get(t.ranges.name[r]) != "aten::mm") continue;
+    t.ranges.args[r] =
+        R"({"Input Dims": [[8192, 768], [768, 50257]], "Input type": ["c10::Half", "c10::Half"]})";
+  }
+  return t;
+}
+
 TEST(Findings, EveryRuleNamesAMetricSomethingProduces) {
   std::vector<Metrics> produced;
   for (const TraceTables& t : {testing::goldenStepTrace(), memoryTrace(), lossyTrace(),
-                               modelTrace(7e9), modelTrace(1e3)}) {
+                               modelTrace(7e9), modelTrace(1e3), shapedGemmTrace()}) {
     produced.push_back(findingsOf(t).metrics);
   }
   FindingsReport straggler = findingsOf(testing::goldenStepTrace());

@@ -203,6 +203,90 @@ std::vector<FindingRule> defaultFindingRules() {
   rules.push_back(r);
 
   r = {};
+  r.id = "wave_quantization";
+  r.gpu_only = true;  // SMs and blocks
+  r.metric = Metric::kWaveTailPct;
+  r.threshold = 5, r.high_threshold = 15;
+  r.title = "Kernels whose last wave of blocks runs under half full take {value} % of the step";
+  r.recommendation =
+      "A grid slightly larger than a whole number of waves (SMs x resident blocks per SM) runs "
+      "one more, mostly empty, wave: 33 blocks on 32 SMs take two waves at 51.6 % utilization. "
+      "Change the work per kernel so that it fills whole waves: a batch, sequence or hidden size "
+      "that divides into the device's SM count (or is much larger than one wave), or a library "
+      "tile size or split-K setting that does; for your own kernels, fewer, larger or more "
+      "blocks.";
+  r.gain_metric = Metric::kWaveTailGainPct;
+  r.evidence = EvidenceKind::kWaveTailKernels;
+  r.basis =
+      "NVIDIA GPU Performance Background User's Guide, \"Wave Quantization\": each wave takes "
+      "as long as a full one, so the gain is each kernel's time x (1 - blocks / (waves x "
+      "slots)); kernels between 1 and 4 waves whose last is under half full (at least 1/8 of "
+      "their time idle); thresholds damscope's";
+  rules.push_back(r);
+
+  r = {};
+  r.id = "tensor_core_alignment";
+  r.gpu_only = true;  // tensor cores
+  r.metric = Metric::kMisalignedGemmPct;
+  r.threshold = 10, r.high_threshold = 30;
+  r.title = "{value} % of the GEMM and convolution time runs shapes that tensor cores need padded";
+  r.recommendation =
+      "Make every GEMM dimension (batch x sequence, hidden, FFN, vocabulary, heads x head size) "
+      "and every convolution's channel count a multiple of 8 for FP16/BF16 (4 for TF32, 16 for "
+      "INT8/FP8), and of 64 for the best tiles: pad the vocabulary (GPT-2's 50257 to 50304), "
+      "pad a 3-channel image input to 4 or 8 channels (channels_last), and choose hidden sizes "
+      "that divide evenly. The evidence names each op, its shape and the padding.";
+  r.gain_metric = Metric::kMisalignedGemmGainPct;
+  r.evidence = EvidenceKind::kMisalignedGemmKernels;
+  r.basis =
+      "NVIDIA Matrix Multiplication Background User's Guide and Deep Learning Performance "
+      "Guide, \"Tensor Core Requirements\" (multiples of 16 bytes: 8 FP16/BF16, 4 TF32, 16 "
+      "INT8 elements; older cuBLAS runs misaligned shapes without tensor cores), Convolutional "
+      "Layers User's Guide, \"Channels In and Out\"; the gain at most 7/8 of their time, as for "
+      "FP32 GEMMs (V100: 15.7 against 125 TFLOP/s); thresholds damscope's";
+  rules.push_back(r);
+
+  r = {};
+  r.id = "materialized_attention";
+  r.gpu_only = true;  // kernel sequences on streams
+  r.metric = Metric::kMaterializedAttentionPct;
+  r.threshold = 5, r.high_threshold = 15;
+  r.title =
+      "Attention writes its S x S scores to memory: softmax between batched GEMMs takes {value} "
+      "% of the step";
+  r.recommendation =
+      "Use fused attention, which never materialises the scores: "
+      "torch.nn.functional.scaled_dot_product_attention (FlashAttention or memory-efficient "
+      "kernels; is_causal=True instead of a mask tensor), FlashAttention itself, or "
+      "torch.compile. It also frees the S x S activations, so a larger batch or sequence fits.";
+  r.gain_metric = Metric::kMaterializedAttentionGainPct;
+  r.evidence = EvidenceKind::kAttentionKernels;
+  r.basis =
+      "Dao et al., \"FlashAttention\", NeurIPS 2022: attention is bound by the HBM traffic of "
+      "the S x S matrices, and the fused kernel ran GPT-2's attention up to 7.6x faster (so at "
+      "most 1 - 1/7.6 of the pattern's time goes); thresholds damscope's";
+  rules.push_back(r);
+
+  r = {};
+  r.id = "elementwise_fusion";
+  r.gpu_only = true;  // kernel launches on streams
+  r.metric = Metric::kElementwiseChainPct;
+  r.threshold = 5, r.high_threshold = 15;
+  r.title = "Chains of 3 or more short elementwise kernels take {value} % of the step";
+  r.recommendation =
+      "Each kernel of a chain reads its input from memory and writes its output back, and pays "
+      "a launch: fuse the chain into one kernel with torch.compile (or a fused op: fused "
+      "bias-GELU, fused optimizers with foreach/fused=True, apex or Liger kernels), so that the "
+      "data makes one trip.";
+  r.gain_metric = Metric::kElementwiseChainGainPct;
+  r.evidence = EvidenceKind::kElementwiseChainKernels;
+  r.basis =
+      "n elementwise kernels of equal bytes move n times what one fused kernel moves, so fusion "
+      "saves at most (n - 1)/n of a chain's time (the memory-bound kernels' roofline: Williams, "
+      "Waterman, Patterson, CACM 2009); short: under 20 us; thresholds damscope's";
+  rules.push_back(r);
+
+  r = {};
   r.id = "low_sm_efficiency";
   r.gpu_only = true;
   r.metric = Metric::kIdleSmPct;

@@ -115,6 +115,25 @@ Metrics computeMetrics(const FindingInputs& in, const PageableCopies& pageable) 
     const double kernel_pct = run.pct(Axis::kComputeBound) + run.pct(Axis::kMemoryBound);
     m.set(Metric::kBelowRoofPct, std::min(percentOf(below_ns, step_ns), kernel_pct));
     m.set(Metric::kBelowRoofGainPct, std::min(percentOf(gain_ns, step_ns), kernel_pct));
+    // The kernel lints, in the same shares of the step (kernel_lints.h).
+    auto setLint = [&](const KernelLint& lint, Metric time, Metric gain) {
+      if (!lint.known) return;
+      m.set(time, std::min(percentOf(static_cast<double>(lint.time_ns), step_ns), kernel_pct));
+      m.set(gain, std::min(percentOf(lint.gain_ns, step_ns), kernel_pct));
+    };
+    setLint(in.lints.wave_tail, Metric::kWaveTailPct, Metric::kWaveTailGainPct);
+    setLint(in.lints.attention, Metric::kMaterializedAttentionPct,
+            Metric::kMaterializedAttentionGainPct);
+    setLint(in.lints.elementwise_chains, Metric::kElementwiseChainPct,
+            Metric::kElementwiseChainGainPct);
+    if (in.lints.misaligned_gemm.known) {
+      // Of the GEMM time the lint could read, not of the step.
+      m.set(Metric::kMisalignedGemmPct,
+            percentOf(static_cast<double>(in.lints.misaligned_gemm.time_ns),
+                      static_cast<double>(in.lints.shaped_gemm_ns)));
+      m.set(Metric::kMisalignedGemmGainPct,
+            std::min(percentOf(in.lints.misaligned_gemm.gain_ns, step_ns), kernel_pct));
+    }
   }
   if (const DeviceUtilization* u = in.utilization.primaryDevice()) {
     m.set(Metric::kGpuUtilPct, u->gpu_util_pct);
@@ -205,6 +224,16 @@ void kernelEvidence(const FindingInputs& in, size_t limit, Keep&& keep,
   for (size_t i = 0; i < n; ++i) out.push_back(kernelItem(in.input.tables(), kernels[i].second));
 }
 
+// A kernel lint's evidence, in its order, with what the lint read.
+void lintEvidence(const TraceTables& t, const KernelLint& lint, size_t limit,
+                  std::vector<EvidenceItem>& out) {
+  for (size_t i = 0; i < std::min(limit, lint.evidence.size()); ++i) {
+    EvidenceItem item = kernelItem(t, lint.evidence[i].kernel);
+    item.detail = lint.evidence[i].detail;
+    out.push_back(std::move(item));
+  }
+}
+
 std::vector<EvidenceItem> collectEvidence(const FindingInputs& in, EvidenceKind kind, size_t limit,
                                           const PageableCopies& pageable) {
   std::vector<EvidenceItem> e;
@@ -245,6 +274,18 @@ std::vector<EvidenceItem> collectEvidence(const FindingInputs& in, EvidenceKind 
           e.push_back(kernelItem(t, *p.example_kernel_id));
         }
       }
+      break;
+    case EvidenceKind::kWaveTailKernels:
+      lintEvidence(t, in.lints.wave_tail, limit, e);
+      break;
+    case EvidenceKind::kMisalignedGemmKernels:
+      lintEvidence(t, in.lints.misaligned_gemm, limit, e);
+      break;
+    case EvidenceKind::kAttentionKernels:
+      lintEvidence(t, in.lints.attention, limit, e);
+      break;
+    case EvidenceKind::kElementwiseChainKernels:
+      lintEvidence(t, in.lints.elementwise_chains, limit, e);
       break;
     case EvidenceKind::kShortKernels:
       kernelEvidence(

@@ -35,6 +35,18 @@
 //   below_roof_pct       time of kernels whose roofline point reaches under
 //                        kBelowRoofPct of its ceiling (roofline.h)
 //   below_roof_gain_pct  what those kernels would save at their ceilings
+//   wave_tail_pct        time of kernels whose last wave of blocks is under
+//                        half full (kernel_lints.h)
+//   wave_tail_gain_pct   the time their empty tail slots cost
+//   misaligned_gemm_pct  % of the GEMM and convolution time whose shapes are
+//                        known that runs shapes not aligned for tensor cores
+//   misaligned_gemm_gain_pct  at most 7/8 of that time, % of the step
+//   materialized_attention_pct  time of softmax kernels between batched
+//                        GEMMs and of those GEMMs, without fused attention
+//   materialized_attention_gain_pct  what FlashAttention can save of it
+//   elementwise_chain_pct  time of runs of 3 or more short elementwise
+//                        kernels on a stream
+//   elementwise_chain_gain_pct  (n - 1)/n of each run of n: what fusing saves
 //
 // Rules of kind kTraceQuality judge the trace, not the run: they say how far
 // the other findings can be trusted and promise no speed-up.
@@ -54,6 +66,7 @@
 #include "analyzer/analyses/gpu_utilization.h"
 #include "analyzer/analyses/idle_gaps.h"
 #include "analyzer/analyses/kernel_breakdown.h"
+#include "analyzer/analyses/kernel_lints.h"
 #include "analyzer/analyses/launch_statistics.h"
 #include "analyzer/analyses/memory_estimate.h"
 #include "analyzer/analyses/mfu.h"
@@ -70,37 +83,45 @@ std::string_view toText(Severity severity);
 
 // The metrics rules read, with their names in output (JSON "metrics", the
 // stored summary's "metric.<name>" rows). The first seven follow Axis.
-#define DAMSCOPE_FINDING_METRICS(X)                        \
-  X(kDataStallPct, "data_stall_pct")                       \
-  X(kHostStallPct, "host_stall_pct")                       \
-  X(kSyncStallPct, "sync_stall_pct")                       \
-  X(kExposedCommunicationPct, "exposed_communication_pct") \
-  X(kMemoryBoundPct, "memory_bound_pct")                   \
-  X(kComputeBoundPct, "compute_bound_pct")                 \
-  X(kOtherIdlePct, "other_idle_pct")                       \
-  X(kStallPct, "stall_pct")                                \
-  X(kGpuUtilPct, "gpu_util_pct")                           \
-  X(kSmEfficiencyPct, "sm_efficiency_pct")                 \
-  X(kOccupancyPct, "occupancy_pct")                        \
-  X(kIdleSmPct, "idle_sm_pct")                             \
-  X(kFp32MatrixPct, "fp32_matrix_pct")                     \
-  X(kPageableCopyPct, "pageable_copy_pct")                 \
-  X(kShortKernelPct, "short_kernel_pct")                   \
-  X(kPeakMemoryPct, "peak_memory_pct")                     \
-  X(kLostEventsPct, "lost_events_pct")                     \
-  X(kRepairedEventsPct, "repaired_events_pct")             \
-  X(kMfuPct, "mfu_pct")                                    \
-  X(kMfuImpossiblePct, "mfu_impossible_pct")               \
-  X(kMemoryEstimatePct, "memory_estimate_pct")             \
-  X(kStragglerSlowdownPct, "straggler_slowdown_pct")       \
-  X(kStragglerWaitPct, "straggler_wait_pct")               \
-  X(kBelowRoofPct, "below_roof_pct")                       \
-  X(kBelowRoofGainPct, "below_roof_gain_pct")
+#define DAMSCOPE_FINDING_METRICS(X)                                   \
+  X(kDataStallPct, "data_stall_pct")                                  \
+  X(kHostStallPct, "host_stall_pct")                                  \
+  X(kSyncStallPct, "sync_stall_pct")                                  \
+  X(kExposedCommunicationPct, "exposed_communication_pct")            \
+  X(kMemoryBoundPct, "memory_bound_pct")                              \
+  X(kComputeBoundPct, "compute_bound_pct")                            \
+  X(kOtherIdlePct, "other_idle_pct")                                  \
+  X(kStallPct, "stall_pct")                                           \
+  X(kGpuUtilPct, "gpu_util_pct")                                      \
+  X(kSmEfficiencyPct, "sm_efficiency_pct")                            \
+  X(kOccupancyPct, "occupancy_pct")                                   \
+  X(kIdleSmPct, "idle_sm_pct")                                        \
+  X(kFp32MatrixPct, "fp32_matrix_pct")                                \
+  X(kPageableCopyPct, "pageable_copy_pct")                            \
+  X(kShortKernelPct, "short_kernel_pct")                              \
+  X(kPeakMemoryPct, "peak_memory_pct")                                \
+  X(kLostEventsPct, "lost_events_pct")                                \
+  X(kRepairedEventsPct, "repaired_events_pct")                        \
+  X(kMfuPct, "mfu_pct")                                               \
+  X(kMfuImpossiblePct, "mfu_impossible_pct")                          \
+  X(kMemoryEstimatePct, "memory_estimate_pct")                        \
+  X(kStragglerSlowdownPct, "straggler_slowdown_pct")                  \
+  X(kStragglerWaitPct, "straggler_wait_pct")                          \
+  X(kBelowRoofPct, "below_roof_pct")                                  \
+  X(kBelowRoofGainPct, "below_roof_gain_pct")                         \
+  X(kWaveTailPct, "wave_tail_pct")                                    \
+  X(kWaveTailGainPct, "wave_tail_gain_pct")                           \
+  X(kMisalignedGemmPct, "misaligned_gemm_pct")                        \
+  X(kMisalignedGemmGainPct, "misaligned_gemm_gain_pct")               \
+  X(kMaterializedAttentionPct, "materialized_attention_pct")          \
+  X(kMaterializedAttentionGainPct, "materialized_attention_gain_pct") \
+  X(kElementwiseChainPct, "elementwise_chain_pct")                    \
+  X(kElementwiseChainGainPct, "elementwise_chain_gain_pct")
 
 #define DAMSCOPE_METRIC_VALUE(value, text) value,
 enum class Metric : uint8_t { DAMSCOPE_FINDING_METRICS(DAMSCOPE_METRIC_VALUE) };
 #undef DAMSCOPE_METRIC_VALUE
-constexpr size_t kMetricCount = 25;
+constexpr size_t kMetricCount = 33;
 std::string_view toText(Metric metric);
 std::optional<Metric> metricFromText(std::string_view text);
 // The scorecard metric of an axis (data_stall_pct for Axis::kDataStall, ...).
@@ -117,21 +138,25 @@ struct Metrics {
 };
 
 // What a rule attaches as evidence.
-#define DAMSCOPE_EVIDENCE_KINDS(X)                  \
-  X(kNone, "none")                                  \
-  X(kDataLoadingGaps, "gaps:data_loading")          \
-  X(kLaunchGaps, "gaps:host_launch")                \
-  X(kSyncGaps, "gaps:synchronization")              \
-  X(kUnexplainedGaps, "gaps:other")                 \
-  X(kCommunicationKernels, "kernels:communication") \
-  X(kMemoryBoundKernels, "kernels:memory_bound")    \
-  X(kFp32MatrixKernels, "kernels:fp32")             \
-  X(kShortKernels, "kernels:short")                 \
-  X(kSmallGridKernels, "kernels:small_grid")        \
-  X(kPageableCopies, "memcpys:pageable")            \
-  X(kMemoryCounters, "counters:memory")             \
-  X(kLossStats, "stats:loss")                       \
-  X(kBelowRoofKernels, "kernels:below_roof")
+#define DAMSCOPE_EVIDENCE_KINDS(X)                       \
+  X(kNone, "none")                                       \
+  X(kDataLoadingGaps, "gaps:data_loading")               \
+  X(kLaunchGaps, "gaps:host_launch")                     \
+  X(kSyncGaps, "gaps:synchronization")                   \
+  X(kUnexplainedGaps, "gaps:other")                      \
+  X(kCommunicationKernels, "kernels:communication")      \
+  X(kMemoryBoundKernels, "kernels:memory_bound")         \
+  X(kFp32MatrixKernels, "kernels:fp32")                  \
+  X(kShortKernels, "kernels:short")                      \
+  X(kSmallGridKernels, "kernels:small_grid")             \
+  X(kPageableCopies, "memcpys:pageable")                 \
+  X(kMemoryCounters, "counters:memory")                  \
+  X(kLossStats, "stats:loss")                            \
+  X(kBelowRoofKernels, "kernels:below_roof")             \
+  X(kWaveTailKernels, "kernels:wave_tail")               \
+  X(kMisalignedGemmKernels, "kernels:misaligned_gemm")   \
+  X(kAttentionKernels, "kernels:materialized_attention") \
+  X(kElementwiseChainKernels, "kernels:elementwise_chain")
 
 #define DAMSCOPE_EVIDENCE_KIND_VALUE(value, text) value,
 enum class EvidenceKind : uint8_t { DAMSCOPE_EVIDENCE_KINDS(DAMSCOPE_EVIDENCE_KIND_VALUE) };
@@ -189,14 +214,16 @@ constexpr size_t kEvidenceSourceCount = 7;
 std::string_view toText(EvidenceSource source);  // the table's name: "gaps", "kernels", ...
 
 // One piece of evidence, with what a reader needs without opening the table:
-// its time (kNullInt for stats rows) and a label (the event's name, a stat's
-// name; empty for gaps and copies).
+// its time (kNullInt for stats rows), a label (the event's name, a stat's
+// name; empty for gaps and copies) and what the rule read in it where the
+// event alone does not say (a kernel lint's waves or shapes; else empty).
 struct EvidenceItem {
   EvidenceSource source = EvidenceSource::kGaps;
   int64_t id = 0;
   int64_t ts = kNullInt;
   int64_t dur = kNullInt;
   std::string label;
+  std::string detail;
   bool operator==(const EvidenceItem&) const = default;
 };
 
@@ -233,6 +260,7 @@ struct FindingInputs {
   const MfuReport& mfu;
   const std::optional<MemoryEstimate>& memory;
   const RooflineReport& roofline;
+  const KernelLintReport& lints;
 };
 
 // A kernel reaching under this share of its roofline ceiling is limited by

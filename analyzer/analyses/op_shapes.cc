@@ -165,6 +165,15 @@ bool countsOpWork(std::string_view name) {
   return op && formulaOf(op->base) != nullptr;
 }
 
+std::optional<RecordedOp> recordedOp(std::string_view name, std::string_view args) {
+  std::optional<RecordedOp> op = nameOf(name);
+  if (!op) return std::nullopt;
+  std::optional<std::vector<OpInput>> in = inputsOf(fieldsOf(args));
+  if (!in) return std::nullopt;
+  op->inputs = std::move(*in);
+  return op;
+}
+
 std::optional<OpWork> estimateOpWork(const OpCall& call) {
   return countFromFields(call.name, fieldsOf(call.args), call.output_dims,
                          fieldsOf(call.forward_args));

@@ -40,6 +40,12 @@ bool countsOpWork(std::string_view name);
 // missing, malformed or do not fit the formula.
 std::optional<OpWork> estimateOpWork(const OpCall& call);
 
+// The op as recorded (its name parsed, its inputs' dims and dtypes), for
+// analyses that read shapes rather than count work (the tensor-core
+// alignment lint, kernel_lints.h); nothing when it is not an ATen op or its
+// shapes are missing or malformed.
+std::optional<RecordedOp> recordedOp(std::string_view name, std::string_view args);
+
 // estimateOpWork with a memory: ops repeat the same few shapes thousands of
 // times (every layer, every step), so each distinct call is counted once.
 class OpWorkCounter {

@@ -115,9 +115,11 @@ Result<RankAnalysis> analyzeRank(const TraceTables& tables, const AnalysisOption
   a.scorecard = computeScorecard(in, a.steps, a.window, a.gaps, options.scorecard);
   addNotes(a, "scorecard", a.scorecard.notes);
   DAMSCOPE_RETURN_IF_ERROR(next());
-  const FindingInputs inputs{in,        a.steps,    a.window,      a.gaps,
-                             a.kernels, a.launches, a.utilization, a.scorecard,
-                             a.loss,    a.mfu,      a.memory,      a.roofline};
+  a.lints = computeKernelLints(in, a.window, a.work, a.scorecard.device, options.lints);
+  addNotes(a, "lints", a.lints.notes);
+  const FindingInputs inputs{in,         a.steps,       a.window,    a.gaps, a.kernels,
+                             a.launches, a.utilization, a.scorecard, a.loss, a.mfu,
+                             a.memory,   a.roofline,    a.lints};
   a.findings = computeFindings(inputs, options.findings);
   DAMSCOPE_RETURN_IF_ERROR(next());
   progress.report(1.0);

@@ -5,7 +5,7 @@
 //   the run's precision, the device's peaks -> roofline (which re-reads the
 //   compute/memory side of kernels with a point) -> MFU, memory estimate ->
 //   temporal breakdown, gaps, kernel breakdown, launch statistics, profiler
-//   overview -> scorecard -> findings
+//   overview -> scorecard -> kernel lints -> findings
 //
 // Each analysis is a pure function of its inputs (one per file); this file
 // only wires them, checks for cancellation between them, and gathers what
@@ -30,6 +30,7 @@
 #include "analyzer/analyses/gpu_utilization.h"
 #include "analyzer/analyses/idle_gaps.h"
 #include "analyzer/analyses/kernel_breakdown.h"
+#include "analyzer/analyses/kernel_lints.h"
 #include "analyzer/analyses/launch_statistics.h"
 #include "analyzer/analyses/memory_estimate.h"
 #include "analyzer/analyses/mfu.h"
@@ -66,6 +67,7 @@ struct AnalysisOptions {
   std::optional<Precision> precision;  // the user's; empty: runPrecision decides
   MfuOptions mfu;
   RooflineOptions roofline;
+  KernelLintOptions lints;
   // The top ops the result keeps: the leaf-op grouping, by GPU time.
   OpBreakdownOptions ops{OpGrouping::kLeafOp, false, OpSort::kGpu, 25};
 };
@@ -93,6 +95,7 @@ struct RankAnalysis {
   std::optional<MemoryEstimate> memory;
   ProfilerOverviewReport overview;
   ScorecardReport scorecard;
+  KernelLintReport lints;
   FindingsReport findings;
   std::vector<AnalysisNote> notes;
 };

@@ -290,12 +290,4 @@ Result<TrainingPlan> planTraining(const PlanRequest& request) {
   return plan;
 }
 
-double waveUtilization(double units, double slots) {
-  if (!(units > 0) || !(slots > 0)) return 0;
-  // Each wave fills `slots`; ceil(units / slots) waves run, the last one
-  // partly empty (NVIDIA, "GPU Performance Background User's Guide", wave
-  // quantization).
-  return units / (std::ceil(units / slots) * slots);
-}
-
 }  // namespace damscope

@@ -13,6 +13,7 @@
 
 #include "analyzer/analyses/model_flops.h"
 #include "analyzer/analyses/training_memory.h"
+#include "analyzer/analyses/wave_quantization.h"  // waveUtilization, for the plan's callers
 #include "analyzer/devices/device_specs.h"
 #include "base/result.h"
 
@@ -126,9 +127,5 @@ struct TrainingPlan {
 
 // The plan; an error (bad input) names the flag that is wrong.
 Result<TrainingPlan> planTraining(const PlanRequest& request);
-
-// The fraction of the slots busy when `units` of equal work run `slots` at a
-// time: the last wave is partly empty (wave quantization).
-double waveUtilization(double units, double slots);
 
 }  // namespace damscope

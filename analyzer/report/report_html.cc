@@ -139,8 +139,10 @@ std::string figuresSection(const RankResult& a, const ReportOptions& o) {
   return out + "</section>";
 }
 
-// What an evidence item is: its label, or for a gap, its cause and where.
+// What an evidence item is: its label (and what the rule read in it), or
+// for a gap, its cause and where.
 std::string evidenceWhat(const RankResult& a, const EvidenceItem& e) {
+  if (!e.detail.empty()) return clipText(e.label, 50) + " — " + e.detail;
   if (e.source != EvidenceSource::kGaps || !e.label.empty() || e.id < 0 ||
       static_cast<size_t>(e.id) >= a.gaps.size()) {
     return e.label;
@@ -170,7 +172,7 @@ std::string evidenceTable(const RankResult& a, const Finding& f, size_t max) {
         "class=\"num\">{}</td><td class=\"name\">{}</td></tr>",
         htmlEscape(toText(e.source)), e.id, atTime(a, e.ts),
         isNull(e.dur) ? "" : formatDuration(static_cast<double>(e.dur)),
-        htmlEscape(clipText(evidenceWhat(a, e), 110)));
+        htmlEscape(clipText(evidenceWhat(a, e), 200)));
   }
   if (evidence.more > 0) {
     out += fmt::format("<tr><td colspan=\"5\">… {} more (findings table of the run.db)</td></tr>",

@@ -92,9 +92,10 @@ std::string renderMarkdownReport(const RunResult& run, const ReportOptions& o) {
     const Shown<EvidenceItem> evidence = shownEvidence(f, kEvidencePerFinding);
     for (const EvidenceItem& item : evidence.items) {
       out += fmt::format(
-          "   - evidence: {} #{}{}{}\n", toText(item.source), item.id,
+          "   - evidence: {} #{}{}{}{}\n", toText(item.source), item.id,
           isNull(item.dur) ? "" : " (" + formatDuration(static_cast<double>(item.dur)) + ")",
-          item.label.empty() ? "" : " " + cellName(item.label));
+          item.label.empty() ? "" : " " + cellName(item.label),
+          item.detail.empty() ? "" : " — " + markdownEscape(clipText(item.detail, 160)));
     }
     if (evidence.more > 0) out += fmt::format("   - … {} more evidence items\n", evidence.more);
   }

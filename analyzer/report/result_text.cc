@@ -56,7 +56,11 @@ std::string evidenceLine(const Finding& f) {
   }
   if (const auto kernels = itemsOf(f, EvidenceSource::kKernels); !kernels.empty()) {
     const std::string name = clipText(terminalName(kernels[0]->label), 60);
-    parts.push_back(fmt::format("kernel #{} {}{}", kernels[0]->id, name, more(1, kernels.size())));
+    const std::string detail = kernels[0]->detail.empty()
+                                   ? ""
+                                   : " (" + clipText(terminalName(kernels[0]->detail), 160) + ")";
+    parts.push_back(
+        fmt::format("kernel #{} {}{}{}", kernels[0]->id, name, detail, more(1, kernels.size())));
   }
   if (const auto copies = itemsOf(f, EvidenceSource::kMemcpys); !copies.empty()) {
     parts.push_back(fmt::format("memcpys #{}{}", copies[0]->id, more(1, copies.size())));

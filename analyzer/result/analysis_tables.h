@@ -513,7 +513,11 @@ namespace damscope {
   X(std::string, label, kNullable,                                                                \
     "the event's name (kernels, ranges, calls, counters), the stat's name; NULL for gaps and "    \
     "copies",                                                                                     \
-    x.label, kNoJson)
+    x.label, kNoJson)                                                                             \
+  X(std::string, detail, kNullable,                                                               \
+    "what the rule read in it where the event alone does not say (a kernel lint's waves, "        \
+    "shape or chain, e.g. `1.03 waves: 33 blocks on 32 SMs x 1 block per SM`); NULL otherwise",   \
+    x.detail, kNoJson)
 
 // Rows of Metrics::values that are known: the code maps them.
 #define DAMSCOPE_METRIC_COLUMNS(X)                                          \
@@ -806,8 +810,10 @@ struct AnalysisTables {
 // cuBLAS's FFMA kernels. 6: op formulas for every common ATen family, the
 // roofline's share per source of computation kernel time, MFU from op shapes,
 // the top ops. 7: the starved verdict (unexplained idle is no longer charged
-// to the host). Remake fuzz/seeds/rundb/kineto_analysed_current.sql with a
+// to the host). 8: the kernel lints (wave quantization, tensor-core
+// alignment, materialised attention, elementwise chains: their metrics and
+// findings) and finding_evidence.detail. Remake fuzz/seeds/rundb/kineto_analysed_current.sql with a
 // new version (docs/fuzzing.md).
-constexpr int kAnalysisSchemaVersion = 7;
+constexpr int kAnalysisSchemaVersion = 8;
 
 }  // namespace damscope
