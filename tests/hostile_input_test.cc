@@ -292,7 +292,7 @@ TEST(HostileInput, KinetoDevicePropertiesOutOfRangeReadAsUnknown) {
 // SQL) and session start.
 std::string nsysExport(TempDir& dir, const std::string& rows,
                        const std::string& session_start = "0") {
-  const std::string path = dir.file("report.sqlite");
+  std::string path = dir.file("report.sqlite");
   std::filesystem::remove(path);
   auto db = Database::open(path, Database::Mode::kReadWriteCreate);
   EXPECT_TRUE(db.ok());
