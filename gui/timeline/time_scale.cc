@@ -143,12 +143,16 @@ void TimeScale::clamp() {
 
 int64_t TimeScale::tickStep() const {
   const double wanted = kTickSpacingPx * ns_per_px_;
+  // Up to 5e18 ns: the trace range is +-2^62 ns (9.2e18 ns across), so even
+  // a view of all of it at one pixel gets two or three ticks; 1e19 would not
+  // fit in int64.
+  constexpr int64_t kLargestDecade = 1'000'000'000'000'000'000;
   int64_t decade = 1;
   while (true) {
     for (int64_t mantissa : {1, 2, 5}) {
       if (static_cast<double>(decade * mantissa) >= wanted) return decade * mantissa;
     }
-    if (decade > (int64_t{1} << 58) / 10) return decade * 10;
+    if (decade == kLargestDecade) return 5 * decade;
     decade *= 10;
   }
 }
@@ -164,8 +168,9 @@ std::vector<TimeScale::Tick> TimeScale::ticks(int64_t origin) const {
   if (first < rel && __builtin_add_overflow(first, step, &first)) return out;
   const int64_t last = (end() - origin) / step * step;
   const TickUnit unit = tickUnit(std::max(std::abs(first), std::abs(last)));
-  for (int64_t t = first + origin; t <= end(); t += step) {
+  for (int64_t t = first + origin; t <= end();) {
     out.push_back({t, x(t), formatTick(t - origin, step, unit)});
+    if (__builtin_add_overflow(t, step, &t)) break;  // the next tick is past int64
   }
   return out;
 }

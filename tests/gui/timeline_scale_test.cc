@@ -123,6 +123,26 @@ TEST(TimeScale, TicksUseANiceStepAboutAHundredPixelsApart) {
   EXPECT_EQ(ticks[1].label, "5 µs");
 }
 
+// A view of nearly the whole trace range (+-2^62 ns) at a pixel wide: the
+// step went no further than 1e18 ns, so 4.65e18 ns took five ticks where
+// the width allows one or two, and the last step could pass int64 (found by
+// the gui_models fuzz target, issue 32 §2).
+TEST(TimeScale, AViewOfTheWholeRangeGetsFewTicksAndNoOverflow) {
+  for (const int width : {1, 50, 1000}) {
+    TimeScale s;
+    s.setWidth(width);
+    s.setLimits(-2'300'000'000'000'000'000, 2'350'000'000'000'000'100);
+    s.fitAll();
+    const auto ticks = s.ticks(s.start());
+    EXPECT_LE(ticks.size(), static_cast<size_t>(width) / 50 + 4) << width << " px";
+    for (size_t i = 1; i < ticks.size(); ++i) EXPECT_GT(ticks[i].ts, ticks[i - 1].ts);
+  }
+  TimeScale s;
+  s.setWidth(1);
+  s.setView(-(int64_t{1} << 62), 1e19);
+  EXPECT_EQ(s.tickStep(), 5'000'000'000'000'000'000);
+}
+
 TEST(TimeScale, TickLabelsAreRelativeToTheOrigin) {
   TimeScale s;
   s.setWidth(1000);
