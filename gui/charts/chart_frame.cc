@@ -23,6 +23,10 @@ ChartFrame::ChartFrame(QWidget* parent) : QWidget(parent) {
   view_->viewport()->setMouseTracking(true);
   view_->viewport()->installEventFilter(this);
   view_->setMinimumSize(240, 180);
+  // No frame, and the chart's own background around it: the chart and the
+  // legend under it read as one surface.
+  view_->setFrameShape(QFrame::NoFrame);
+  view_->setBackgroundBrush(palette().base());
   empty_ = new QLabel(stack_);
   empty_->setAlignment(Qt::AlignCenter);
   empty_->setWordWrap(true);
@@ -30,6 +34,9 @@ ChartFrame::ChartFrame(QWidget* parent) : QWidget(parent) {
   empty_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   stack_->addWidget(view_);
   stack_->addWidget(empty_);
+  legend_ = new ChartLegend(this);
+  legend_->setAutoFillBackground(true);
+  legend_->setBackgroundRole(QPalette::Base);  // one surface with the chart above it
   caption_ = new QLabel(this);
   caption_->setWordWrap(true);
   caption_->setContentsMargins(8, 0, 8, 4);
@@ -39,6 +46,7 @@ ChartFrame::ChartFrame(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
   layout->addWidget(stack_, 1);
+  layout->addWidget(legend_);
   layout->addWidget(caption_);
   resetChart();
   showEmpty(tr("No run is open."));
@@ -68,23 +76,28 @@ QChart* ChartFrame::resetChart() {
   auto* chart = new QChart;
   chart->setBackgroundRoundness(0);
   chart->setMargins(QMargins(6, 6, 6, 6));
-  chart->legend()->setAlignment(Qt::AlignBottom);
+  chart->legend()->setVisible(false);  // the frame's own legend wraps instead
   // The window's palette, so the chart reads in light and dark themes.
   const QPalette pal = palette();
   chart->setBackgroundBrush(pal.base());
   chart->setTitleBrush(pal.text());
-  chart->legend()->setLabelColor(pal.color(QPalette::Text));
   QChart* old = view_->chart();
   view_->setChart(chart);  // the view owns the chart
   delete old;
   stack_->setCurrentWidget(view_);
+  setLegend({});
   setCaption({});
   return chart;
 }
 
 void ChartFrame::showEmpty(const QString& why) {
+  setLegend({});
   empty_->setText(why);
   stack_->setCurrentWidget(empty_);
+}
+
+void ChartFrame::setLegend(std::vector<LegendEntry> entries) {
+  legend_->setEntries(std::move(entries));
 }
 
 void ChartFrame::setCaption(const QString& text) {

@@ -1,6 +1,7 @@
 // What every chart of the GUI shares: a QChartView, a centred text in its
 // place when there is nothing to plot (a chart must say why it is empty,
-// never show bare axes), and a caption under it for what the plot leaves out.
+// never show bare axes), a legend under it that wraps (chart_legend.h; Qt's
+// own is hidden), and a caption for what the plot leaves out.
 // Mouse presses and moves on the view's viewport go to onPress and onHover,
 // and so does the tool-tip event of a mouse at rest (so a point's tool tip
 // stays while the mouse rests on it, rather than being hidden by the scene),
@@ -10,10 +11,13 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include <QPointF>
 #include <QString>
 #include <QWidget>
+
+#include "gui/charts/chart_legend.h"
 
 class QAbstractSeries;
 class QChart;
@@ -38,6 +42,7 @@ class ChartFrame : public QWidget {
   // The text shown instead of the chart; empty while the chart is shown.
   QString emptyText() const;
   QString caption() const;
+  const ChartLegend* legend() const { return legend_; }
 
   // Whether the chart (rather than the empty text) is on show.
   bool showsChart() const;
@@ -47,6 +52,7 @@ class ChartFrame : public QWidget {
   QChart* resetChart();
   void showEmpty(const QString& why);
   void setCaption(const QString& text);
+  void setLegend(std::vector<LegendEntry> entries);
 
   // `pos` in the viewport's coordinates; return true when the event was used.
   virtual bool onPress(QPointF pos) = 0;
@@ -63,6 +69,7 @@ class ChartFrame : public QWidget {
   QStackedWidget* stack_ = nullptr;
   QChartView* view_ = nullptr;
   QLabel* empty_ = nullptr;
+  ChartLegend* legend_ = nullptr;
   QLabel* caption_ = nullptr;
 };
 

@@ -1,7 +1,7 @@
 // The roofline chart: see roofline_chart.h.
 #include "gui/charts/roofline_chart.h"
 
-#include <array>
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -9,22 +9,21 @@
 #include <QChart>
 #include <QChartView>
 #include <QGraphicsSimpleTextItem>
-#include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPainter>
 #include <QScatterSeries>
+#include <QStringList>
 #include <QToolTip>
 
 #include "analyzer/report/result_words.h"
 #include "analyzer/report/text_format.h"
 #include "gui/models/palette.h"
 #include "gui/models/qt_text.h"
+#include "gui/models/text_layout.h"
 
 namespace damscope {
 namespace {
-
 
 // A disc for QScatterSeries::setLightMarker: painted once and blitted per
 // point instead of one scene item per point. Translucent so overlapping
@@ -41,10 +40,6 @@ QImage discImage(const QColor& colour) {
   p.setPen(QPen(colour.darker(160), 4));
   p.drawEllipse(QRectF(2, 2, kSize - 4, kSize - 4));
   return image;
-}
-
-void hideFromLegend(QChart* chart, QAbstractSeries* series) {
-  for (QLegendMarker* m : chart->legend()->markers(series)) m->setVisible(false);
 }
 
 QLogValueAxis* logAxis(const DecadeRange& range, double scale, const QString& title,
@@ -132,7 +127,6 @@ void RooflineChart::build() {
     bw->setPen(QPen(roof_colour, 2));
     for (const QPointF& p : plot_.bandwidth_roof) bw->append(p.x(), p.y() / s);
     attach(bw);
-    hideFromLegend(chart, bw);
     const QPointF a = plot_.bandwidth_roof.front(), b = plot_.bandwidth_roof.back();
     const double t = 0.25;  // a quarter along the roof, in log space
     const QPointF at(
@@ -152,16 +146,18 @@ void RooflineChart::build() {
   ridges->setBorderColor(roof_colour);
   Qt::PenStyle dash = Qt::SolidLine;
   for (const PeakRoof& roof : plot_.peak_roofs) {
-    const RooflineCeiling& c = r.roofline.ceilings[roof.ceiling];
+    const RooflineCeiling& c = r.roofline.ceilings[roof.ceilings.front()];
+    QStringList precisions;
+    for (const size_t i : roof.ceilings)
+      precisions << qtString(toText(r.roofline.ceilings[i].precision));
     auto* line = new QLineSeries;
-    line->setName(tr("%1 peak").arg(qtString(toText(c.precision))));
+    line->setName(tr("%1 peak").arg(precisions.join('/')));
     line->setPen(QPen(roof_colour, 2, dash));
     dash = Qt::DashLine;  // the first (highest-priority) precision solid, others dashed
     line->append(roof.from.x(), roof.from.y() / s);
     line->append(roof.to.x(), roof.to.y() / s);
     attach(line);
-    hideFromLegend(chart, line);
-    addLabel(tr("%1 peak %2").arg(qtString(toText(c.precision)), qtString(rateWords(c.peak_flops_per_s))),
+    addLabel(tr("%1 peak %2").arg(precisions.join('/'), qtString(rateWords(c.peak_flops_per_s))),
              QPointF(roof.to.x(), roof.to.y() / s), Qt::AlignRight | Qt::AlignTop);
     if (roof.ridge) {
       ridges->append(roof.ridge->x(), roof.ridge->y() / s);
@@ -172,14 +168,12 @@ void RooflineChart::build() {
       drop->append(roof.ridge->x(), plot_.y.min / s);
       drop->append(roof.ridge->x(), roof.ridge->y() / s);
       attach(drop);
-      hideFromLegend(chart, drop);
       addLabel(tr("ridge %1 FLOP/B").arg(roof.ridge->x(), 0, 'g', 3),
                QPointF(roof.ridge->x(), plot_.y.min / s), Qt::AlignLeft | Qt::AlignBottom);
     }
   }
   if (ridges->count() > 0) {
     attach(ridges);
-    hideFromLegend(chart, ridges);
   } else {
     delete ridges;
   }
@@ -203,15 +197,15 @@ void RooflineChart::build() {
     }
     series->append(m.intensity, m.flops_per_s / s);
   }
-  std::array<bool, kKernelCategoryCount> in_legend{};
   for (const auto& [key, series] : by_size) {
     attach(series);
-    bool& listed = in_legend[static_cast<size_t>(key.second)];
-    if (listed) hideFromLegend(chart, series);
-    listed = true;
     if (!anchor_) anchor_ = series;
   }
-  chart->legend()->setVisible(true);
+  std::vector<LegendEntry> legend;
+  for (const KernelCategory cat : plot_.categories) {
+    legend.push_back({categoryColor(cat), qtString(toText(cat)), LegendEntry::Mark::kDisc});
+  }
+  setLegend(std::move(legend));
 
   QStringList notes;
   if (plot_.left_out > 0) {
@@ -233,7 +227,11 @@ void RooflineChart::build() {
 void RooflineChart::placeLabels() {
   if (!anchor_) return;
   QChart* chart = this->chart();
-  const QRectF area = chart->plotArea();
+  const QRectF area = chart->plotArea().adjusted(2, 2, -2, -2);
+  // Where each label would like to be, then nudged apart from the top down:
+  // a lower peak's label moves below its roof, a ridge label up its drop line.
+  std::vector<size_t> order;
+  std::vector<QRectF> wanted(labels_.size());
   for (size_t i = 0; i < labels_.size(); ++i) {
     const Label& l = labels_[i];
     const QPointF p = chart->mapToPosition(l.at, anchor_);
@@ -249,9 +247,22 @@ void RooflineChart::placeLabels() {
     }
     double x = l.align & Qt::AlignRight ? p.x() - box.width() - 4 : p.x() + 4;
     double y = l.align & Qt::AlignBottom ? p.y() - box.height() - 4 : p.y() - box.height() - 2;
-    x = std::clamp(x, area.left() + 2, std::max(area.left() + 2, area.right() - box.width() - 2));
-    y = std::clamp(y, area.top() + 2, std::max(area.top() + 2, area.bottom() - box.height() - 2));
-    l.item->setPos(x, y);
+    x = std::clamp(x, area.left(), std::max(area.left(), area.right() - box.width()));
+    y = std::clamp(y, area.top(), std::max(area.top(), area.bottom() - box.height()));
+    wanted[i] = QRectF(QPointF(x, y), box.size());
+    order.push_back(i);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return wanted[a].top() < wanted[b].top(); });
+  std::vector<LabelBox> boxes;
+  boxes.reserve(order.size());
+  for (const size_t i : order)
+    boxes.push_back({wanted[i], labels_[i].align & Qt::AlignBottom ? -1 : +1});
+  const std::vector<std::optional<QRectF>> placed = separateLabels(boxes, area);
+  for (size_t k = 0; k < order.size(); ++k) {
+    QGraphicsSimpleTextItem* item = labels_[order[k]].item;
+    item->setVisible(placed[k].has_value());
+    if (placed[k]) item->setPos(placed[k]->topLeft());
   }
 }
 
@@ -298,16 +309,17 @@ QString RooflineChart::tooltipOf(const RooflineMarker& m) const {
   QString ceiling = tr("n/a");
   if (p.pct_of_ceiling && p.ceiling_flops_per_s) {
     ceiling =
-        tr("%1 of %2").arg(qtString(percent(*p.pct_of_ceiling)), qtString(rateWords(*p.ceiling_flops_per_s)));
+        tr("%1 of %2")
+            .arg(qtString(percent(*p.pct_of_ceiling)), qtString(rateWords(*p.ceiling_flops_per_s)));
   }
   return tr("<b>%1</b><br>%2, %3 (%4)<br>time %5 in %6<br>AI %7 FLOP/byte<br>"
             "achieved %8<br>ceiling: %9")
       .arg(qtString(clipText(p.name, 160)).toHtmlEscaped(), qtString(toText(p.category)),
            p.memory_bound ? (*p.memory_bound ? tr("memory-bound") : tr("compute-bound"))
                           : tr("no ridge"),
-           qtString(metricSourceWords(p.source)), qtString(formatDuration(static_cast<double>(p.time_ns))),
-           counted(p.kernels, "run"), QString::number(m.intensity, 'g', 3),
-           qtString(rateWords(m.flops_per_s)), ceiling);
+           qtString(metricSourceWords(p.source)),
+           qtString(formatDuration(static_cast<double>(p.time_ns))), counted(p.kernels, "run"),
+           QString::number(m.intensity, 'g', 3), qtString(rateWords(m.flops_per_s)), ceiling);
 }
 
 }  // namespace damscope

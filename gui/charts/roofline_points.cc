@@ -90,7 +90,15 @@ RooflinePlot rooflinePlot(const RooflineReport& roofline) {
   for (size_t i = 0; i < roofline.ceilings.size(); ++i) {
     const RooflineCeiling& c = roofline.ceilings[i];
     if (!positive(c.peak_flops_per_s)) continue;
-    PeakRoof roof{i, {plot.x.min, c.peak_flops_per_s}, {plot.x.max, c.peak_flops_per_s}, {}};
+    const auto same_peak =
+        std::find_if(plot.peak_roofs.begin(), plot.peak_roofs.end(), [&](const PeakRoof& r) {
+          return std::fabs(r.to.y() - c.peak_flops_per_s) <= 1e-9 * c.peak_flops_per_s;
+        });
+    if (same_peak != plot.peak_roofs.end()) {
+      same_peak->ceilings.push_back(i);
+      continue;
+    }
+    PeakRoof roof{{i}, {plot.x.min, c.peak_flops_per_s}, {plot.x.max, c.peak_flops_per_s}, {}};
     if (c.ridge_flops_per_byte && positive(*c.ridge_flops_per_byte)) {
       roof.from.setX(std::max(plot.x.min, *c.ridge_flops_per_byte));
       if (have_bw) roof.ridge = QPointF(*c.ridge_flops_per_byte, c.peak_flops_per_s);

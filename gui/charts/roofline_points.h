@@ -48,11 +48,14 @@ struct RooflineMarker {
   double diameter_px = 0;
 };
 
-// One ceiling's roof: flat at its peak from its ridge (or the left edge) to
-// the right edge, and the ridge point where it meets the bandwidth roof.
+// One peak's roof: flat at its peak from its ridge (or the left edge) to the
+// right edge, and the ridge point where it meets the bandwidth roof. Ceilings
+// with the same peak share one roof (the A100's fp64 tensor-core and fp32
+// peaks are both 19.5 TFLOP/s): two lines and two labels on one spot would
+// be drawn over each other.
 struct PeakRoof {
-  size_t ceiling = 0;  // index into RooflineReport::ceilings
-  QPointF from;        // (FLOP/byte, FLOP/s)
+  std::vector<size_t> ceilings;  // indices into RooflineReport::ceilings, in its order
+  QPointF from;                  // (FLOP/byte, FLOP/s)
   QPointF to;
   std::optional<QPointF> ridge;
 };
@@ -65,7 +68,7 @@ struct RooflinePlot {
   // The bandwidth roof, bandwidth x AI, from the bottom edge to the highest
   // ridge (or the plot's edge without one); empty without a bandwidth.
   std::vector<QPointF> bandwidth_roof;
-  std::vector<PeakRoof> peak_roofs;        // one per ceiling with a positive peak
+  std::vector<PeakRoof> peak_roofs;        // one per positive peak, in the ceilings' order
   std::vector<KernelCategory> categories;  // of the markers, in the enum's order
   bool empty() const { return markers.empty(); }
 };

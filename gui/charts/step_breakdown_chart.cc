@@ -7,8 +7,6 @@
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
-#include <QLegend>
-#include <QLegendMarker>
 #include <QStackedBarSeries>
 #include <QToolTip>
 #include <QValueAxis>
@@ -34,9 +32,10 @@ void StepBreakdownChart::setRun(std::shared_ptr<const AnalysedRun> run, int rank
   const RankResult& r = run_->run.ranks[static_cast<size_t>(rank_)];
   bars_ = stepBreakdownBars(r);
   if (bars_.empty()) {
-    showEmpty(r.scorecard
-                  ? tr("No step breakdown: the trace has no steps to split.")
-                  : tr("No step breakdown: there is no %1 work to judge.").arg(qtString(deviceWord(r))));
+    showEmpty(
+        r.scorecard
+            ? tr("No step breakdown: the trace has no steps to split.")
+            : tr("No step breakdown: there is no %1 work to judge.").arg(qtString(deviceWord(r))));
     return;
   }
   const QPalette pal = palette();
@@ -69,16 +68,14 @@ void StepBreakdownChart::setRun(std::shared_ptr<const AnalysedRun> run, int rank
   series_->attachAxis(x);
   series_->attachAxis(y);
   // The legend names only the axes some step has time on.
-  const QList<QLegendMarker*> markers = chart->legend()->markers(series_);
-  for (size_t a = 0; a < kAxisCount && a < static_cast<size_t>(markers.size()); ++a) {
-    const bool any =
-        std::any_of(bars_.ms[a].begin(), bars_.ms[a].end(), [](double v) { return v > 0; });
-    markers[static_cast<qsizetype>(a)]->setVisible(any);
+  std::vector<LegendEntry> legend;
+  for (size_t a = 0; a < kAxisCount; ++a) {
+    if (std::any_of(bars_.ms[a].begin(), bars_.ms[a].end(), [](double v) { return v > 0; })) {
+      legend.push_back(
+          {axisColor(static_cast<Axis>(a)), qtString(axisLabel(static_cast<Axis>(a)))});
+    }
   }
-  // On the right: seven axis names side by side would be cut short in a
-  // narrow chart (Qt 6.4's legend does not wrap).
-  chart->legend()->setAlignment(Qt::AlignRight);
-  chart->legend()->setVisible(true);
+  setLegend(std::move(legend));
   const auto outside = std::count(bars_.analysed.begin(), bars_.analysed.end(), false);
   setCaption(outside > 0
                  ? tr("Faint: %1 outside the analysed window. Click a bar to select its step "

@@ -8,8 +8,6 @@
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
-#include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QStackedBarSeries>
 #include <QToolTip>
@@ -21,7 +19,6 @@
 
 namespace damscope {
 namespace {
-
 
 // Neither a D·A·M axis nor a kernel class colour: step time is its own thing.
 const QColor kStepColour(0x4e, 0x79, 0xa7);
@@ -78,10 +75,12 @@ void StepTimeChart::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
   chart->addAxis(y, Qt::AlignLeft);
   bars_->attachAxis(x);
   bars_->attachAxis(y);
-  const QList<QLegendMarker*> markers = chart->legend()->markers(bars_);
-  if (markers.size() == 2) {
-    markers[0]->setVisible(std::count(times_.analysed.begin(), times_.analysed.end(), true) > 0);
-    markers[1]->setVisible(std::count(times_.analysed.begin(), times_.analysed.end(), false) > 0);
+  std::vector<LegendEntry> legend;
+  if (std::count(times_.analysed.begin(), times_.analysed.end(), true) > 0) {
+    legend.push_back({analysed->color(), analysed->label()});
+  }
+  if (std::count(times_.analysed.begin(), times_.analysed.end(), false) > 0) {
+    legend.push_back({outside->color(), outside->label()});
   }
 
   if (times_.mfu_computed) {
@@ -101,11 +100,12 @@ void StepTimeChart::setRun(std::shared_ptr<const AnalysedRun> run, int rank) {
     chart->addAxis(pct, Qt::AlignRight);
     mfu_->attachAxis(x);
     mfu_->attachAxis(pct);
+    legend.push_back({kMfuColour, mfu_->name(), LegendEntry::Mark::kLine});
     setCaption(tr("Click a bar to select its step on the timeline."));
   } else {
     setCaption(qtString(times_.mfu_words));
   }
-  chart->legend()->setVisible(true);
+  setLegend(std::move(legend));
 }
 
 std::optional<QPointF> StepTimeChart::barCentre(size_t step) const {
@@ -141,7 +141,8 @@ void StepTimeChart::onHover(QPointF pos, QPoint global_pos) {
                      .arg(qtNameTooltip(times_.names[*step]).toHtmlEscaped(),
                           times_.analysed[*step] ? QString() : tr(" (outside the analysed window)"))
                      .arg(times_.ms[*step], 0, 'f', 2);
-  if (times_.mfu_pct[*step]) text += tr("<br>MFU %1").arg(qtString(percent(*times_.mfu_pct[*step])));
+  if (times_.mfu_pct[*step])
+    text += tr("<br>MFU %1").arg(qtString(percent(*times_.mfu_pct[*step])));
   QToolTip::showText(global_pos, text, viewport());
 }
 

@@ -12,7 +12,6 @@
 #include <QChartView>
 #include <QFontMetrics>
 #include <QHorizontalStackedBarSeries>
-#include <QLegend>
 #include <QToolTip>
 #include <QValueAxis>
 
@@ -110,7 +109,11 @@ void TopKernelsChart::build() {
   chart->addAxis(ms, Qt::AlignBottom);
   series_->attachAxis(names);
   series_->attachAxis(ms);
-  chart->legend()->setVisible(true);
+  std::vector<LegendEntry> legend;
+  for (QBarSet* set : sets) {  // QBarSet::color() is not const in Qt 6.4
+    if (set) legend.push_back({set->color(), set->label()});
+  }
+  setLegend(std::move(legend));
   setCaption(tr("%1 of kernel time in these kernels. Hover for the full name, click to select "
                 "its runs on the timeline.")
                  .arg([&] {
@@ -158,15 +161,16 @@ void TopKernelsChart::onHover(QPointF pos, QPoint global_pos) {
     return;
   }
   const KernelBar& b = bars_[*bar];
-  QToolTip::showText(global_pos,
-                     tr("<b>%1</b><br>%2<br>%3 ms in %4, mean %5<br>%6 of the kernel time of %7")
-                         .arg(qtString(clipText(b.name, 400)).toHtmlEscaped(), qtString(toText(b.category)))
-                         .arg(b.ms, 0, 'f', 2)
-                         .arg(counted(b.kernels, "run"))
-                         .arg(qtString(formatDuration(b.mean_ms * 1e6)), qtString(percent(b.pct)),
-                              scopeWords(run_->run.ranks[static_cast<size_t>(rank_)],
-                                         FigureScope::kAnalysedSteps)),
-                     viewport());
+  QToolTip::showText(
+      global_pos,
+      tr("<b>%1</b><br>%2<br>%3 ms in %4, mean %5<br>%6 of the kernel time of %7")
+          .arg(qtString(clipText(b.name, 400)).toHtmlEscaped(), qtString(toText(b.category)))
+          .arg(b.ms, 0, 'f', 2)
+          .arg(counted(b.kernels, "run"))
+          .arg(
+              qtString(formatDuration(b.mean_ms * 1e6)), qtString(percent(b.pct)),
+              scopeWords(run_->run.ranks[static_cast<size_t>(rank_)], FigureScope::kAnalysedSteps)),
+      viewport());
 }
 
 }  // namespace damscope

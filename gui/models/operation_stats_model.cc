@@ -232,6 +232,11 @@ void OperationStatsModel::setRun(const std::shared_ptr<const AnalysedRun>& run, 
 void OperationStatsModel::setTable(OperationTable table, const QString& scope) {
   beginResetModel();
   table_ = std::move(table);
+  shown_names_.clear();
+  shown_names_.reserve(table_.rows.size());
+  for (const OperationRow& row : table_.rows) {
+    shown_names_.push_back(qtString(clipText(row.name, kNameShownBytes)));
+  }
   scope_ = scope;
   endResetModel();
   emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
@@ -259,10 +264,11 @@ double throughputPerS(const OperationRow& row) {
 
 }  // namespace
 
-QVariant OperationStatsModel::display(const OperationRow& row, Column column) const {
+QVariant OperationStatsModel::display(size_t index, Column column) const {
+  const OperationRow& row = table_.rows[index];
   switch (column) {
     case Column::kName:
-      return qtString(clipText(row.name, kNameShownBytes));
+      return shown_names_[index];
     case Column::kCategory:
       return QString::fromStdString(row.category);
     case Column::kCount:
@@ -297,32 +303,34 @@ FigureText OperationStatsModel::figure(const OperationRow& row, Column column) c
   return {percentText(row.pct), {}, false};
 }
 
-QVariant OperationStatsModel::sortKey(const OperationRow& row, Column column) const {
-  switch (column) {
+bool OperationStatsModel::rowLess(int a, int b, int column) const {
+  const OperationRow& x = table_.rows[static_cast<size_t>(a)];
+  const OperationRow& y = table_.rows[static_cast<size_t>(b)];
+  switch (columns_[static_cast<size_t>(column)]) {
     case Column::kName:
-      return qtString(clipText(row.name, kNameShownBytes));
+      return shown_names_[static_cast<size_t>(a)] < shown_names_[static_cast<size_t>(b)];
     case Column::kCategory:
-      return QString::fromStdString(row.category);
+      return x.category < y.category;
     case Column::kCount:
-      return static_cast<qlonglong>(row.count);
+      return x.count < y.count;
     case Column::kTotal:
-      return static_cast<qlonglong>(row.total_ns);
+      return x.total_ns < y.total_ns;
     case Column::kAverage:
-      return row.average_ns;
+      return x.average_ns < y.average_ns;
     case Column::kMedian:
-      return row.median_ns;
+      return x.median_ns < y.median_ns;
     case Column::kMin:
-      return static_cast<qlonglong>(row.min_ns);
+      return x.min_ns < y.min_ns;
     case Column::kMax:
-      return static_cast<qlonglong>(row.max_ns);
+      return x.max_ns < y.max_ns;
     case Column::kBytes:
-      return static_cast<qlonglong>(row.bytes);
+      return x.bytes < y.bytes;
     case Column::kThroughput:
-      return throughputPerS(row);
+      return throughputPerS(x) < throughputPerS(y);
     case Column::kPct:
-      return row.pct;
+      return x.pct < y.pct;
   }
-  return {};
+  return false;
 }
 
 QVariant OperationStatsModel::data(const QModelIndex& index, int role) const {
@@ -333,7 +341,7 @@ QVariant OperationStatsModel::data(const QModelIndex& index, int role) const {
   const Column column = columns_[static_cast<size_t>(index.column())];
   switch (role) {
     case Qt::DisplayRole:
-      return display(row, column);
+      return display(static_cast<size_t>(index.row()), column);
     case Qt::ToolTipRole:
       if (column == Column::kName) return qtString(clipText(row.name, kNameTooltipBytes));
       if (column == Column::kThroughput || column == Column::kPct) {
@@ -345,8 +353,6 @@ QVariant OperationStatsModel::data(const QModelIndex& index, int role) const {
       return column == Column::kName || column == Column::kCategory
                  ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                  : QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    case SortRole:
-      return sortKey(row, column);
     case EventsRole:
       return QVariant::fromValue(row.events);
     default:
@@ -425,13 +431,18 @@ QVariant OperationStatsModel::headerTip(Column column) const {
 }
 
 OperationFilterProxy::OperationFilterProxy(QObject* parent) : QSortFilterProxyModel(parent) {
-  setSortRole(OperationStatsModel::SortRole);
   setFilterCaseSensitivity(Qt::CaseInsensitive);
   setFilterKeyColumn(0);
 }
 
 void OperationFilterProxy::setNameFilter(const QString& text) {
   setFilterFixedString(text);
+}
+
+bool OperationFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const {
+  const auto* model = qobject_cast<const OperationStatsModel*>(sourceModel());
+  if (!model) return QSortFilterProxyModel::lessThan(left, right);
+  return model->rowLess(left.row(), right.row(), left.column());
 }
 
 }  // namespace damscope

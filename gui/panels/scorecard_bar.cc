@@ -6,21 +6,22 @@
 
 #include "gui/models/figure_text.h"
 #include "gui/models/palette.h"
+#include "gui/models/text_layout.h"
 
 namespace damscope {
 namespace {
 
 constexpr int kBarHeight = 30;
-constexpr int kLegendGap = 10;      // between the bar and the legend
-constexpr int kSwatch = 12;         // legend swatch side
-constexpr int kEntrySpacing = 18;   // between legend entries
-constexpr int kRowSpacing = 6;      // between legend rows
+constexpr int kLegendGap = 10;     // between the bar and the legend
+constexpr int kSwatch = 12;        // legend swatch side
+constexpr int kEntrySpacing = 18;  // between legend entries
+constexpr int kRowSpacing = 6;     // between legend rows
 
 QString legendText(const Scorecard& card, Axis axis) {
   const auto label = axisLabel(axis);
-  return QStringLiteral("%1  %2")
-      .arg(QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size())),
-           percentText(card.pct(axis)));
+  return QStringLiteral("%1  %2").arg(
+      QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size())),
+      percentText(card.pct(axis)));
 }
 
 }  // namespace
@@ -48,18 +49,15 @@ std::vector<Axis> ScorecardBar::legendAxes() const {
 
 int ScorecardBar::layoutLegend(int width, std::vector<QRect>* rects) const {
   const QFontMetrics fm(font());
-  const int line = std::max(kSwatch, fm.height());
-  int x = 0, y = 0;
+  std::vector<int> widths;
   for (Axis axis : legendAxes()) {
-    const int w = kSwatch + 6 + fm.horizontalAdvance(legendText(*card_, axis));
-    if (x > 0 && x + w > width) {
-      x = 0;
-      y += line + kRowSpacing;
-    }
-    if (rects) rects->emplace_back(x, y, w, line);
-    x += w + kEntrySpacing;
+    widths.push_back(kSwatch + 6 + fm.horizontalAdvance(legendText(*card_, axis)));
   }
-  return legendAxes().empty() ? 0 : y + line;
+  std::vector<QRect> laid =
+      flowRows(widths, width, std::max(kSwatch, fm.height()), kEntrySpacing, kRowSpacing);
+  const int height = flowHeight(laid);
+  if (rects) *rects = std::move(laid);
+  return height;
 }
 
 int ScorecardBar::heightForWidth(int width) const {
@@ -67,8 +65,12 @@ int ScorecardBar::heightForWidth(int width) const {
   return kBarHeight + (legend > 0 ? kLegendGap + legend : 0) + 2;
 }
 
-QSize ScorecardBar::sizeHint() const { return {480, heightForWidth(480)}; }
-QSize ScorecardBar::minimumSizeHint() const { return {200, heightForWidth(200)}; }
+QSize ScorecardBar::sizeHint() const {
+  return {480, heightForWidth(480)};
+}
+QSize ScorecardBar::minimumSizeHint() const {
+  return {200, heightForWidth(200)};
+}
 
 void ScorecardBar::paintEvent(QPaintEvent*) {
   QPainter p(this);

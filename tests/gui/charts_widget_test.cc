@@ -13,6 +13,7 @@
 #include <QHorizontalStackedBarSeries>
 #include <QImage>
 #include <QLineSeries>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStackedBarSeries>
 #include <QTest>
@@ -21,11 +22,12 @@
 
 #include "gui/charts/charts_view.h"
 #include "gui/charts/roofline_chart.h"
+#include "gui/charts/roofline_points.h"
 #include "gui/charts/step_breakdown_chart.h"
 #include "gui/charts/step_time_chart.h"
 #include "gui/charts/top_kernels_chart.h"
-#include "gui/charts/roofline_points.h"
 #include "gui/models/figure_scope.h"
+#include "gui/models/palette.h"
 #include "gui/models/qt_text.h"
 #include "tests/gui/gui_test_support.h"
 #include "tests/test_support.h"
@@ -153,8 +155,7 @@ TEST(RooflineChart, SaysHowManyKernelsAreLeftOutAndNamesTheMemoryRoof) {
     showAt(chart);
     EXPECT_NE(chart.caption().indexOf("1 kernel without FLOPs or bytes is not shown"), -1)
         << chart.caption().toStdString();
-    EXPECT_EQ(chart.chart()->title(),
-              qtString(rooflineTitle(run->run.ranks[0].roofline, 2)));
+    EXPECT_EQ(chart.chart()->title(), qtString(rooflineTitle(run->run.ranks[0].roofline, 2)));
     QStringList labels;
     for (QGraphicsItem* item : chart.chart()->childItems()) {
       if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item)) labels << text->text();
@@ -162,6 +163,50 @@ TEST(RooflineChart, SaysHowManyKernelsAreLeftOutAndNamesTheMemoryRoof) {
     const QString memory = kind == DeviceKind::kCpu ? "DRAM 900 GB/s" : "HBM 900 GB/s";
     EXPECT_TRUE(labels.contains(memory)) << labels.join(" | ").toStdString();
     EXPECT_TRUE(labels.contains("fp32 peak 15.7 TFLOP/s")) << labels.join(" | ").toStdString();
+  }
+}
+
+TEST(RooflineChart, RidgeAndPeakLabelsNeverOverlap) {
+  // The V100's fp32 and fp64 peaks (15.7 and 7.8 TFLOP/s, ridges 17.4 and
+  // 8.7 FLOP/B) put both pairs of labels on top of each other; the A100's
+  // fp64 and fp32 share 19.5 TFLOP/s and are named on one roof.
+  for (const bool a100 : {false, true}) {
+    auto run = runWithRoofline();
+    RooflineReport& roof = run->run.ranks.at(0).roofline;
+    const double bw = a100 ? 1555e9 : 900e9;
+    roof.bandwidth_bytes_per_s = bw;
+    roof.ceilings = a100 ? std::vector<RooflineCeiling>{{Precision::kFp64, 19.5e12, 19.5e12 / bw},
+                                                        {Precision::kFp32, 19.5e12, 19.5e12 / bw},
+                                                        {Precision::kTf32, 156e12, 156e12 / bw}}
+                         : std::vector<RooflineCeiling>{{Precision::kFp32, 15.7e12, 15.7e12 / bw},
+                                                        {Precision::kFp64, 7.8e12, 7.8e12 / bw}};
+    RooflineChart chart;
+    chart.setRun(run, 0);
+    for (const QSize size : {QSize(700, 480), QSize(1200, 800)}) {
+      showAt(chart, size);
+      QStringList texts;
+      std::vector<QRectF> boxes;
+      for (QGraphicsItem* item : chart.chart()->childItems()) {
+        auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item);
+        if (!text || !text->isVisible()) continue;
+        texts << text->text();
+        if (text->rotation() == 0) boxes.push_back(text->sceneBoundingRect());
+      }
+      const std::string shown = texts.join(" | ").toStdString();
+      if (a100) {
+        EXPECT_TRUE(texts.contains("fp64/fp32 peak 19.5 TFLOP/s")) << shown;
+        EXPECT_TRUE(texts.contains("tf32 peak 156 TFLOP/s")) << shown;
+      } else {
+        EXPECT_TRUE(texts.contains("fp32 peak 15.7 TFLOP/s")) << shown;
+        EXPECT_TRUE(texts.contains("fp64 peak 7.8 TFLOP/s")) << shown;
+      }
+      EXPECT_EQ(texts.filter("ridge").size(), 2) << shown;
+      for (size_t i = 0; i < boxes.size(); ++i) {
+        for (size_t j = i + 1; j < boxes.size(); ++j) {
+          EXPECT_FALSE(boxes[i].intersects(boxes[j])) << shown << " at " << size.width();
+        }
+      }
+    }
   }
 }
 
@@ -262,8 +307,8 @@ TEST(ChartsView, EveryChartPaintsWithARunAndWithout) {
   for (const auto& run : {std::shared_ptr<AnalysedRun>{}, runWithRoofline()}) {
     view.setRun(run, 0);
     QCoreApplication::processEvents();
-    for (QWidget* w : std::initializer_list<QWidget*>{view.roofline(), view.stepBreakdown(),
-                                                      view.stepTime(), view.topKernels()}) {
+    for (QWidget* w : std::initializer_list<QWidget*>{view.stepBreakdown(), view.stepTime(),
+                                                      view.topKernels()}) {
       const QImage image = w->grab().toImage();
       ASSERT_FALSE(image.isNull());
       EXPECT_GT(coloursIn(image), run ? 20u : 1u) << w->metaObject()->className();
@@ -271,15 +316,48 @@ TEST(ChartsView, EveryChartPaintsWithARunAndWithout) {
   }
   // A rank the run does not have clears the charts too.
   view.setRun(runWithRoofline(), 5);
-  EXPECT_FALSE(view.roofline()->showsChart());
+  EXPECT_FALSE(view.topKernels()->showsChart());
   view.setRun(runWithRoofline(), 0);
   QCoreApplication::processEvents();
-  QTest::mouseClick(view.roofline()->viewport(), Qt::LeftButton, {},
-                    view.roofline()->markerPosition(0)->toPoint());
+  QTest::mouseClick(view.topKernels()->viewport(), Qt::LeftButton, {},
+                    view.topKernels()->barCentre(0)->toPoint());
   EXPECT_EQ(spy.count(), 1);  // forwarded
-  view.setRooflineOnly(true);
-  EXPECT_TRUE(view.stepTime()->isHidden());
-  EXPECT_FALSE(view.roofline()->isHidden());
+}
+
+TEST(ChartsView, ChartsKeepAReadableSizeAndTheViewScrolls) {
+  ChartsView view;
+  view.setRun(runWithRoofline(), 0);
+  showAt(view, {1400, 900});
+  EXPECT_EQ(view.columns(), 2);
+  // The window of a 1280 x 800 screen with the diagnosis docked: about 700 px.
+  showAt(view, {700, 480});
+  EXPECT_EQ(view.columns(), 1);
+  for (QWidget* w :
+       std::initializer_list<QWidget*>{view.stepBreakdown(), view.stepTime(), view.topKernels()}) {
+    EXPECT_GE(w->width(), ChartsView::kChartMinimum.width()) << w->metaObject()->className();
+    EXPECT_GE(w->height(), ChartsView::kChartMinimum.height()) << w->metaObject()->className();
+  }
+  EXPECT_GT(view.verticalScrollBar()->maximum(), 0);  // three charts do not fit 480 px
+}
+
+TEST(ChartLegend, EntriesWrapAndNoNameIsCut) {
+  // The seven D·A·M axes are wider than one chart: Qt's one-row legend cut
+  // them to "exposed commu…"; this one takes more rows.
+  ChartLegend legend;
+  std::vector<LegendEntry> entries;
+  for (size_t a = 0; a < kAxisCount; ++a) {
+    entries.push_back({axisColor(static_cast<Axis>(a)), qtString(axisLabel(static_cast<Axis>(a)))});
+  }
+  legend.setEntries(entries);
+  const int line = legend.fontMetrics().height();
+  EXPECT_GT(legend.heightForWidth(460), 2 * line);
+  EXPECT_LT(legend.heightForWidth(4000), 2 * line);
+  legend.resize(460, legend.heightForWidth(460));
+  legend.show();
+  const QImage image = legend.grab().toImage();
+  EXPECT_GT(coloursIn(image), static_cast<size_t>(kAxisCount));  // every swatch drawn
+  legend.setEntries({});
+  EXPECT_TRUE(legend.isHidden());
 }
 
 TEST(ChartsOfSharedTraces, ResNet50) {
@@ -343,6 +421,10 @@ TEST(ChartsOfSharedTraces, ResNet50) {
   view.setRun(run, 0);
   view.resize(1600, 1000);
   grab(view, "view");
+  for (const ChartFrame* chart : std::initializer_list<const ChartFrame*>{
+           view.stepBreakdown(), view.stepTime(), view.topKernels()}) {
+    EXPECT_FALSE(chart->legend()->entries().empty()) << chart->metaObject()->className();
+  }
 }
 
 }  // namespace
