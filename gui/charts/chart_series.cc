@@ -2,7 +2,6 @@
 #include "gui/charts/chart_series.h"
 
 #include <algorithm>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -16,17 +15,13 @@ constexpr double kNsPerMs = 1e6;
 // Step numbers as axis labels, made unique ("3", "3 (2)") because a category
 // axis merges equal labels.
 std::vector<std::string> stepLabels(const RankResult& rank, size_t count) {
-  std::vector<std::string> out;
-  std::set<std::string> used;
+  std::vector<std::string> labels;
+  labels.reserve(count);
   for (size_t i = 0; i < count; ++i) {
-    std::string label =
-        i < rank.steps.size() ? fmt::format("{}", rank.steps[i].number) : fmt::format("{}", i);
-    std::string unique = label;
-    for (int n = 2; used.count(unique) > 0; ++n) unique = fmt::format("{} ({})", label, n);
-    used.insert(unique);
-    out.push_back(std::move(unique));
+    labels.push_back(i < rank.steps.size() ? fmt::format("{}", rank.steps[i].number)
+                                           : fmt::format("{}", i));
   }
-  return out;
+  return uniqueLabels(std::move(labels));
 }
 
 }  // namespace
@@ -88,66 +83,20 @@ StepTimes stepTimes(const RankResult& rank) {
 }
 
 std::vector<KernelBar> topKernelBars(const RankResult& rank, size_t limit, size_t label_max) {
+  const size_t n = std::min(limit, rank.kernels.top.size());
+  std::vector<std::string_view> names;
+  names.reserve(n);
+  for (size_t i = 0; i < n; ++i) names.push_back(rank.kernels.top[i].name);
+  std::vector<std::string> labels = kernelLabels(names, label_max);
   std::vector<KernelBar> out;
-  std::set<std::string> used;
-  for (const TopKernelResult& k : rank.kernels.top) {
-    if (out.size() >= limit) break;
-    const std::string label = kernelLabel(k.name, label_max);
-    std::string unique = label;
-    for (int n = 2; used.count(unique) > 0; ++n) unique = fmt::format("{} ({})", label, n);
-    used.insert(unique);
-    out.push_back({k.name, unique, k.category, static_cast<double>(k.total_ns) / kNsPerMs, k.pct,
-                   k.kernels, static_cast<double>(k.mean_ns) / kNsPerMs});
+  out.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    const TopKernelResult& k = rank.kernels.top[i];
+    out.push_back({k.name, std::move(labels[i]), k.category,
+                   static_cast<double>(k.total_ns) / kNsPerMs, k.pct, k.kernels,
+                   static_cast<double>(k.mean_ns) / kNsPerMs});
   }
   return out;
-}
-
-std::string kernelLabel(std::string_view name, size_t max) {
-  std::string s(name);
-  if (s.rfind("void ", 0) == 0) s.erase(0, 5);
-  for (size_t at; (at = s.find("(anonymous namespace)::")) != std::string::npos;) s.erase(at, 23);
-  // Fold template arguments and drop the argument list (from the first '('
-  // outside template brackets).
-  std::string folded;
-  int depth = 0;
-  for (char c : s) {
-    if (c == '<') {
-      if (depth++ == 0) folded += "<…>";
-    } else if (c == '>' && depth > 0) {
-      --depth;
-    } else if (depth == 0) {
-      if (c == '(' && !folded.empty()) break;
-      folded += c;
-    }
-  }
-  while (!folded.empty() && folded.back() == ' ') folded.pop_back();
-  if (folded.empty()) folded = s;
-  // Too long: drop leading namespaces first, the part a reader needs least.
-  auto visible = [](const std::string& t) {
-    size_t n = 0;
-    for (unsigned char c : t) n += (c & 0xC0) != 0x80;  // code points, so "…" counts once
-    return n;
-  };
-  while (visible(folded) > max) {
-    const std::string_view kElided = "…::";
-    const size_t from = folded.rfind(kElided, 0) == 0 ? kElided.size() : 0;
-    const size_t sep = folded.find("::", from);
-    if (sep == std::string::npos) break;
-    folded = "…" + folded.substr(sep);  // "…::vectorized_elementwise_kernel<…>"
-  }
-  if (visible(folded) > max && max > 4) {
-    // Still too long: keep the head and tail, which tell kernels apart; cut
-    // between UTF-8 sequences, never inside one.
-    auto continuation = [&](size_t i) {
-      return i < folded.size() && (static_cast<unsigned char>(folded[i]) & 0xC0) == 0x80;
-    };
-    size_t head = (max - 1) / 2;
-    while (head > 0 && continuation(head)) --head;
-    size_t tail_from = folded.size() - (max - 1 - (max - 1) / 2);
-    while (continuation(tail_from)) ++tail_from;
-    folded = folded.substr(0, head) + "…" + folded.substr(tail_from);
-  }
-  return folded;
 }
 
 }  // namespace damscope

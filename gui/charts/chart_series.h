@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analyzer/result/analysis_result.h"
+#include "gui/models/short_names.h"
 
 namespace damscope {
 
@@ -62,11 +63,5 @@ struct KernelBar {
 // Labels are at most `label_max` characters (kernelLabel).
 std::vector<KernelBar> topKernelBars(const RankResult& rank, size_t limit = 15,
                                      size_t label_max = 44);
-
-// A kernel name short enough for an axis: "void " and the argument list
-// dropped, template arguments folded to "<…>", then elided in the middle to
-// `max` characters: "void at::native::vectorized_elementwise_kernel<4, ...>(...)"
-// -> "at::native::vectorized_elementwise_kernel<…>".
-std::string kernelLabel(std::string_view name, size_t max = 44);
 
 }  // namespace damscope

@@ -14,6 +14,7 @@
 #include "base/duration_sum.h"
 #include "gui/models/figure_text.h"
 #include "gui/models/qt_text.h"
+#include "gui/models/short_names.h"
 
 namespace damscope {
 namespace {
@@ -233,9 +234,26 @@ void OperationStatsModel::setTable(OperationTable table, const QString& scope) {
   beginResetModel();
   table_ = std::move(table);
   shown_names_.clear();
+  whole_names_.clear();
   shown_names_.reserve(table_.rows.size());
-  for (const OperationRow& row : table_.rows) {
-    shown_names_.push_back(qtString(clipText(row.name, kNameShownBytes)));
+  if (kind_ == OperationKind::kKernels) {
+    // As the top-kernels chart names them; folded from the tooltip's share
+    // of the name, so a 1 M-character name costs what a 2,000-byte one does.
+    std::vector<std::string> clipped;
+    clipped.reserve(table_.rows.size());
+    for (const OperationRow& row : table_.rows)
+      clipped.push_back(clipText(row.name, kNameTooltipBytes));
+    const std::vector<std::string> labels = kernelLabels(
+        std::vector<std::string_view>(clipped.begin(), clipped.end()), kNameShownBytes);
+    whole_names_.reserve(table_.rows.size());
+    for (size_t i = 0; i < labels.size(); ++i) {
+      shown_names_.push_back(qtString(labels[i]));
+      whole_names_.push_back(qtString(clipText(clipped[i], kNameShownBytes)));
+    }
+  } else {
+    for (const OperationRow& row : table_.rows) {
+      shown_names_.push_back(qtString(clipText(row.name, kNameShownBytes)));
+    }
   }
   scope_ = scope;
   endResetModel();
@@ -301,6 +319,12 @@ FigureText OperationStatsModel::figure(const OperationRow& row, Column column) c
     return missingFigure(tr("Nothing in %1 took time: no share to take.").arg(scope_));
   }
   return {percentText(row.pct), {}, false};
+}
+
+bool OperationStatsModel::nameContains(int row, const QString& text) const {
+  const auto i = static_cast<size_t>(row);
+  return shown_names_[i].contains(text, Qt::CaseInsensitive) ||
+         (i < whole_names_.size() && whole_names_[i].contains(text, Qt::CaseInsensitive));
 }
 
 bool OperationStatsModel::rowLess(int a, int b, int column) const {
@@ -436,7 +460,13 @@ OperationFilterProxy::OperationFilterProxy(QObject* parent) : QSortFilterProxyMo
 }
 
 void OperationFilterProxy::setNameFilter(const QString& text) {
-  setFilterFixedString(text);
+  name_filter_ = text;
+  invalidateFilter();
+}
+
+bool OperationFilterProxy::filterAcceptsRow(int source_row, const QModelIndex&) const {
+  const auto* model = qobject_cast<const OperationStatsModel*>(sourceModel());
+  return name_filter_.isEmpty() || !model || model->nameContains(source_row, name_filter_);
 }
 
 bool OperationFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const {

@@ -75,8 +75,10 @@ std::vector<OperationRow> operationRows(const AnalysedRun& run, int rank, Operat
                                         const std::optional<TimeWindow>& window = std::nullopt);
 
 // Names are shown clamped, kNameShownBytes in a row and kNameTooltipBytes in
-// a tooltip (gui/models/qt_text.h). Sorting and filtering read the shown
-// text, so they cost as little.
+// a tooltip (gui/models/qt_text.h); a kernel's row shows its short name
+// (short_names.h), the one the top-kernels chart gives it, and its tooltip
+// the whole name. Sorting and filtering read the clamped text, so they cost
+// as little.
 
 class OperationStatsModel : public QAbstractTableModel {
   Q_OBJECT
@@ -117,6 +119,9 @@ class OperationStatsModel : public QAbstractTableModel {
   const std::vector<Column>& columns() const { return columns_; }
   int columnOf(Column column) const;
   const std::vector<OperationRow>& rows() const { return table_.rows; }
+  // Whether row `row`'s shown name, or a kernel's whole name, holds `text`
+  // (ignoring case).
+  bool nameContains(int row, const QString& text) const;
   // Whether row `a` sorts before row `b` by `column` (an index of columns()):
   // figures as numbers, names by their shown text.
   bool rowLess(int a, int b, int column) const;
@@ -137,13 +142,18 @@ class OperationStatsModel : public QAbstractTableModel {
   OperationKind kind_;
   std::vector<Column> columns_;
   OperationTable table_;
-  std::vector<QString> shown_names_;  // each row's name clamped to kNameShownBytes, made once
+  // Each row's name as shown, made once per table: a kernel's short name
+  // (short_names.h, as the top-kernels chart shows it), others clamped to
+  // kNameShownBytes; and a kernel's whole name, clamped, for the filter.
+  std::vector<QString> shown_names_;
+  std::vector<QString> whole_names_;
   QString scope_;
 };
 
 // The proxy every statistics view uses: sorts by OperationStatsModel::rowLess,
-// filters the name column (its shown text, kNameShownBytes) by a
-// case-insensitive substring.
+// keeps the rows whose name holds a case-insensitive substring
+// (OperationStatsModel::nameContains: "float" finds a kernel whose short
+// name folded its template arguments away).
 class OperationFilterProxy : public QSortFilterProxyModel {
   Q_OBJECT
 
@@ -154,6 +164,10 @@ class OperationFilterProxy : public QSortFilterProxyModel {
 
  protected:
   bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
+  bool filterAcceptsRow(int source_row, const QModelIndex& source_parent) const override;
+
+ private:
+  QString name_filter_;
 };
 
 }  // namespace damscope

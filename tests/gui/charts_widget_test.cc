@@ -18,6 +18,7 @@
 #include <QStackedBarSeries>
 #include <QTest>
 #include <QToolTip>
+#include <map>
 #include <set>
 
 #include "gui/charts/charts_view.h"
@@ -27,6 +28,7 @@
 #include "gui/charts/step_time_chart.h"
 #include "gui/charts/top_kernels_chart.h"
 #include "gui/models/figure_scope.h"
+#include "gui/models/operation_stats_model.h"
 #include "gui/models/palette.h"
 #include "gui/models/qt_text.h"
 #include "tests/gui/gui_test_support.h"
@@ -297,6 +299,47 @@ TEST(TopKernelsChart, ClickOnABarSelectsTheRunsItCounts) {
     const EventRefs all = kernelsNamed(*run, 0, chart.bars()[i].name);
     EXPECT_EQ(all.size(), 9u);
     for (const EventRef& e : selected) EXPECT_NE(std::find(all.begin(), all.end(), e), all.end());
+  }
+}
+
+// "Chart kernel names are the same as the table's" (issue 31): the bars'
+// labels are the Statistics table's names of the same kernels.
+TEST(TopKernelsChart, BarsAreNamedAsTheStatisticsTableNamesThem) {
+  DAMSCOPE_REQUIRE_SHARED_TRACES();
+  PipelineOptions options;
+  options.store = false;
+  auto opened = openRun({testing::sharedTrace("kineto/resnet50_workers0.pt.trace.json.gz")},
+                        options, EventsNeeded::kEveryRank);
+  ASSERT_TRUE(opened.ok()) << opened.error().message();
+  auto run = std::make_shared<const AnalysedRun>(std::move(opened.value()));
+  TopKernelsChart chart;
+  chart.setRun(run, 0);
+  showAt(chart, {1400, 900});
+  OperationStatsModel table(OperationKind::kKernels);
+  const RankResult& r = run->run.ranks[0];
+  table.setTable(
+      operationTable(*run, 0, OperationKind::kKernels, scopeWindow(r, FigureScope::kAnalysedSteps)),
+      analysedStepsWords(r));
+  std::map<std::string, QString> table_names;
+  for (int row = 0; row < table.rowCount(); ++row) {
+    table_names[table.rows()[static_cast<size_t>(row)].name] =
+        table.index(row, 0).data().toString();
+  }
+  ASSERT_GE(chart.bars().size(), 5u);
+  for (const KernelBar& bar : chart.bars()) {
+    ASSERT_TRUE(table_names.count(bar.name)) << bar.name;
+    const QString label = qtString(bar.label), name = table_names[bar.name];
+    // The same name, or the same shortened to fit the axis: its head and
+    // tail around the "…" (kernelLabel drops leading namespaces, then the middle).
+    const qsizetype cut = label.indexOf(QStringLiteral("…"));
+    if (label == name || cut < 0) {
+      EXPECT_EQ(label, name) << bar.name;
+    } else {
+      EXPECT_TRUE(name.startsWith(label.left(cut)) || label.startsWith(QStringLiteral("…")))
+          << label.toStdString() << " vs " << name.toStdString();
+      EXPECT_TRUE(name.endsWith(label.mid(cut + 1)))
+          << label.toStdString() << " vs " << name.toStdString();
+    }
   }
 }
 

@@ -162,6 +162,32 @@ TEST(OperationStatsModel, TheProxySortsDurationsAsNumbersAndFiltersIgnoringCase)
   EXPECT_EQ(proxy.rowCount(), 3);
 }
 
+// A kernel row reads as the top-kernels chart names it (short_names.h); the
+// whole name is in the tooltip and the filter still finds what was folded.
+TEST(OperationStatsModel, KernelRowsShowTheChartsShortNamesAndFilterOnTheWholeName) {
+  TraceBuilder b;
+  b.device(0, 80);
+  b.launchKernel(0, 10, 100, "void at::native::elementwise_kernel<float>(int, float*)");
+  b.launchKernel(200, 210, 50, "void at::native::elementwise_kernel<c10::Half>(int, c10::Half*)");
+  OperationStatsModel model(OperationKind::kKernels);
+  model.setRun(std::make_shared<const AnalysedRun>(analysedRunOf(b.build())), 0);
+  OperationFilterProxy proxy;
+  proxy.setSourceModel(&model);
+  testModel(&proxy);
+  ASSERT_EQ(model.rowCount(), 2);
+  EXPECT_EQ(model.index(0, 0).data(), QStringLiteral("at::native::elementwise_kernel<…>"));
+  EXPECT_EQ(model.index(1, 0).data(), QStringLiteral("at::native::elementwise_kernel<…> (2)"));
+  EXPECT_EQ(model.index(1, 0).data(Qt::ToolTipRole),
+            QStringLiteral("void at::native::elementwise_kernel<c10::Half>(int, c10::Half*)"));
+  proxy.setNameFilter(QStringLiteral("HALF"));
+  ASSERT_EQ(proxy.rowCount(), 1);
+  EXPECT_EQ(proxy.index(0, 0).data(), QStringLiteral("at::native::elementwise_kernel<…> (2)"));
+  proxy.setNameFilter(QStringLiteral("(2)"));  // the shown name counts too
+  EXPECT_EQ(proxy.rowCount(), 1);
+  proxy.setNameFilter({});
+  EXPECT_EQ(proxy.rowCount(), 2);
+}
+
 // The Ops table: each step's aten::linear launched one copy and six kernels
 // (140 µs each, the copy 40 µs): 3 calls, 2,640 µs of GPU time, 21 events.
 TEST(OperationStatsModel, OpsAreTheFrameworkOpsThatLaunchedTheGpuWork) {
