@@ -8,6 +8,7 @@
 
 #include "analyzer/report/markup.h"
 #include "analyzer/report/result_words.h"
+#include "analyzer/report/roofline_labels.h"
 #include "analyzer/report/text_format.h"
 #include "analyzer/report/vocabulary.h"
 
@@ -237,25 +238,55 @@ std::string rooflineSvg(const RooflineReport& roofline, std::string_view memory)
       "class=\"tick\">achieved FLOP/s</text>",
       kTop + plot_h / 2);
 
-  // The roofs: min(peak, bandwidth x AI) for each precision's peak.
+  // The roofs: min(peak, bandwidth x AI) for each peak, one roof for the
+  // precisions that share it (roofline_labels.h).
   const double x_lo = std::pow(10, lx0), x_hi = std::pow(10, lx1);
   const double y_lo = std::pow(10, ly0);
-  for (const RooflineCeiling& c : roofline.ceilings) {
-    if (!(c.peak_flops_per_s > 0)) continue;
-    const double ridge = c.ridge_flops_per_byte.value_or(x_lo);
-    out += line(px(std::max(ridge, x_lo)), py(c.peak_flops_per_s), px(x_hi), py(c.peak_flops_per_s),
+  // The labels' boxes, for moving them apart: SVG text has no measured
+  // width here, so a character of the 11.5 px label font is taken as 6.4 px
+  // wide (DejaVu Sans' mean advance) and a line as 13 px, 11 above the
+  // baseline.
+  constexpr double kCharPx = 6.4, kLinePx = 13, kAscentPx = 11;
+  struct Label {
+    std::string body;
+    bool anchor_end = false;
+  };
+  std::vector<Label> labels;
+  std::vector<LabelBox> boxes;
+  auto addLabel = [&](std::string body, double x, double baseline, bool anchor_end, int away) {
+    const double width = kCharPx * static_cast<double>(body.size());
+    boxes.push_back({{anchor_end ? x - width : x, baseline - kAscentPx, width, kLinePx}, away});
+    labels.push_back({std::move(body), anchor_end});
+  };
+  for (const PeakGroup& g : peakGroups(roofline.ceilings)) {
+    const double ridge = g.ridge_flops_per_byte.value_or(x_lo);
+    out += line(px(std::max(ridge, x_lo)), py(g.peak_flops_per_s), px(x_hi), py(g.peak_flops_per_s),
                 "roof");
-    out += text(px(x_hi) - 4, py(c.peak_flops_per_s) - 5, "end",
-                fmt::format("{} peak {}", toText(c.precision), flopRate(c.peak_flops_per_s)),
-                "roof-label");
-    if (roofline.bandwidth_bytes_per_s && c.ridge_flops_per_byte) {
+    addLabel(peakLabel(roofline.ceilings, g), px(x_hi) - 4, py(g.peak_flops_per_s) - 5, true, +1);
+    if (roofline.bandwidth_bytes_per_s && g.ridge_flops_per_byte) {
       const double bw = *roofline.bandwidth_bytes_per_s;
       const double start = std::max(x_lo, y_lo / bw);
       if (start < ridge) out += line(px(start), py(bw * start), px(ridge), py(bw * ridge), "roof");
-      out += line(px(ridge), py(c.peak_flops_per_s), px(ridge), kTop + plot_h, "ridge");
-      out += text(px(ridge) + 4, kTop + plot_h - 6, "start",
-                  fmt::format("ridge {:.0f} FLOP/B", ridge), "roof-label");
+      out += line(px(ridge), py(g.peak_flops_per_s), px(ridge), kTop + plot_h, "ridge");
+      addLabel(ridgeLabel(ridge), px(ridge) + 4, kTop + plot_h - 6, false, -1);
     }
+  }
+  // From the top down: a lower peak's label moves below its roof, a ridge
+  // label up its line.
+  std::vector<size_t> order(labels.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return boxes[a].box.y < boxes[b].box.y; });
+  std::vector<LabelBox> ordered;
+  ordered.reserve(order.size());
+  for (const size_t i : order) ordered.push_back(boxes[i]);
+  const std::vector<std::optional<LabelRect>> placed =
+      separateLabels(ordered, {kLeft, kTop, plot_w, plot_h});
+  for (size_t k = 0; k < order.size(); ++k) {
+    if (!placed[k]) continue;
+    const Label& l = labels[order[k]];
+    out += text(l.anchor_end ? placed[k]->x + placed[k]->width : placed[k]->x,
+                placed[k]->y + kAscentPx, l.anchor_end ? "end" : "start", l.body, "roof-label");
   }
   if (roofline.bandwidth_bytes_per_s) {
     const double bw = *roofline.bandwidth_bytes_per_s;

@@ -13,14 +13,13 @@
 #include <QLogValueAxis>
 #include <QPainter>
 #include <QScatterSeries>
-#include <QStringList>
 #include <QToolTip>
 
 #include "analyzer/report/result_words.h"
+#include "analyzer/report/roofline_labels.h"
 #include "analyzer/report/text_format.h"
 #include "gui/models/palette.h"
 #include "gui/models/qt_text.h"
-#include "gui/models/text_layout.h"
 
 namespace damscope {
 namespace {
@@ -146,18 +145,14 @@ void RooflineChart::build() {
   ridges->setBorderColor(roof_colour);
   Qt::PenStyle dash = Qt::SolidLine;
   for (const PeakRoof& roof : plot_.peak_roofs) {
-    const RooflineCeiling& c = r.roofline.ceilings[roof.ceilings.front()];
-    QStringList precisions;
-    for (const size_t i : roof.ceilings)
-      precisions << qtString(toText(r.roofline.ceilings[i].precision));
     auto* line = new QLineSeries;
-    line->setName(tr("%1 peak").arg(precisions.join('/')));
+    line->setName(qtString(peakLabel(r.roofline.ceilings, roof.group)));
     line->setPen(QPen(roof_colour, 2, dash));
     dash = Qt::DashLine;  // the first (highest-priority) precision solid, others dashed
     line->append(roof.from.x(), roof.from.y() / s);
     line->append(roof.to.x(), roof.to.y() / s);
     attach(line);
-    addLabel(tr("%1 peak %2").arg(precisions.join('/'), qtString(rateWords(c.peak_flops_per_s))),
+    addLabel(qtString(peakLabel(r.roofline.ceilings, roof.group)),
              QPointF(roof.to.x(), roof.to.y() / s), Qt::AlignRight | Qt::AlignTop);
     if (roof.ridge) {
       ridges->append(roof.ridge->x(), roof.ridge->y() / s);
@@ -168,8 +163,8 @@ void RooflineChart::build() {
       drop->append(roof.ridge->x(), plot_.y.min / s);
       drop->append(roof.ridge->x(), roof.ridge->y() / s);
       attach(drop);
-      addLabel(tr("ridge %1 FLOP/B").arg(roof.ridge->x(), 0, 'g', 3),
-               QPointF(roof.ridge->x(), plot_.y.min / s), Qt::AlignLeft | Qt::AlignBottom);
+      addLabel(qtString(ridgeLabel(roof.ridge->x())), QPointF(roof.ridge->x(), plot_.y.min / s),
+               Qt::AlignLeft | Qt::AlignBottom);
     }
   }
   if (ridges->count() > 0) {
@@ -231,7 +226,7 @@ void RooflineChart::placeLabels() {
   // Where each label would like to be, then nudged apart from the top down:
   // a lower peak's label moves below its roof, a ridge label up its drop line.
   std::vector<size_t> order;
-  std::vector<QRectF> wanted(labels_.size());
+  std::vector<LabelRect> wanted(labels_.size());
   for (size_t i = 0; i < labels_.size(); ++i) {
     const Label& l = labels_[i];
     const QPointF p = chart->mapToPosition(l.at, anchor_);
@@ -249,20 +244,22 @@ void RooflineChart::placeLabels() {
     double y = l.align & Qt::AlignBottom ? p.y() - box.height() - 4 : p.y() - box.height() - 2;
     x = std::clamp(x, area.left(), std::max(area.left(), area.right() - box.width()));
     y = std::clamp(y, area.top(), std::max(area.top(), area.bottom() - box.height()));
-    wanted[i] = QRectF(QPointF(x, y), box.size());
+    wanted[i] = {x, y, box.width(), box.height()};
     order.push_back(i);
   }
   std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return wanted[a].top() < wanted[b].top(); });
+                   [&](size_t a, size_t b) { return wanted[a].y < wanted[b].y; });
   std::vector<LabelBox> boxes;
   boxes.reserve(order.size());
-  for (const size_t i : order)
+  for (const size_t i : order) {
     boxes.push_back({wanted[i], labels_[i].align & Qt::AlignBottom ? -1 : +1});
-  const std::vector<std::optional<QRectF>> placed = separateLabels(boxes, area);
+  }
+  const std::vector<std::optional<LabelRect>> placed =
+      separateLabels(boxes, {area.x(), area.y(), area.width(), area.height()});
   for (size_t k = 0; k < order.size(); ++k) {
     QGraphicsSimpleTextItem* item = labels_[order[k]].item;
     item->setVisible(placed[k].has_value());
-    if (placed[k]) item->setPos(placed[k]->topLeft());
+    if (placed[k]) item->setPos(placed[k]->x, placed[k]->y);
   }
 }
 

@@ -87,23 +87,13 @@ RooflinePlot rooflinePlot(const RooflineReport& roofline) {
   plot.x = decadesCovering(xlo, xhi);
   plot.y = decadesCovering(ylo, yhi);
 
-  for (size_t i = 0; i < roofline.ceilings.size(); ++i) {
-    const RooflineCeiling& c = roofline.ceilings[i];
-    if (!positive(c.peak_flops_per_s)) continue;
-    const auto same_peak =
-        std::find_if(plot.peak_roofs.begin(), plot.peak_roofs.end(), [&](const PeakRoof& r) {
-          return std::fabs(r.to.y() - c.peak_flops_per_s) <= 1e-9 * c.peak_flops_per_s;
-        });
-    if (same_peak != plot.peak_roofs.end()) {
-      same_peak->ceilings.push_back(i);
-      continue;
+  for (const PeakGroup& g : peakGroups(roofline.ceilings)) {
+    PeakRoof roof{g, {plot.x.min, g.peak_flops_per_s}, {plot.x.max, g.peak_flops_per_s}, {}};
+    if (g.ridge_flops_per_byte && positive(*g.ridge_flops_per_byte)) {
+      roof.from.setX(std::max(plot.x.min, *g.ridge_flops_per_byte));
+      if (have_bw) roof.ridge = QPointF(*g.ridge_flops_per_byte, g.peak_flops_per_s);
     }
-    PeakRoof roof{{i}, {plot.x.min, c.peak_flops_per_s}, {plot.x.max, c.peak_flops_per_s}, {}};
-    if (c.ridge_flops_per_byte && positive(*c.ridge_flops_per_byte)) {
-      roof.from.setX(std::max(plot.x.min, *c.ridge_flops_per_byte));
-      if (have_bw) roof.ridge = QPointF(*c.ridge_flops_per_byte, c.peak_flops_per_s);
-    }
-    plot.peak_roofs.push_back(roof);
+    plot.peak_roofs.push_back(std::move(roof));
   }
   if (have_bw) {
     // From where bandwidth x AI leaves the bottom edge to the highest ridge;

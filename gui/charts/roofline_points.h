@@ -17,6 +17,7 @@
 
 #include <QPointF>
 
+#include "analyzer/report/roofline_labels.h"
 #include "analyzer/result/analysis_result.h"
 
 namespace damscope {
@@ -50,12 +51,10 @@ struct RooflineMarker {
 
 // One peak's roof: flat at its peak from its ridge (or the left edge) to the
 // right edge, and the ridge point where it meets the bandwidth roof. Ceilings
-// with the same peak share one roof (the A100's fp64 tensor-core and fp32
-// peaks are both 19.5 TFLOP/s): two lines and two labels on one spot would
-// be drawn over each other.
+// with the same peak share one roof (peakGroups, roofline_labels.h).
 struct PeakRoof {
-  std::vector<size_t> ceilings;  // indices into RooflineReport::ceilings, in its order
-  QPointF from;                  // (FLOP/byte, FLOP/s)
+  PeakGroup group;  // the ceilings at this peak
+  QPointF from;     // (FLOP/byte, FLOP/s)
   QPointF to;
   std::optional<QPointF> ridge;
 };

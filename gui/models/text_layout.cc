@@ -1,7 +1,5 @@
-// Text boxes placed apart: see text_layout.h.
+// Legend rows: see text_layout.h.
 #include "gui/models/text_layout.h"
-
-#include <algorithm>
 
 namespace damscope {
 
@@ -23,27 +21,6 @@ std::vector<QRect> flowRows(const std::vector<int>& widths, int width, int line,
 
 int flowHeight(const std::vector<QRect>& rects) {
   return rects.empty() ? 0 : rects.back().bottom() + 1;
-}
-
-std::vector<std::optional<QRectF>> separateLabels(const std::vector<LabelBox>& labels,
-                                                  const QRectF& area, double gap) {
-  std::vector<std::optional<QRectF>> placed;
-  placed.reserve(labels.size());
-  auto free = [&](const QRectF& box) {
-    return std::none_of(placed.begin(), placed.end(), [&](const std::optional<QRectF>& other) {
-      return other && other->intersects(box);
-    });
-  };
-  for (const LabelBox& label : labels) {
-    QRectF box = label.box;
-    const double step = (box.height() + gap) * (label.away < 0 ? -1 : 1);
-    // Every line from where it wants to be to the area's edge, then none.
-    while (!free(box) && box.top() + step >= area.top() && box.bottom() + step <= area.bottom()) {
-      box.translate(0, step);
-    }
-    placed.push_back(free(box) ? std::optional<QRectF>(box) : std::nullopt);
-  }
-  return placed;
 }
 
 }  // namespace damscope

@@ -197,7 +197,7 @@ TEST(RooflineChart, RidgeAndPeakLabelsNeverOverlap) {
       const std::string shown = texts.join(" | ").toStdString();
       if (a100) {
         EXPECT_TRUE(texts.contains("fp64/fp32 peak 19.5 TFLOP/s")) << shown;
-        EXPECT_TRUE(texts.contains("tf32 peak 156 TFLOP/s")) << shown;
+        EXPECT_TRUE(texts.contains("tf32 peak 156.0 TFLOP/s")) << shown;
       } else {
         EXPECT_TRUE(texts.contains("fp32 peak 15.7 TFLOP/s")) << shown;
         EXPECT_TRUE(texts.contains("fp64 peak 7.8 TFLOP/s")) << shown;
