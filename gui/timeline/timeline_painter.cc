@@ -16,6 +16,7 @@
 #include "gui/models/lost_records.h"
 #include "gui/models/palette.h"
 #include "gui/models/qt_text.h"
+#include "gui/models/text_layout.h"
 #include "gui/timeline/step_labels.h"
 
 namespace damscope {
@@ -99,7 +100,7 @@ void TimelinePainter::paint(QPainter& p, const TimelineFrame& f, std::vector<Tim
   paintSteps(p, f);
   const TimelineRows& rows = f.data->rows;
   const int top = rowsTop();
-  const int bottom = rowsBottom(f.size);
+  const int bottom = rowsBottom(f);
   const QFontMetrics metrics(font_);
   // The pinned block stays at the top; the other rows scroll under it.
   const int pinned_bottom = std::min(bottom, top + f.pinned_height);
@@ -156,8 +157,8 @@ void TimelinePainter::paint(QPainter& p, const TimelineFrame& f, std::vector<Tim
   paintLegend(p, f);
 }
 
-void TimelinePainter::paintRowLabel(QPainter& p, const TimelineRow& row, bool collapsed,
-                                    double top, double height, int reserved_right,
+void TimelinePainter::paintRowLabel(QPainter& p, const TimelineRow& row, bool collapsed, double top,
+                                    double height, int reserved_right,
                                     const QFontMetrics& metrics) {
   // A collapsed row says so, as a folded tree item does.
   const QString label = collapsed ? "▸ " + qtName(row.label) : qtName(row.label);
@@ -437,40 +438,63 @@ void TimelinePainter::paintRankHeader(QPainter& p, const TimelineFrame& f, const
   p.restore();
 }
 
-void TimelinePainter::paintLegend(QPainter& p, const TimelineFrame& f) {
-  const int y = rowsBottom(f.size);
-  p.fillRect(QRect(0, y, f.size.width(), kLegendPx), palette_.color(QPalette::Window));
-  p.setPen(palette_.color(QPalette::WindowText));
-  const QFontMetrics metrics(font_);
-  int x = 4;
-  p.drawText(QRect(x, y, 70, kLegendPx), Qt::AlignLeft | Qt::AlignVCenter, QObject::tr("bubbles:"));
-  x += 70;
+std::vector<TimelinePainter::LegendItem> TimelinePainter::legendItems(const AnalysedRun* run,
+                                                                      int rank) {
+  std::vector<LegendItem> items;
+  items.push_back({QObject::tr("bubbles:"), std::nullopt});
   for (size_t c = 0; c < kGapCauseCount; ++c) {
     const GapCause cause = static_cast<GapCause>(c);
-    p.fillRect(QRect(x, y + 5, 12, kLegendPx - 10), causeColor(cause));
-    const QString label = qtString(causeLabel(cause));
-    p.drawText(QRect(x + 16, y, 200, kLegendPx), Qt::AlignLeft | Qt::AlignVCenter, label);
-    x += 16 + metrics.horizontalAdvance(label) + 14;
+    items.push_back({qtString(causeLabel(cause)), causeColor(cause)});
   }
-  const QString folded = QObject::tr("▨ folded events, as opaque as busy");
-  p.drawText(QRect(x, y, f.size.width() - x, kLegendPx), Qt::AlignLeft | Qt::AlignVCenter,
-             metrics.elidedText(folded, Qt::ElideRight, std::max(0, f.size.width() - x - 4)));
-  x += metrics.horizontalAdvance(folded) + 24;
-  // Records lost on the way in: counted, not placed (lost_records.h).
-  if (!f.run) return;
-  // One rank's, or in the stacked view each rank's that lost any.
-  const auto& ranks = f.run->run.ranks;
+  items.push_back({QObject::tr("▨ folded events, as opaque as busy"), std::nullopt});
+  // Records lost on the way in: counted, not placed (lost_records.h); one
+  // rank's, or in the stacked view each rank's that lost any.
+  if (!run) return items;
+  const auto& ranks = run->run.ranks;
   QStringList parts;
   for (size_t r = 0; r < ranks.size(); ++r) {
-    if (f.rank >= 0 && r != static_cast<size_t>(f.rank)) continue;
+    if (rank >= 0 && r != static_cast<size_t>(rank)) continue;
     const QString text = lostRecordsText(ranks[r].data_loss);
     if (text.isEmpty()) continue;
-    parts << (f.rank >= 0 ? text : QObject::tr("rank %1: %2").arg(r).arg(text));
+    parts << (rank >= 0 ? text : QObject::tr("rank %1: %2").arg(r).arg(text));
   }
-  const QString lost = parts.join(QStringLiteral("; "));
-  if (lost.isEmpty() || x >= f.size.width()) return;
-  p.drawText(QRect(x, y, f.size.width() - x - 4, kLegendPx), Qt::AlignLeft | Qt::AlignVCenter,
-             metrics.elidedText("⚠ " + lost, Qt::ElideRight, f.size.width() - x - 4));
+  if (!parts.isEmpty()) items.push_back({"⚠ " + parts.join(QStringLiteral("; ")), std::nullopt});
+  return items;
+}
+
+std::vector<QRect> TimelinePainter::legendLayout(const std::vector<LegendItem>& items,
+                                                 int width) const {
+  const QFontMetrics metrics(font_);
+  std::vector<int> widths;
+  widths.reserve(items.size());
+  for (const LegendItem& item : items) {
+    widths.push_back((item.swatch ? 16 : 0) + metrics.horizontalAdvance(item.text));
+  }
+  return flowRows(widths, std::max(1, width - 8), kLegendPx, 14, 0);
+}
+
+int TimelinePainter::legendHeight(const AnalysedRun* run, int rank, int width) const {
+  return std::max(kLegendPx, flowHeight(legendLayout(legendItems(run, rank), width)));
+}
+
+void TimelinePainter::paintLegend(QPainter& p, const TimelineFrame& f) {
+  const int y = rowsBottom(f);
+  p.fillRect(QRect(0, y, f.size.width(), f.size.height() - y), palette_.color(QPalette::Window));
+  p.setPen(palette_.color(QPalette::WindowText));
+  const QFontMetrics metrics(font_);
+  const std::vector<LegendItem> items = legendItems(f.run, f.rank);
+  const std::vector<QRect> rects = legendLayout(items, f.size.width());
+  for (size_t i = 0; i < items.size(); ++i) {
+    QRect r = rects[i].translated(4, y);
+    if (items[i].swatch) {
+      p.fillRect(QRect(r.left(), r.top() + 5, 12, kLegendPx - 10), *items[i].swatch);
+      r.setLeft(r.left() + 16);
+    }
+    // Whole, unless one entry is wider than the view (the lost records).
+    p.drawText(r.adjusted(0, 0, 4, 0), Qt::AlignLeft | Qt::AlignVCenter,
+               metrics.elidedText(items[i].text, Qt::ElideRight,
+                                  std::max(0, f.size.width() - 4 - r.left())));
+  }
 }
 
 }  // namespace damscope

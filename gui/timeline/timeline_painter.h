@@ -11,7 +11,8 @@
 // (▾ open, ▸ collapsed) above its rows, the rows (labels in
 // the kGutterPx gutter, lanes of kLanePx, counters twice as tall, kRowGapPx
 // between rows, every other row shaded), and the legend of the bubbles'
-// causes (kLegendPx) along the bottom. The plot is frame.scale.width() wide,
+// causes along the bottom, in as many kLegendPx rows as the width needs
+// (legendHeight), so no entry is cut short. The plot is frame.scale.width() wide,
 // right of the gutter.
 //
 // Lanes draw what LevelOfDetail::query returns, already folded per pixel
@@ -27,6 +28,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -127,7 +129,14 @@ class TimelinePainter {
   // detail never folds an event this wide.
   static constexpr int kMinLabelPx = LevelOfDetail::kKeepWholePx;
   static constexpr int rowsTop() { return kRulerPx + kStepBandPx; }
-  static int rowsBottom(const QSize& size) { return size.height() - kLegendPx; }
+  // The legend's height in a view `width` px wide of `rank` of `run`
+  // (negative: every rank stacked): a kLegendPx row per line its entries
+  // wrap to (the records lost on the way in are one of them).
+  int legendHeight(const AnalysedRun* run, int rank, int width) const;
+  // Where the rows end and the legend starts.
+  int rowsBottom(const TimelineFrame& f) const {
+    return f.size.height() - legendHeight(f.run, f.rank, f.size.width());
+  }
   static int laneHeight(const Lane& lane) {
     return lane.kind == LaneKind::kCounter ? 2 * kLanePx : kLanePx;
   }
@@ -175,8 +184,8 @@ class TimelinePainter {
   }
 
  private:
-  void paintRowLabel(QPainter& p, const TimelineRow& row, bool collapsed, double top,
-                     double height, int reserved_right, const QFontMetrics& metrics);
+  void paintRowLabel(QPainter& p, const TimelineRow& row, bool collapsed, double top, double height,
+                     int reserved_right, const QFontMetrics& metrics);
   void paintRuler(QPainter& p, const TimelineFrame& f);
   void paintSteps(QPainter& p, const TimelineFrame& f);
   void paintLane(QPainter& p, const TimelineFrame& f, int lane, double top,
@@ -185,6 +194,14 @@ class TimelinePainter {
   void paintSkew(QPainter& p, const TimelineFrame& f, int lane, double top);
   void paintRankHeader(QPainter& p, const TimelineFrame& f, const TimelineRow& row, double top);
   void paintLegend(QPainter& p, const TimelineFrame& f);
+  // The legend's entries, left to right: a text and, for a bubble cause,
+  // its colour's swatch; and where each goes in a view `width` px wide.
+  struct LegendItem {
+    QString text;
+    std::optional<QColor> swatch;
+  };
+  static std::vector<LegendItem> legendItems(const AnalysedRun* run, int rank);
+  std::vector<QRect> legendLayout(const std::vector<LegendItem>& items, int width) const;
   QColor colorOf(const TimelineFrame& f, int32_t rank, EventKind kind, int64_t id) const;
   const QString& elided(const TimelineFrame& f, int32_t rank, EventKind kind, int64_t id,
                         int width);

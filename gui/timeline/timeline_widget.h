@@ -185,7 +185,7 @@ class TimelineWidget : public QWidget {
  private:
   int plotWidth() const;
   int rowsTop() const { return TimelinePainter::rowsTop(); }
-  int rowsBottom() const { return TimelinePainter::rowsBottom(size()); }
+  int rowsBottom() const { return height() - painter_.legendHeight(run_.get(), rank_, width()); }
   TimelineFrame frame() const;
   double laneTop(int lane) const { return TimelinePainter::laneTop(frame(), lane); }
   void layoutRows();

@@ -126,8 +126,8 @@ TEST_F(TimelinePainterTest, NothingIsDrawnBeyondTheTracesEnds) {
   ASSERT_GT(first, TimelinePainter::kGutterPx + 4.0) << "the fit leaves a margin";
   int checked = 0;
   for (int y = TimelinePainter::rowsTop();
-       y < std::min(TimelinePainter::rowsBottom(frame_.size),
-                    TimelinePainter::rowsTop() + layout_.content_height);
+       y <
+       std::min(painter_.rowsBottom(frame_), TimelinePainter::rowsTop() + layout_.content_height);
        ++y) {
     for (int x : {TimelinePainter::kGutterPx + 2, static_cast<int>(first) - 2,
                   static_cast<int>(last) + 3, kWidth - 2}) {
@@ -163,6 +163,23 @@ TEST_F(TimelinePainterTest, ItCountsTheItemsAndFoldsItDrew) {
   for (const TimelineItem& item : items_) folded += item.item.summary();
   EXPECT_EQ(painter_.stats().items, static_cast<int>(items_.size()));
   EXPECT_EQ(painter_.stats().folded, folded);
+}
+
+// The legend wraps rather than cutting its last entries ("folded eve…" at
+// 1280 x 800 with the diagnosis docked): one row where the view is wide,
+// more where it is narrow, and the rows end where it starts.
+TEST_F(TimelinePainterTest, TheLegendWrapsToTheWidthInsteadOfCuttingEntries) {
+  const int wide = painter_.legendHeight(run_.get(), 0, 2400);
+  const int narrow = painter_.legendHeight(run_.get(), 0, 700);
+  EXPECT_EQ(wide, TimelinePainter::kLegendPx);
+  EXPECT_GE(narrow, 2 * TimelinePainter::kLegendPx);
+  EXPECT_EQ(narrow % TimelinePainter::kLegendPx, 0);
+  frame_.size = QSize(700, kHeight);
+  EXPECT_EQ(painter_.rowsBottom(frame_), kHeight - narrow);
+  const QImage image = paint();
+  // The legend's band is painted in the window colour from where the rows end.
+  const QColor window = QPalette().color(QPalette::Window);
+  EXPECT_EQ(QColor(image.pixel(699, kHeight - narrow + 1)), window);
 }
 
 // How far, on average over `rect`, the pixels lie from `background`, as a
