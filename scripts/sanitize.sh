@@ -57,6 +57,8 @@ if [ "$mode" = thread ]; then
   ctest_args+=(-L threads -LE gpu)
 else
   export ASAN_OPTIONS="$common:detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+  # The OpenMP runtime's own descriptors, never freed (scripts/lsan.supp).
+  export LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
   export UBSAN_OPTIONS="$common:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
   ctest_args+=(-LE gpu)
 fi
