@@ -23,6 +23,7 @@ void moveBatchTables(TraceTables& from, TraceTables& to) {
   move(from.syncs, to.syncs);
   move(from.counters, to.counters);
   move(from.kernel_metrics, to.kernel_metrics);
+  move(from.lost_spans, to.lost_spans);
 }
 
 BatchStore::BatchStore(TraceWriter writer) : writer_(std::move(writer)) {

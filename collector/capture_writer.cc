@@ -117,6 +117,8 @@ int64_t CaptureWriter::discardPendingRows() {
   const auto rows = static_cast<int64_t>(pendingRows());
   TraceTables dropped;
   moveBatchTables(batch_, dropped);
+  // Where events were lost stays: it is what the file says about this loss.
+  batch_.lost_spans = std::move(dropped.lost_spans);
   updates_.clear();
   return rows;
 }

@@ -31,8 +31,8 @@
 #include <utility>
 #include <vector>
 
-#include "collector/batch_store.h"
 #include "base/result.h"
+#include "collector/batch_store.h"
 #include "trace/tables.h"
 #include "trace/trace_writer.h"
 
@@ -116,7 +116,7 @@ class CaptureWriter {
   }
 
   // Drops the rows and updates waiting in the batch, unwritten; returns how
-  // many rows. Meta and stats stay. For a file past its size limit.
+  // many rows. Meta, stats and lost_spans stay. For a file past its size limit.
   int64_t discardPendingRows();
   // The bytes of the file and its write-ahead log on disk now.
   int64_t fileBytes() const;
@@ -168,6 +168,7 @@ constexpr size_t tableIndex() {
   if constexpr (std::is_same_v<T, SyncTable>) return 10;
   if constexpr (std::is_same_v<T, CounterTable>) return 11;
   if constexpr (std::is_same_v<T, KernelMetricTable>) return 12;
+  if constexpr (std::is_same_v<T, LostSpanTable>) return 13;
 }
 
 template <typename Table>

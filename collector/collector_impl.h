@@ -59,6 +59,7 @@
 #include "collector/cupti_session.h"
 #include "collector/exit_order.h"
 #include "collector/gpu_activity_rows.h"
+#include "collector/lost_span_rows.h"
 #include "collector/measured_kernel_rows.h"
 #include "collector/nvtx_assembler.h"
 #include "collector/output_naming.h"
@@ -71,7 +72,6 @@ int64_t nowNs(clockid_t clock = CLOCK_REALTIME);
 // stderr is the only channel to the user; every message is one line.
 void say(const std::string& message);
 const char* envOrNull(const char* name);
-
 
 // A window request from the control thread, served by the writer.
 struct AttachJob {
@@ -108,6 +108,10 @@ class CollectorImpl {
     int64_t last_commit_mono = 0;
     int64_t nvtx_dropped_at_open = 0, pool_exhausted_at_open = 0, sampler_late_at_open = 0;
     int64_t cupti_dropped = 0, unreadable_buffers = 0;
+    // Where the losses lie (lost_span_rows.h): the counts as of the previous
+    // commit and when it was.
+    std::unique_ptr<LostSpanRows> lost;
+    int64_t loss_checked_ns = 0, nvtx_dropped_seen = 0, max_size_dropped_seen = 0;
     // Past the size limit (config_.max_file_bytes): rows are counted, not written.
     bool over_size = false;
     int64_t dropped_after_max_size = 0;
@@ -124,7 +128,8 @@ class CollectorImpl {
   // and wait until it is written, with `reason` as the provisional end
   // reason (the window goes on if the program survives its signal).
   void saveBeforeFatalSignal(const char* reason);
-  void updateStats();
+  // Updates the stats and lost_spans as of `now` (the commit's time).
+  void updateStats(int64_t now);
   std::string summary() const;
 
   // GPU tracing, by the thread that owns the GPU state (cuda_phase_); no
@@ -206,7 +211,7 @@ class CollectorImpl {
   std::unique_ptr<BufferPool> pool_;
   std::unique_ptr<CounterSession> counters_;       // with --counters, once CUPTI is loaded
   std::vector<MeasuredLaunch> measured_launches_;  // the writer's, reused
-  ExitOrder exit_order_;  // the writer's, while gpu_active_
+  ExitOrder exit_order_;                           // the writer's, while gpu_active_
 
   // Attach jobs and shutdown; never held across a CUPTI call.
   std::mutex mutex_;

@@ -85,6 +85,8 @@ bool CollectorImpl::openWindow(AttachJob* job, std::string* error) {
   w->process_pct = c.intern("cpu_process_utilization_pct");
   w->rss = c.intern("memory_rss_bytes");
   w->nvtx_dropped_at_open = nvtxDropped();
+  w->lost = std::make_unique<LostSpanRows>(c);
+  w->loss_checked_ns = w->start_ns;
   window_ = std::move(w);
   bool writer_starts_gpu = false;
   {
@@ -187,7 +189,7 @@ void CollectorImpl::drainSampler() {
   }
 }
 
-void CollectorImpl::updateStats() {
+void CollectorImpl::updateStats(int64_t now) {
   Window& w = *window_;
   CaptureWriter& c = *w.capture;
   // A stat appears once something was lost; collector.dropped_records, the
@@ -198,11 +200,12 @@ void CollectorImpl::updateStats() {
     }
     c.addStat(name, value - c.stat(name), description);
   };
-  int64_t pool_exhausted = 0;
+  int64_t pool_exhausted = 0, cupti_new = 0;
   c.setMeta("collector.gpu", gpuStatus());
   if (writerOwnsGpu()) {
     // Also after stopGpu: the count stop() read last.
-    if (cupti_) w.cupti_dropped += cupti_->takeDroppedRecords();
+    if (cupti_) cupti_new = cupti_->takeDroppedRecords();
+    w.cupti_dropped += cupti_new;
     pool_exhausted = pool_ ? pool_->exhaustedCount() - w.pool_exhausted_at_open : 0;
     if (cupti_) {
       c.setMeta("collector.cupti_version", std::to_string(cupti_->version()));
@@ -214,6 +217,15 @@ void CollectorImpl::updateStats() {
     }
   }
   const int64_t nvtx_dropped = nvtxDropped() - w.nvtx_dropped_at_open;
+  // What was lost since the previous commit was lost within that interval.
+  w.lost->onLoss("collector.cupti_dropped_records", w.loss_checked_ns, now, cupti_new);
+  w.lost->onLoss("collector.nvtx_ring_overflow", w.loss_checked_ns, now,
+                 nvtx_dropped - w.nvtx_dropped_seen);
+  w.lost->onLoss("collector.dropped_after_max_size", w.loss_checked_ns, now,
+                 w.dropped_after_max_size - w.max_size_dropped_seen);
+  w.loss_checked_ns = now;
+  w.nvtx_dropped_seen = nvtx_dropped;
+  w.max_size_dropped_seen = w.dropped_after_max_size;
   set("collector.cupti_dropped_records", w.cupti_dropped,
       "GPU activity records CUPTI dropped for lack of buffer space "
       "(cuptiActivityGetNumDroppedRecords)");
@@ -289,7 +301,7 @@ void CollectorImpl::commitWindow() {
   w.gpu->resolvePending();
   if (w.measured) w.measured->resolvePending();
   checkSizeLimit();
-  updateStats();
+  updateStats(nowNs());
   // Everything that ended before this moment is in this commit (the rings
   // were drained within the last millisecond). If the process is killed, the
   // finalizer measures what is missing from here (trace_finalizer.h).
@@ -343,7 +355,7 @@ void CollectorImpl::closeWindow(const char* reason) {
     win.gpu->resolvePending(/*final_commit=*/true);
     if (win.measured) win.measured->resolvePending(/*final_commit=*/true);
     checkSizeLimit();  // the last batch too
-    updateStats();
+    updateStats(end);
     win.capture->setMeta("collector.window_end_ns", std::to_string(end));
     win.capture->setMeta("collector.end_reason", reason);
     if (Status s = win.capture->finish(); !s.ok()) sayWriteFailure(s);

@@ -257,5 +257,54 @@ TEST(CollectorCupti, RecordsDroppedAfterTheLastCommitAreCounted) {
   EXPECT_EQ(t.getStat("collector.dropped_records"), 5);
 }
 
+int64_t realtimeNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+TEST(CollectorCupti, DroppedRecordsArePlacedBetweenTheCommitsThatSawThem) {
+  // Two episodes of loss with a commit between them that saw none: two
+  // lost_spans rows, each the interval between the commit before the drop
+  // and the commit that read it, so each holds the moment of its drop.
+  FakeCuptiLibrary cupti;
+  ASSERT_NE(cupti.handle, nullptr);
+  TempDir dir;
+  CollectorImpl& collector = newCollector(dir.file("run.db"));
+  ASSERT_TRUE(collector.start());
+  cupti.cudaInit(&initializeInjection, &collector);
+  cupti.launchKernels(10);
+  auto queries = [&] { return cupti.calls("cuptiActivityGetNumDroppedRecords"); };
+  const int64_t first_before = realtimeNs();
+  cupti.addDroppedRecords(3);
+  const int64_t first_after = realtimeNs();
+  const int seen_first = queries();
+  // Read by the next commit, then a commit with nothing dropped.
+  ASSERT_TRUE(waitFor([&] { return queries() >= seen_first + 2; }, 10s));
+  const int64_t second_before = realtimeNs();
+  cupti.addDroppedRecords(4);
+  const int64_t second_after = realtimeNs();
+  collector.shutdown();
+
+  const TraceTables t = finalizedTrace(dir.file("run.db"));
+  EXPECT_EQ(t.getStat("collector.cupti_dropped_records"), 7);
+  ASSERT_EQ(t.lost_spans.size(), 2u);
+  const int64_t window_start = std::stoll(t.getMeta("collector.window_start_ns"));
+  const int64_t window_end = std::stoll(t.getMeta("collector.window_end_ns"));
+  const int64_t before[] = {first_before, second_before};
+  const int64_t after[] = {first_after, second_after};
+  const int64_t events[] = {3, 4};
+  for (size_t i = 0; i < 2; ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(t.lost_spans.stat[i], "collector.cupti_dropped_records");
+    EXPECT_EQ(t.lost_spans.events[i], events[i]);
+    EXPECT_LE(t.lost_spans.ts[i], after[i]);
+    EXPECT_GE(t.lost_spans.ts[i] + t.lost_spans.dur[i], before[i]);
+    EXPECT_GE(t.lost_spans.ts[i], window_start);
+    EXPECT_LE(t.lost_spans.ts[i] + t.lost_spans.dur[i], window_end);
+  }
+  EXPECT_LT(t.lost_spans.ts[0] + t.lost_spans.dur[0], t.lost_spans.ts[1]);
+}
+
 }  // namespace
 }  // namespace damscope::collector

@@ -259,6 +259,24 @@ TEST_F(Record, RingOverflowDropsWholeRangesAndCountsThem) {
   EXPECT_EQ(t.getStat("collector.dropped_records"), lost);
   EXPECT_EQ(t.getStat("collector.nvtx_unmatched_pops"), 0);
   for (size_t s : rangesNamed(t, "burst")) ASSERT_EQ(t.ranges.depth[s], 0);
+  // Where: spans inside the window hold every lost pair, and they meet the
+  // burst (the kept pairs' times bound it from the first one on).
+  int64_t placed = 0;
+  bool meets_burst = false;
+  int64_t burst_start = INT64_MAX;
+  for (size_t s : rangesNamed(t, "burst")) burst_start = std::min(burst_start, t.ranges.ts[s]);
+  const int64_t window_start = std::stoll(t.getMeta("collector.window_start_ns"));
+  const int64_t window_end = std::stoll(t.getMeta("collector.window_end_ns"));
+  for (size_t i = 0; i < t.lost_spans.size(); ++i) {
+    ASSERT_EQ(t.lost_spans.stat[i], "collector.nvtx_ring_overflow");
+    placed += t.lost_spans.events[i];
+    const int64_t end = t.lost_spans.ts[i] + t.lost_spans.dur[i];
+    EXPECT_GE(t.lost_spans.ts[i], window_start);
+    EXPECT_LE(end, window_end);
+    meets_burst = meets_burst || end >= burst_start;
+  }
+  EXPECT_EQ(placed, lost);
+  EXPECT_TRUE(meets_burst);
 }
 
 TEST_F(Record, SigtermFinishesTheTraceAndEndsTheProgramAsTheSignalWould) {
@@ -552,6 +570,20 @@ TEST_F(Record, SizeLimitStopsWritingCountsWhatFollowsAndTheProgramRunsOn) {
   EXPECT_GE(static_cast<int64_t>(rangesNamed(t, "paced").size()) + after +
                 t.getStat("collector.nvtx_ring_overflow"),
             200000);
+  // Where: from the commit that met the limit on, one span (consecutive
+  // commits extend it), ending after every range that was written.
+  int64_t last_written = 0;
+  for (size_t i = 0; i < t.ranges.size(); ++i)
+    last_written = std::max(last_written, t.ranges.ts[i]);
+  std::vector<size_t> spans;
+  for (size_t i = 0; i < t.lost_spans.size(); ++i) {
+    if (t.lost_spans.stat[i] == "collector.dropped_after_max_size") spans.push_back(i);
+  }
+  ASSERT_EQ(spans.size(), 1u);
+  EXPECT_EQ(t.lost_spans.events[spans[0]], after);
+  const int64_t end = t.lost_spans.ts[spans[0]] + t.lost_spans.dur[spans[0]];
+  EXPECT_LE(end, std::stoll(t.getMeta("collector.window_end_ns")));
+  EXPECT_GT(end, last_written);
 }
 
 TEST_F(Record, SizeLimitIs4GiBByDefaultAndCanBeLifted) {

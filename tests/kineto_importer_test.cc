@@ -312,6 +312,28 @@ TEST(KinetoImporter, EscapedKeysAndValuesReadAsThePlainOnes) {
   EXPECT_EQ(t.kernels.args[1], R"({"note":"\u00e9"})");
 }
 
+TEST(KinetoImporter, RangesSkippedForWantOfAThreadArePlacedAsLostSpans) {
+  // a and b overlap and c starts where b ends: one span of three; d alone.
+  auto result = importText(R"json({"traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "kept", "pid": 1, "tid": 1, "ts": 1, "dur": 100},
+    {"ph": "X", "cat": "cpu_op", "name": "d", "pid": "Spans", "tid": "x", "ts": 60, "dur": 2},
+    {"ph": "X", "cat": "cpu_op", "name": "a", "pid": "Spans", "tid": "x", "ts": 20, "dur": 10},
+    {"ph": "X", "cat": "cpu_op", "name": "c", "pid": "Spans", "tid": "x", "ts": 35, "dur": 5},
+    {"ph": "X", "cat": "cpu_op", "name": "b", "pid": "Spans", "tid": "x", "ts": 25, "dur": 10}
+  ],
+  "baseTimeNanoseconds": 1700000000000000000})json");
+  ASSERT_TRUE(result.ok()) << result.error().message();
+  const TraceTables& t = result.value();
+  EXPECT_EQ(t.getStat("kineto.ranges_without_thread"), 4);
+  ASSERT_EQ(t.lost_spans.size(), 2u);
+  const int64_t base = 1'700'000'000'000'000'000;
+  EXPECT_EQ(t.lost_spans.ts, (std::vector<int64_t>{base + 20'000, base + 60'000}));
+  EXPECT_EQ(t.lost_spans.dur, (std::vector<int64_t>{20'000, 2'000}));
+  EXPECT_EQ(t.lost_spans.events, (std::vector<int64_t>{3, 1}));
+  EXPECT_EQ(t.lost_spans.stat[0], "kineto.ranges_without_thread");
+  EXPECT_EQ(t.ranges.ts[0], base + 1'000) << "on the same clock as the events";
+}
+
 TEST(KinetoImporter, OddEventsAreCountedNotFatal) {
   auto result = importText(R"json({"traceEvents": [
     42,

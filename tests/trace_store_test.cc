@@ -110,6 +110,49 @@ TEST(TraceStore, RoundTripKeepsValuesNullsEnumsAndStrings) {
   EXPECT_EQ(t.getStat("test.dropped"), 2);
 }
 
+TEST(TraceStore, LostSpansRoundTripAndAFileWrittenBeforeThemReadsAsHavingNone) {
+  TempDir dir;
+  const std::string path = dir.file("run.db");
+  TraceTables written = smallTrace();
+  written.lost_spans.append({1'700'000'000'000'000'000, 500, "test.dropped", 2});
+  ASSERT_TRUE(saveTrace(written, path, false).ok());
+  {
+    auto read = readTrace(path);
+    ASSERT_TRUE(read.ok()) << read.error().message();
+    ASSERT_EQ(read->lost_spans.size(), 1u);
+    EXPECT_EQ(read->lost_spans.ts[0], 1'700'000'000'000'000'000);
+    EXPECT_EQ(read->lost_spans.dur[0], 500);
+    EXPECT_EQ(read->lost_spans.stat[0], "test.dropped");
+    EXPECT_EQ(read->lost_spans.events[0], 2);
+  }
+  // Schema version 1 files made before the table existed.
+  {
+    auto db = Database::open(path, Database::Mode::kReadWriteCreate);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->exec("DROP TABLE lost_spans").ok());
+  }
+  auto read = readTrace(path);
+  ASSERT_TRUE(read.ok()) << read.error().message();
+  EXPECT_TRUE(read->lost_spans.empty());
+  EXPECT_EQ(read->kernels.size(), 1u);
+}
+
+TEST(TraceStore, ALostSpanOutsideTheTimeRangeIsRefused) {
+  TempDir dir;
+  const std::string path = dir.file("run.db");
+  ASSERT_TRUE(saveTrace(smallTrace(), path, false).ok());
+  {
+    auto db = Database::open(path, Database::Mode::kReadWriteCreate);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->exec("INSERT INTO lost_spans VALUES (0, 0, -5, 'test.dropped', 2)").ok());
+  }
+  auto read = readTrace(path);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().message().find("table lost_spans row 0: dur -5 is negative"),
+            std::string::npos)
+      << read.error().message();
+}
+
 TEST(TraceStore, SaveRefusesToOverwriteUnlessForced) {
   TempDir dir;
   const std::string path = dir.file("run.db");

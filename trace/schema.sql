@@ -187,6 +187,16 @@ CREATE TABLE kernel_metrics (
   source TEXT NOT NULL      -- measured | annotated | estimated
 );
 
+-- Where events were lost (the stats count them): added after schema version 1
+-- went out, so a file without this table reads as one without spans.
+CREATE TABLE lost_spans (
+  id INTEGER PRIMARY KEY,
+  ts INTEGER NOT NULL,
+  dur INTEGER NOT NULL,
+  stat TEXT NOT NULL,       -- stats.name: the count these events are part of
+  events INTEGER NOT NULL
+);
+
 -- @indexes: created after bulk loads (an import creates them once, at the end).
 -- None on ts: every event table is stored in (ts, -dur) order, so id order is
 -- time order (docs/trace-format.md), and damscope reads whole tables in id

@@ -31,8 +31,8 @@
 #include <utility>
 #include <vector>
 
-#include "trace/enums.h"
 #include "base/result.h"
+#include "trace/enums.h"
 #include "trace/string_pool.h"
 
 namespace damscope {
@@ -228,6 +228,15 @@ constexpr int32_t kNullInt32 = std::numeric_limits<int32_t>::min();
   X(int64_t, value)              \
   X(std::string, description)
 
+// Where events were lost: a time range, the stat that counts the lost events
+// (a `stats` name) and how many of them fell in it. The stats say how much
+// was lost; these say when, so the timeline can mark it (docs/trace-format.md).
+#define DAMSCOPE_LOST_SPAN_COLUMNS(X) \
+  X(int64_t, ts)                      \
+  X(int64_t, dur)                     \
+  X(std::string, stat)                \
+  X(int64_t, events)
+
 #define DAMSCOPE_META_COLUMNS(X) \
   X(std::string, key)            \
   X(std::string, value)
@@ -350,6 +359,7 @@ DAMSCOPE_DEFINE_TABLE(SyncTable, "syncs", DAMSCOPE_SYNC_COLUMNS)
 DAMSCOPE_DEFINE_TABLE(CounterTable, "counters", DAMSCOPE_COUNTER_COLUMNS)
 DAMSCOPE_DEFINE_TABLE(KernelMetricTable, "kernel_metrics", DAMSCOPE_KERNEL_METRIC_COLUMNS)
 DAMSCOPE_DEFINE_TABLE(StatTable, "stats", DAMSCOPE_STAT_COLUMNS)
+DAMSCOPE_DEFINE_TABLE(LostSpanTable, "lost_spans", DAMSCOPE_LOST_SPAN_COLUMNS)
 DAMSCOPE_DEFINE_TABLE(MetaTable, "meta", DAMSCOPE_META_COLUMNS)
 
 // A whole trace in memory: what importers produce, what the store writes and
@@ -369,19 +379,20 @@ struct TraceTables {
   SyncTable syncs;
   CounterTable counters;
   KernelMetricTable kernel_metrics;
+  LostSpanTable lost_spans;
 
   // Calls visit(table) for every row table, in the order they are stored.
   template <typename Visit>
   void forEachTable(Visit&& visit) {
     visit(meta), visit(stats), visit(processes), visit(threads), visit(devices);
     visit(kernels), visit(memcpys), visit(memsets), visit(api_calls), visit(ranges);
-    visit(syncs), visit(counters), visit(kernel_metrics);
+    visit(syncs), visit(counters), visit(kernel_metrics), visit(lost_spans);
   }
   template <typename Visit>
   void forEachTable(Visit&& visit) const {
     visit(meta), visit(stats), visit(processes), visit(threads), visit(devices);
     visit(kernels), visit(memcpys), visit(memsets), visit(api_calls), visit(ranges);
-    visit(syncs), visit(counters), visit(kernel_metrics);
+    visit(syncs), visit(counters), visit(kernel_metrics), visit(lost_spans);
   }
 
   // Meta values are text; setMeta replaces an existing key.

@@ -109,7 +109,11 @@ Result<TraceTables> readTrace(Database& db, const Progress& progress) {
   Status status;
   tables.forEachTable([&](auto& table) {
     if (status.ok()) status = progress.checkCancelled();
-    if (status.ok()) status = table_io::readRows(db, table);
+    // lost_spans came after schema version 1 went out (trace/schema.sql): a
+    // file written before has no spans, which is all it knows.
+    const bool absent_spans = std::string_view(table.kSqlName) == LostSpanTable::kSqlName &&
+                              !db.hasTable(LostSpanTable::kSqlName);
+    if (status.ok() && !absent_spans) status = table_io::readRows(db, table);
     progress.report(static_cast<double>(++done) / count);
   });
   if (!status.ok()) return status.error();

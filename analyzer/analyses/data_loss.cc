@@ -77,6 +77,11 @@ std::optional<LossKind> lossKindOf(std::string_view stat) {
   return std::nullopt;
 }
 
+bool countsLostEvents(std::string_view stat) {
+  return lossKindOf(stat) == LossKind::kLost || stat == "collector.cupti_dropped_records" ||
+         stat == "collector.nvtx_ring_overflow";
+}
+
 double DataLossReport::lostPct() const {
   return percentOf(static_cast<double>(lost),
                    static_cast<double>(events) + static_cast<double>(lost));

@@ -61,5 +61,9 @@ DataLossReport computeDataLoss(const TraceTables& tables);
 // The registry: the kind of loss a stat counts, or nothing when it counts no
 // loss (or one already counted in a total).
 std::optional<LossKind> lossKindOf(std::string_view stat);
+// Whether `stat` counts lost events: a kLost stat of the registry, or a part
+// of one (the collector's CUPTI dropped records and NVTX ring overflow, which
+// collector.dropped_records totals). lost_spans rows name such stats.
+bool countsLostEvents(std::string_view stat);
 
 }  // namespace damscope

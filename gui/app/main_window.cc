@@ -322,9 +322,9 @@ void MainWindow::onLoaded(std::shared_ptr<const AnalysedRun> run, const QStringL
     progress_->setRange(0, 1000);
     progress_->setValue(0);
     progress_->show();
-    const QMetaObject::Connection building =
-        connect(timeline_, &TimelineView::buildProgressed, this,
-                [this](double fraction) { progress_->setValue(static_cast<int>(fraction * 1000)); });
+    const QMetaObject::Connection building = connect(
+        timeline_, &TimelineView::buildProgressed, this,
+        [this](double fraction) { progress_->setValue(static_cast<int>(fraction * 1000)); });
     connect(
         timeline_, &TimelineView::ready, this,
         [this, building] {
@@ -356,11 +356,14 @@ void MainWindow::showAllRanks() {
 
 void MainWindow::showPartsOf(int rank) {
   rank_ = rank;
-  const QString lost = lostRecordsText(run_->run.ranks[static_cast<size_t>(rank)].data_loss);
+  const auto r = static_cast<size_t>(rank);
+  const QString lost = lostRecordsText(run_->run.ranks[r].data_loss, run_->tables[r].lost_spans);
   lost_label_->setText(lost.isEmpty() ? QString() : "⚠ " + lost);
-  lost_label_->setToolTip(lost.isEmpty() ? QString()
-                                         : tr("From the trace's stats table; the collector and "
-                                              "importers count lost records but not their times"));
+  lost_label_->setToolTip(
+      lost.isEmpty() ? QString()
+                     : tr("Counted in the trace's stats table; where the collector or importer "
+                          "knew when, the time ranges are crosshatched on the timeline "
+                          "(hover one for its count)"));
   diagnosis_->setRun(run_, rank);
   charts_->setRun(run_, rank);
   roofline_->setRun(run_, rank);

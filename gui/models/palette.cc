@@ -83,6 +83,10 @@ QColor counterColor() {
   return {0x4c, 0x8b, 0xb8};
 }
 
+QColor lostRecordsColor() {
+  return {0x33, 0x33, 0x33};
+}
+
 QColor selectionOuterColor() {
   return {0x10, 0x10, 0x10};
 }

@@ -62,6 +62,11 @@ QColor rangeColor(int32_t name_id);
 QColor stepBandColor(size_t index);
 // A counter plot's area (drawn translucent, outlined darker).
 QColor counterColor();
+// Where records were lost (TimelineRows::lost): a dark neutral, drawn as a
+// crosshatch over the rows and a solid bar under the ruler. Neutral, so it
+// takes no hue from either palette; crosshatched, so it is not read as a
+// fold (single hatch) or an event (solid).
+QColor lostRecordsColor();
 // The selected event's double outline: a dark ring outside a light one, so
 // that one of the two contrasts with any fill (as Perfetto outlines its
 // selected slice). Highlighted events (evidence) are outlined in the same

@@ -99,6 +99,10 @@ TimelineRows stackRanks(const AnalysedRun& run, const RankAlignment& alignment,
       lo = std::min(lo, one.start + offset);
       hi = std::max(hi, one.end + offset);
     }
+    for (LostBand& band : one.lost) {
+      band.start += offset, band.end += offset;
+      out.lost.push_back(std::move(band));
+    }
     if (r == 0) {
       out.steps = std::move(one.steps);
       for (StepBandItem& s : out.steps) s.ts += offset;
@@ -106,6 +110,8 @@ TimelineRows stackRanks(const AnalysedRun& run, const RankAlignment& alignment,
     out.by_rank_categories.push_back(std::move(one.kernel_categories));
     out.groups.push_back(std::move(group));
   }
+  std::stable_sort(out.lost.begin(), out.lost.end(),
+                   [](const LostBand& a, const LostBand& b) { return a.start < b.start; });
   if (lo > hi) lo = hi = 0;
   out.start = lo;
   out.end = hi;

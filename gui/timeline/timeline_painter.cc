@@ -148,6 +148,7 @@ void TimelinePainter::paint(QPainter& p, const TimelineFrame& f, std::vector<Tim
     }
   }
   p.restore();
+  paintLostBands(p, f);
   p.setPen(palette_.color(QPalette::Mid));
   p.drawLine(kGutterPx, top, kGutterPx, bottom);
   // Where the scrolling rows pass under the pinned ones.
@@ -438,6 +439,43 @@ void TimelinePainter::paintRankHeader(QPainter& p, const TimelineFrame& f, const
   p.restore();
 }
 
+void TimelinePainter::paintLostBands(QPainter& p, const TimelineFrame& f) {
+  const TimelineRows& rows = f.data->rows;
+  if (rows.lost.empty()) return;
+  const int top = rowsTop();
+  const int bottom = rowsBottom(f);
+  const double left = kGutterPx;
+  const double right = kGutterPx + f.scale.width();
+  const QColor colour = lostRecordsColor();
+  QColor hatch = colour;
+  hatch.setAlpha(150);
+  p.save();
+  p.setClipRect(QRectF(left, 0, right - left, bottom));
+  for (const LostBand& band : rows.lost) {
+    if (band.start > f.scale.end() || band.end < f.scale.start()) continue;
+    double x0 = kGutterPx + f.scale.x(band.start);
+    double x1 = kGutterPx + f.scale.x(band.end);
+    if (x1 - x0 < kMinLostBandPx) {
+      const double middle = (x0 + x1) / 2;
+      x0 = middle - kMinLostBandPx / 2.0, x1 = middle + kMinLostBandPx / 2.0;
+    }
+    x0 = std::max(x0, left - 1), x1 = std::min(x1, right + 1);
+    // One rank's loss covers its own rows in a stacked view.
+    double y0 = top, y1 = bottom;
+    for (const RankGroup& g : rows.groups) {
+      if (g.rank != band.rank) continue;
+      const auto header = static_cast<size_t>(g.header_row);
+      const auto next = static_cast<size_t>(g.end_row);
+      y0 = header < f.row_y.size() && f.row_y[header] >= 0 ? yOf(f, f.row_y[header]) : top;
+      y1 = next < f.row_y.size() && f.row_y[next] >= 0 ? yOf(f, f.row_y[next]) : bottom;
+    }
+    y0 = std::max<double>(y0, top), y1 = std::min<double>(y1, bottom);
+    if (y1 > y0) p.fillRect(QRectF(x0, y0, x1 - x0, y1 - y0), QBrush(hatch, Qt::DiagCrossPattern));
+    p.fillRect(QRectF(x0, kRulerPx - 4, x1 - x0, 4), colour);
+  }
+  p.restore();
+}
+
 std::vector<TimelinePainter::LegendItem> TimelinePainter::legendItems(const AnalysedRun* run,
                                                                       int rank) {
   std::vector<LegendItem> items;
@@ -447,14 +485,15 @@ std::vector<TimelinePainter::LegendItem> TimelinePainter::legendItems(const Anal
     items.push_back({qtString(causeLabel(cause)), causeColor(cause)});
   }
   items.push_back({QObject::tr("▨ folded events, as opaque as busy"), std::nullopt});
-  // Records lost on the way in: counted, not placed (lost_records.h); one
-  // rank's, or in the stacked view each rank's that lost any.
+  // Records lost on the way in, and how many of them the crosshatched bands
+  // place (lost_records.h); one rank's, or in the stacked view each rank's
+  // that lost any.
   if (!run) return items;
   const auto& ranks = run->run.ranks;
   QStringList parts;
   for (size_t r = 0; r < ranks.size(); ++r) {
     if (rank >= 0 && r != static_cast<size_t>(rank)) continue;
-    const QString text = lostRecordsText(ranks[r].data_loss);
+    const QString text = lostRecordsText(ranks[r].data_loss, run->tables[r].lost_spans);
     if (text.isEmpty()) continue;
     parts << (rank >= 0 ? text : QObject::tr("rank %1: %2").arg(r).arg(text));
   }

@@ -19,7 +19,9 @@
 // column: an event as a box in its colour (palette.h) with its name where the
 // box is kMinLabelPx wide, a fold of several events hatched, at the opacity
 // of its busy fraction (palette.h: foldColor). Step labels never overlap
-// (step_labels.h). Counters draw
+// (step_labels.h). Where records were lost (TimelineRows::lost), a
+// crosshatch covers the rows (in a stacked view, its rank's rows) and a bar
+// marks the ruler's foot, at least kMinLostBandPx wide. Counters draw
 // as area plots with one point per pixel column (the column's largest
 // value), their largest value written at the top as the scale. The painter answers where it drew
 // each lane item, so the widget can hit-test hover, clicks and tooltips against exactly what is
@@ -125,6 +127,9 @@ class TimelinePainter {
   static constexpr int kLanePx = 18;
   static constexpr int kRowGapPx = 5;
   static constexpr int kLegendPx = 20;
+  // A lost band shorter than this is widened to it, so that a loss within
+  // one commit interval stays visible when zoomed out (and can be hovered).
+  static constexpr int kMinLostBandPx = 3;
   // Labels only in boxes wide enough for a few characters; the level of
   // detail never folds an event this wide.
   static constexpr int kMinLabelPx = LevelOfDetail::kKeepWholePx;
@@ -193,6 +198,7 @@ class TimelinePainter {
   void paintCounter(QPainter& p, const TimelineFrame& f, int lane, double top);
   void paintSkew(QPainter& p, const TimelineFrame& f, int lane, double top);
   void paintRankHeader(QPainter& p, const TimelineFrame& f, const TimelineRow& row, double top);
+  void paintLostBands(QPainter& p, const TimelineFrame& f);
   void paintLegend(QPainter& p, const TimelineFrame& f);
   // The legend's entries, left to right: a text and, for a bubble cause,
   // its colour's swatch; and where each goes in a view `width` px wide.

@@ -52,8 +52,8 @@ class Builder {
     out_.lane_of.resize(kEventKindCount);
     // Reported by the events each stage handles; sorting the rows' lanes
     // (emitRows) costs about as much again as collecting them.
-    const double device = static_cast<double>(t_.kernels.size() + t_.memcpys.size() +
-                                              t_.memsets.size());
+    const double device =
+        static_cast<double>(t_.kernels.size() + t_.memcpys.size() + t_.memsets.size());
     const double host =
         static_cast<double>(t_.api_calls.size() + t_.ranges.size() + t_.syncs.size());
     const double gaps = result_ ? static_cast<double>(result_->gaps.size()) : 0.0;
@@ -72,6 +72,7 @@ class Builder {
         out_.steps.push_back({step.ts, step.dur, step.number, step.name});
       }
     }
+    collectLostSpans();
     extent();
     KernelClassifier classifier(t_.strings, t_.kernels.name);
     out_.kernel_categories.resize(t_.strings.size(), KernelCategory::kOther);
@@ -91,6 +92,20 @@ class Builder {
   // "GPU 0", or "CPU 0" for the cpu device of a run without a GPU.
   std::string deviceLabel(int32_t device) const {
     return (isCpu(device) ? "CPU " : "GPU ") + std::to_string(device);
+  }
+
+  void collectLostSpans() {
+    const LostSpanTable& spans = t_.lost_spans;
+    for (size_t i = 0; i < spans.size(); ++i) {
+      std::string description;
+      for (size_t s = 0; s < t_.stats.size(); ++s) {
+        if (t_.stats.name[s] == spans.stat[i]) description = t_.stats.description[s];
+      }
+      out_.lost.push_back({spans.ts[i], spans.ts[i] + spans.dur[i], spans.events[i], spans.stat[i],
+                           std::move(description), out_.rank});
+    }
+    std::stable_sort(out_.lost.begin(), out_.lost.end(),
+                     [](const LostBand& a, const LostBand& b) { return a.start < b.start; });
   }
 
   RowDraft& stream(int32_t device, int64_t stream) {
@@ -433,6 +448,11 @@ class Builder {
       lo = std::min(lo, s.ts);
       hi = std::max(hi, s.ts + s.dur);
     }
+    // A loss after the last event (a file past its size limit) is in view too.
+    for (const LostBand& band : out_.lost) {
+      lo = std::min(lo, band.start);
+      hi = std::max(hi, band.end);
+    }
     if (lo > hi) lo = hi = 0;
     out_.start = lo;
     out_.end = hi;
@@ -512,6 +532,17 @@ const std::vector<KernelCategory>& TimelineRows::categoriesOf(int32_t of) const 
     if (groups[g].rank == of) return by_rank_categories[g];
   }
   return kernel_categories;
+}
+
+const LostBand* lostBandAt(const TimelineRows& rows, int64_t ts, int64_t slack_ns) {
+  const LostBand* nearest = nullptr;
+  int64_t nearest_distance = 0;
+  for (const LostBand& band : rows.lost) {
+    const int64_t distance = ts < band.start ? band.start - ts : ts > band.end ? ts - band.end : 0;
+    if (distance > slack_ns) continue;
+    if (!nearest || distance < nearest_distance) nearest = &band, nearest_distance = distance;
+  }
+  return nearest;
 }
 
 size_t TimelineRows::bytes() const {

@@ -29,6 +29,7 @@
 #include "analyzer/pipeline/pipeline.h"
 #include "base/progress.h"
 #include "gui/models/event_ref.h"
+#include "gui/models/lost_records.h"
 #include "gui/timeline/rank_alignment.h"
 
 namespace damscope {
@@ -100,6 +101,7 @@ struct TimelineRows {
   std::vector<TimelineRow> rows;
   std::vector<Lane> lanes;
   std::vector<StepBandItem> steps;
+  std::vector<LostBand> lost;  // by start
   // kernels.name string id -> KernelCategory, classified once per distinct
   // name; in a stacked view, per group (by_rank_categories[group]).
   std::vector<KernelCategory> kernel_categories;
@@ -126,6 +128,10 @@ struct TimelineRows {
   // event is found without a search.
   std::vector<std::vector<int32_t>> lane_of;
 };
+
+// The lost band under time `ts`, or within `slack_ns` of it (so a band
+// narrower than a pixel can be pointed at), the nearest first; nullptr when none.
+const LostBand* lostBandAt(const TimelineRows& rows, int64_t ts, int64_t slack_ns);
 
 // A counter lane's value at `ts`: the last sample at or before it, which
 // holds until the next; nothing before the first sample or after the last

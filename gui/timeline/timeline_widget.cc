@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include <QElapsedTimer>
 #include <QContextMenuEvent>
+#include <QElapsedTimer>
 #include <QGuiApplication>
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -258,9 +258,8 @@ QRectF TimelineWidget::eventRect(const EventRef& ref) const {
   if (lane < 0 || !span || layout_.lane_y[static_cast<size_t>(lane)] < 0) return {};
   const double top = laneTop(lane);
   // A scrolling lane under the pinned rows is out of view.
-  const int pinned = layout_.lane_y[static_cast<size_t>(lane)] < layout_.pinned_height
-                         ? 0
-                         : layout_.pinned_height;
+  const int pinned =
+      layout_.lane_y[static_cast<size_t>(lane)] < layout_.pinned_height ? 0 : layout_.pinned_height;
   if (top + kLanePx <= rowsTop() + pinned || top >= rowsBottom()) return {};
   const double x0 = std::max<double>(kGutterPx, xOf(span->ts));
   const double x1 = std::min<double>(kGutterPx + plotWidth(), xOf(span->end()));
@@ -754,6 +753,17 @@ QString TimelineWidget::counterTip(const QPoint& pos) const {
            qtString(counterValueText(lane.max_value)));
 }
 
+QString TimelineWidget::lostTip(const QPoint& pos) const {
+  if (!data_ || pos.x() < kGutterPx) return {};
+  const int x = pos.x() - kGutterPx;
+  const int64_t ts = scale_.ts(x);
+  // Half the narrowest band drawn (TimelinePainter::kMinLostBandPx).
+  const int64_t slack = scale_.ts(x + TimelinePainter::kMinLostBandPx) - ts;
+  const LostBand* band = lostBandAt(data_->rows, ts, slack / 2);
+  if (!band) return {};
+  return lostBandTooltip(*band, data_->rows.start, !data_->rows.groups.empty());
+}
+
 bool TimelineWidget::event(QEvent* event) {
   if (event->type() != QEvent::ToolTip) return QWidget::event(event);
   auto* help = static_cast<QHelpEvent*>(event);
@@ -767,13 +777,17 @@ bool TimelineWidget::event(QEvent* event) {
   }
   const TimelineItem* d = data_ ? itemAt(help->pos()) : nullptr;
   if (!d || data_->rows.lanes[static_cast<size_t>(d->lane)].kind == LaneKind::kCounter) {
+    if (const QString lost = lostTip(help->pos()); !lost.isEmpty()) {
+      QToolTip::showText(help->globalPos(), lost, this);
+      return true;
+    }
     QToolTip::hideText();
     event->ignore();
     return true;
   }
   const TimelineRows& rows = data_->rows;
-  const QString row =
-      qtNameTooltip(rows.rows[static_cast<size_t>(rows.lanes[static_cast<size_t>(d->lane)].row)].label);
+  const QString row = qtNameTooltip(
+      rows.rows[static_cast<size_t>(rows.lanes[static_cast<size_t>(d->lane)].row)].label);
   const QString name = qtNameTooltip(nameOf(refOf(*d), *run_));
   QString text;
   if (d->item.summary()) {

@@ -98,6 +98,8 @@ class TimelineWidget : public QWidget {
   // The tooltip over a counter lane at `pos`: its name, its value there and
   // its scale; empty elsewhere.
   QString counterTip(const QPoint& pos) const;
+  // The tooltip of the lost band under `pos` (TimelineRows::lost), or "".
+  QString lostTip(const QPoint& pos) const;
   bool frameTimesShown() const { return frame_times_shown_; }
   const FrameTimes& frameTimes() const { return frame_times_; }
   // The lane drawn at widget y, or -1.

@@ -320,5 +320,99 @@ TEST(TimelinePainter, WithoutARunItSaysSo) {
   EXPECT_NE(QColor(image.pixel(5, 190)), QColor(Qt::magenta));
 }
 
+// The trace painted at fit-all, with the frame it was painted in.
+struct Painted {
+  std::shared_ptr<const AnalysedRun> run;
+  std::shared_ptr<const TimelineData> data;
+  LaneLayout layout;
+  TimelineFrame frame;
+  QImage image;
+};
+Painted paintAll(TraceTables tables) {
+  Painted out;
+  out.run = std::make_shared<const AnalysedRun>(analysedRunOf(std::move(tables)));
+  out.data = buildTimelineData(*out.run, 0);
+  out.layout = layoutLanes(out.data->rows);
+  out.frame.run = out.run.get();
+  out.frame.data = out.data.get();
+  out.frame.size = QSize(kWidth, kHeight);
+  out.frame.lane_y = out.layout.lane_y;
+  out.frame.scale.setWidth(kWidth - TimelinePainter::kGutterPx);
+  out.frame.scale.setLimits(out.data->rows.start, out.data->rows.end);
+  out.frame.scale.fitAll();
+  out.image = QImage(kWidth, kHeight, QImage::Format_ARGB32_Premultiplied);
+  TimelinePainter painter;
+  QPainter p(&out.image);
+  painter.paint(p, out.frame);
+  return out;
+}
+
+TEST(TimelineLostBands, WhereRecordsWereLostTheRowsAreCrosshatchedAndTheRulerMarked) {
+  const Painted before = paintAll(smallTrainingTrace());
+  // Step 2 (2,000-4,000 µs of the trace) lost records in its first 400 µs.
+  const int64_t origin = before.data->rows.start;
+  const int64_t from = origin + 2'000'000, to = origin + 2'400'000;
+  TraceTables tables = smallTrainingTrace();
+  tables.lost_spans.append({from, to - from, "collector.cupti_dropped_records", 12});
+  tables.addStat("collector.cupti_dropped_records", 12, "GPU activity records CUPTI dropped");
+  const Painted after = paintAll(std::move(tables));
+  ASSERT_EQ(after.data->rows.lost.size(), 1u);
+  EXPECT_EQ(after.data->rows.lost[0].description, "GPU activity records CUPTI dropped");
+  ASSERT_EQ(after.frame.scale.start(), before.frame.scale.start()) << "the band lies inside";
+
+  const double x0 = TimelinePainter::kGutterPx + after.frame.scale.x(from);
+  const double x1 = TimelinePainter::kGutterPx + after.frame.scale.x(to);
+  ASSERT_GT(x1 - x0, 20);
+  const int middle = static_cast<int>((x0 + x1) / 2);
+  // The ruler's foot, solid.
+  EXPECT_EQ(QColor(after.image.pixel(middle, TimelinePainter::kRulerPx - 2)), lostRecordsColor());
+  EXPECT_NE(QColor(after.image.pixel(static_cast<int>(x0) - 10, TimelinePainter::kRulerPx - 2)),
+            lostRecordsColor());
+  // The rows: inside the band some pixels change in every row; outside it
+  // (and the legend, whose text says how much is placed) nothing changes.
+  TimelinePainter painter;
+  const int rows_bottom = painter.rowsBottom(after.frame);
+  const int content_bottom =
+      std::min(rows_bottom, TimelinePainter::rowsTop() + after.layout.content_height);
+  int changed_inside = 0, changed_outside = 0;
+  for (int y = TimelinePainter::rowsTop(); y < content_bottom; ++y) {
+    for (int x = TimelinePainter::kGutterPx + 1; x < kWidth; ++x) {
+      const bool differs = after.image.pixel(x, y) != before.image.pixel(x, y);
+      const bool inside = x >= static_cast<int>(x0) - 1 && x <= static_cast<int>(x1) + 1;
+      (inside ? changed_inside : changed_outside) += differs;
+    }
+  }
+  EXPECT_EQ(changed_outside, 0);
+  EXPECT_GT(changed_inside, (content_bottom - TimelinePainter::rowsTop()) * (x1 - x0) / 10);
+}
+
+TEST(TimelineLostBands, ALossWithinOnePixelIsStillDrawnAndFoundUnderThePointer) {
+  const int64_t origin = paintAll(smallTrainingTrace()).data->rows.start;
+  const int64_t at = origin + 3'000'000;
+  TraceTables tables = smallTrainingTrace();
+  tables.lost_spans.append({at, 10, "collector.nvtx_ring_overflow", 3});
+  const Painted after = paintAll(std::move(tables));
+  const double x = TimelinePainter::kGutterPx + after.frame.scale.x(at);
+  int marked = 0;
+  for (int dx = -3; dx <= 3; ++dx) {
+    marked += QColor(after.image.pixel(static_cast<int>(x) + dx, TimelinePainter::kRulerPx - 2)) ==
+              lostRecordsColor();
+  }
+  EXPECT_GE(marked, TimelinePainter::kMinLostBandPx - 1);
+  const TimelineRows& rows = after.data->rows;
+  const int64_t pixel = after.frame.scale.ts(1) - after.frame.scale.ts(0);
+  EXPECT_NE(lostBandAt(rows, at + pixel, pixel * 2), nullptr);
+  EXPECT_EQ(lostBandAt(rows, at + 20 * pixel, pixel * 2), nullptr);
+}
+
+TEST(TimelineLostBands, ABandAfterTheLastEventWidensTheTimeline) {
+  const TimelineRows rows = buildTimelineRows(analysedRunOf(smallTrainingTrace()), 0);
+  TraceTables tables = smallTrainingTrace();
+  tables.lost_spans.append({rows.end + 1'000, 5'000'000, "collector.dropped_after_max_size", 900});
+  const TimelineRows wider = buildTimelineRows(analysedRunOf(std::move(tables)), 0);
+  EXPECT_EQ(wider.start, rows.start);
+  EXPECT_EQ(wider.end, rows.end + 1'000 + 5'000'000);
+}
+
 }  // namespace
 }  // namespace damscope

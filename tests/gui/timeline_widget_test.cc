@@ -2,9 +2,11 @@
 // them: showEvents, search, click-to-select and painting, offscreen.
 #include <gtest/gtest.h>
 
+#include <QHelpEvent>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTest>
+#include <QToolTip>
 
 #include "gui/timeline/timeline_view.h"
 #include "gui/timeline/timeline_widget.h"
@@ -328,6 +330,31 @@ TEST(TimelineWidget, ADoubleOrMiddleClickOnAFoldZoomsIntoIt) {
     EXPECT_LE(widget.scale().start(), burst);
     EXPECT_GE(widget.scale().end(), burst + us(19.0));
   }
+}
+
+TEST(TimelineWidget, HoveringALostBandSaysHowManyEventsWereLostThere) {
+  TraceTables tables = testing::smallTrainingTrace();
+  const int64_t origin = buildTimelineRows(analysedRunOf(testing::smallTrainingTrace()), 0).start;
+  const int64_t from = origin + us(2'000.0), to = origin + us(2'400.0);
+  tables.lost_spans.append({from, to - from, "collector.nvtx_ring_overflow", 4'321});
+  TimelineWidget widget;
+  widget.resize(1200, 600);
+  widget.setRun(std::make_shared<const AnalysedRun>(analysedRunOf(std::move(tables))), 0);
+  widget.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&widget));
+  auto tipAt = [&](int64_t ts) {
+    const QPoint at(qRound(widget.xOf(ts)), TimelineWidget::kRulerPx - 2);  // the ruler's foot
+    QHelpEvent help(QEvent::ToolTip, at, widget.mapToGlobal(at));
+    QApplication::sendEvent(&widget, &help);
+    const QString text = QToolTip::isVisible() ? QToolTip::text() : QString();
+    QToolTip::hideText();
+    return text.toStdString();
+  };
+  // Outside first: a hidden tip fades out, and stays "visible" meanwhile.
+  EXPECT_EQ(tipAt(to + us(300.0)), "");
+  const std::string inside = tipAt((from + to) / 2);
+  EXPECT_EQ(inside.rfind("⚠ 4,321 events lost between ", 0), 0u) << inside;
+  EXPECT_NE(inside.find("collector.nvtx_ring_overflow"), std::string::npos) << inside;
 }
 
 // A key press as the platform sends it, scan code included.

@@ -4,9 +4,11 @@
 // epoch, tables sorted, ranges nested and FLOP metrics pointed at their
 // sorted rows; devices, process and thread names, rank metadata and the
 // importer's stats are filled in last.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "analyzer/importers/kineto/kineto_internal.h"
@@ -42,7 +44,8 @@ std::vector<int64_t> kernelsOfCounterRanges(TraceTables& t) {
     if (t.ranges.category[i] == category) ranges.push_back(static_cast<int64_t>(i));
   }
   for (size_t i = 0; i < t.api_calls.size(); ++i) {
-    if (isKernelLaunch(t.strings.get(t.api_calls.name[i]))) launches.push_back(static_cast<int64_t>(i));
+    if (isKernelLaunch(t.strings.get(t.api_calls.name[i])))
+      launches.push_back(static_cast<int64_t>(i));
   }
   if (ranges.empty()) return {};
   if (ranges.size() != launches.size()) {
@@ -93,10 +96,29 @@ std::vector<int64_t> kernelsOfCounterRanges(TraceTables& t) {
   return kernel_of;
 }
 
+// The skipped ranges' times as lost_spans (docs/trace-format.md): ranges
+// that overlap or touch are merged into one span, so a burst of them is one
+// mark on the timeline, not thousands.
+void placeThreadlessRanges(std::vector<std::pair<int64_t, int64_t>>& ranges, LostSpanTable& spans) {
+  std::sort(ranges.begin(), ranges.end());
+  for (size_t i = 0; i < ranges.size();) {
+    int64_t end = ranges[i].second;
+    size_t next = i + 1;
+    while (next < ranges.size() && ranges[next].first <= end) {
+      end = std::max(end, ranges[next].second);
+      ++next;
+    }
+    spans.append({ranges[i].first, end - ranges[i].first, "kineto.ranges_without_thread",
+                  static_cast<int64_t>(next - i)});
+    i = next;
+  }
+}
+
 }  // namespace
 
 Status finishImport(ImportState& s) {
   TraceTables& t = s.tables;
+  placeThreadlessRanges(s.threadless_ranges, t.lost_spans);
   // Kineto's newer traces write ts relative to baseTimeNanoseconds. Both are
   // within the trace's time range (the reader and router checked), but their
   // sum, or its end, need not be: such a file cannot be placed on the clock.
@@ -118,7 +140,7 @@ Status finishImport(ImportState& s) {
       }
     };
     shift(t.kernels), shift(t.memcpys), shift(t.memsets), shift(t.api_calls);
-    shift(t.ranges), shift(t.syncs), shift(t.counters);
+    shift(t.ranges), shift(t.syncs), shift(t.counters), shift(t.lost_spans);
     if (!status.ok()) return status;
     // The span's ends are event times (kProfilerSpan events passed the router's check).
     if (!isNull(s.profiler_span_start)) {
@@ -150,8 +172,8 @@ Status finishImport(ImportState& s) {
   for (const PendingMetric& m : s.pending_metrics) {
     KernelMetricTable::Row row;
     row.range_id = range_rows[m.range_row];
-    row.kernel_id = kernel_of_range.empty() ? kNullInt
-                                            : kernel_of_range[static_cast<size_t>(row.range_id)];
+    row.kernel_id =
+        kernel_of_range.empty() ? kNullInt : kernel_of_range[static_cast<size_t>(row.range_id)];
     row.flops = m.flops;
     row.dram_bytes = m.dram_bytes;
     row.source = m.source;

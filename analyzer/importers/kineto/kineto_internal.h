@@ -28,9 +28,9 @@
 
 #include "analyzer/importers/io/document_text.h"
 #include "analyzer/importers/kineto/kineto_metadata.h"
-#include "trace/process_registry.h"
 #include "base/progress.h"
 #include "base/result.h"
+#include "trace/process_registry.h"
 #include "trace/tables.h"
 
 namespace damscope::kineto {
@@ -115,6 +115,9 @@ struct ImportState {
   int64_t profiler_span_start = kNullInt, profiler_span_end = kNullInt;
   int64_t events = 0, flow_events = 0;
   std::vector<PendingMetric> pending_metrics;
+  // [start, end) of each host range skipped for want of a thread, so that
+  // lost_spans can say when they were (kineto_finish.cc).
+  std::vector<std::pair<int64_t, int64_t>> threadless_ranges;
 };
 
 // What a complete event becomes, by its category (lower-cased).

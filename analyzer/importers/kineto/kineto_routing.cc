@@ -210,6 +210,7 @@ void EventRouter::addComplete(Event& e) {
         if (isNull(r.thread_id)) {
           s_.stat("kineto.ranges_without_thread",
                   "host ranges whose pid/tid are not numbers; skipped");
+          s_.threadless_ranges.emplace_back(e.ts, e.ts + e.dur);
           return;
         }
       } else {
