@@ -10,7 +10,8 @@
 # CPU data-parallel job of two ranks under mpirun (the straggler scenario).
 # The window at the two sizes users judge it at (gui-SUBJECT-1600x1000.png,
 # gui-SUBJECT-1280x800.png): resnet50_workers0, the saxpy nsys export, the
-# two-rank job stacked, and the trainer's recording.
+# two-rank job stacked, and the trainer's recording. gui-lost-records.png: a
+# recording whose NVTX ring overflowed, its loss crosshatched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -54,6 +55,12 @@ mpi_root=()
 [ "$(id -u)" = 0 ] && mpi_root=(--allow-run-as-root)
 mpirun -np 2 "${mpi_root[@]}" build/cli/damscope record -o "$tmp/job.db" -- \
   build/reference_workloads/gpt2/gpt2-train --scenario straggler --steps 6 >/dev/null
+
+# Lost records on the timeline: the NVTX test workload's burst of 200,000
+# ranges into a 16 KiB ring, which the writer cannot drain in time.
+DAMSCOPE_NVTX_RING_KB=16 build/cli/damscope record -o "$tmp/lost.db" -- \
+  build/tests/nvtx_workload --steps 4 --step-ms 300 --burst 200000 >/dev/null 2>&1
+run_gui "$tmp/lost.db" --screenshot "$out/gui-lost-records.png" --view timeline --size 1280x800
 
 for size in 1600x1000 1280x800; do
   run_gui "$resnet" --screenshot "$out/gui-resnet50-$size.png" --view timeline --size "$size"
