@@ -44,6 +44,7 @@ run_gui "$resnet" --screenshot "$out/gui-charts.png" --view charts
 # selected as a window: the diagnosis re-scoped to it, the chip in the tool bar.
 run_gui "$resnet" --screenshot "$out/gui-window.png" --view timeline --window 0.36..0.55
 run_gui "$traces/nccl_2rank_a100.json.gz" --screenshot "$out/gui-statistics.png" --view statistics
+run_gui "$traces/diff_control_a100.json.gz" --screenshot "$out/gui-modules.png" --view modules
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

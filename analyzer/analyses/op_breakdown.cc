@@ -35,8 +35,10 @@ std::string_view fieldText(std::string_view object, std::string_view quoted_key)
     for (; i < object.size(); ++i) {
       const char c = object[i];
       if (in_string) {
-        if (c == '\\') ++i;
-        else if (c == '"') in_string = false;
+        if (c == '\\')
+          ++i;
+        else if (c == '"')
+          in_string = false;
       } else if (c == '"') {
         in_string = true;
       } else if (c == '[') {
@@ -79,7 +81,6 @@ bool isRangeGrouping(std::string_view category) {
   return category != "cpu_op" && category != "python_function" && category != "nvtx_mark" &&
          category != "gpu_user_annotation";
 }
-
 
 // Per slot, what the rows need beyond OpRow: the byte-counted part of the
 // FLOPs, for the intensity.
@@ -150,7 +151,8 @@ class Attribution {
   std::span<const int32_t> threadTimeline(int64_t thread) const;
   std::vector<int32_t> chain_;
   bool backward_charged_ = false;
-  std::vector<std::vector<int32_t>> gpu_ops_;  // per slot, with keep_gpu_ops
+  std::vector<std::vector<int32_t>> gpu_ops_;          // per slot, with keep_gpu_ops
+  std::vector<std::vector<int32_t>> slots_of_gpu_op_;  // per GPU op, with keep_rows_of_gpu_op
 };
 
 bool Attribution::inWindow(size_t r) const {
@@ -164,7 +166,8 @@ int32_t Attribution::slotFor(std::string_view name, std::string_view shapes) {
   std::string key(name);
   key += '\x1f';
   key += shapes;
-  auto [it, inserted] = slot_by_key_.try_emplace(std::move(key), static_cast<int32_t>(rows_.size()));
+  auto [it, inserted] =
+      slot_by_key_.try_emplace(std::move(key), static_cast<int32_t>(rows_.size()));
   if (inserted) {
     OpRow row;
     row.name = std::string(name);
@@ -214,8 +217,8 @@ void Attribution::classifyRanges() {
     if (options_.by_shape && cpu_op.valid() && category == cpu_op) {
       slot_[r] = slotFor(strings_.get(name), fieldText(r_.args[r], "\"Input Dims\""));
     } else {
-      int32_t& by_name = slot_by_name_[name.valid() ? static_cast<size_t>(name.value)
-                                                    : slot_by_name_.size() - 1];
+      int32_t& by_name =
+          slot_by_name_[name.valid() ? static_cast<size_t>(name.value) : slot_by_name_.size() - 1];
       if (by_name == kNoSlot) {
         const std::string_view text = strings_.get(name);
         const std::string_view module = modules ? moduleName(strings_.get(category), text) : text;
@@ -232,9 +235,7 @@ void Attribution::classifyRanges() {
 
 void Attribution::indexTimelines() {
   const size_t threads = in_.tables().threads.size();
-  auto known = [&](int64_t thread) {
-    return thread >= 0 && static_cast<size_t>(thread) < threads;
-  };
+  auto known = [&](int64_t thread) { return thread >= 0 && static_cast<size_t>(thread) < threads; };
   if (annotations()) {
     for (size_t r = 0; r < r_.size(); ++r) {
       if (slot_[r] == kNoSlot) continue;
@@ -285,9 +286,9 @@ void Attribution::linkBackward() {
 // last range to start at or before t, or the first of its enclosing ranges
 // that is still open at t.
 int64_t Attribution::innermostAt(std::span<const int32_t> timeline, int64_t t) const {
-  const auto it = std::upper_bound(timeline.begin(), timeline.end(), t, [&](int64_t time, int32_t row) {
-    return time < r_.ts[static_cast<size_t>(row)];
-  });
+  const auto it = std::upper_bound(
+      timeline.begin(), timeline.end(), t,
+      [&](int64_t time, int32_t row) { return time < r_.ts[static_cast<size_t>(row)]; });
   if (it == timeline.begin()) return kNullInt;
   int64_t r = *(it - 1);
   while (!isNull(r) && end(static_cast<size_t>(r)) <= t) r = r_.parent_id[static_cast<size_t>(r)];
@@ -328,9 +329,8 @@ void Attribution::chargeGpu(const KernelWorkReport& work) {
   const TraceTables& t = in_.tables();
   // work.kernels is by kernels row: a kernel's counts are found by search.
   auto work_of = [&](int64_t kernel) -> const KernelWork* {
-    auto it = std::lower_bound(
-        work.kernels.begin(), work.kernels.end(), kernel,
-        [](const KernelWork& w, int64_t row) { return w.kernel < row; });
+    auto it = std::lower_bound(work.kernels.begin(), work.kernels.end(), kernel,
+                               [](const KernelWork& w, int64_t row) { return w.kernel < row; });
     return it != work.kernels.end() && it->kernel == kernel ? &*it : nullptr;
   };
   const std::vector<GpuOp>& gpu = in_.gpu();
@@ -367,6 +367,10 @@ void Attribution::chargeGpu(const KernelWorkReport& work) {
       continue;
     }
     if (backward_charged_) ++report_.backward_ops;
+    if (options_.keep_rows_of_gpu_op) {
+      slots_of_gpu_op_.resize(gpu.size());
+      slots_of_gpu_op_[i] = chain_;
+    }
     for (size_t c = 0; c < chain_.size(); ++c) {
       OpRow& row = rows_[static_cast<size_t>(chain_[c])];
       ++row.gpu_ops;
@@ -412,8 +416,8 @@ void Attribution::chargeRanges() {
     OpRow& row = rows_[static_cast<size_t>(slot)];
     ++row.calls;
     const bool parent_counts = !isNull(parent) && inWindow(static_cast<size_t>(parent));
-    OpRow* parent_row = parent_counts ? &rows_[static_cast<size_t>(slot_[static_cast<size_t>(parent)])]
-                                      : nullptr;
+    OpRow* parent_row =
+        parent_counts ? &rows_[static_cast<size_t>(slot_[static_cast<size_t>(parent)])] : nullptr;
     if (annotations()) {
       accumulateDuration(row.gpu_total_ns, dur);
       accumulateDuration(row.gpu_self_ns, dur);
@@ -496,10 +500,23 @@ OpBreakdownReport Attribution::run(const KernelWorkReport& work, const OpRoofs& 
   report_.row_count = rows_.size();
   if (options_.top > 0 && order.size() > options_.top) order.resize(options_.top);
   report_.rows.reserve(order.size());
-  if (options_.keep_gpu_ops) gpu_ops_.resize(rows_.size()), report_.gpu_ops_of_row.reserve(order.size());
+  if (options_.keep_gpu_ops)
+    gpu_ops_.resize(rows_.size()), report_.gpu_ops_of_row.reserve(order.size());
   for (size_t slot : order) {
     report_.rows.push_back(std::move(rows_[slot]));
     if (options_.keep_gpu_ops) report_.gpu_ops_of_row.push_back(std::move(gpu_ops_[slot]));
+  }
+  if (options_.keep_rows_of_gpu_op) {
+    // Slots become the rows' sorted positions; a slot cut by `top` has none.
+    std::vector<int32_t> row_of_slot(rows_.size(), -1);
+    for (size_t r = 0; r < order.size(); ++r) row_of_slot[order[r]] = static_cast<int32_t>(r);
+    report_.rows_of_gpu_op.resize(in_.gpu().size());
+    for (size_t g = 0; g < slots_of_gpu_op_.size(); ++g) {
+      for (int32_t slot : slots_of_gpu_op_[g]) {
+        const int32_t row = row_of_slot[static_cast<size_t>(slot)];
+        if (row >= 0) report_.rows_of_gpu_op[g].push_back(row);
+      }
+    }
   }
   return std::move(report_);
 }
@@ -563,7 +580,8 @@ std::optional<AnalysisNote> unplacedOpsNote(const OpBreakdownReport& ops) {
   if (shown == 0) return std::nullopt;
   return AnalysisNote{"roofline",
                       "kernels not placed (no counters, annotation or op formula), by the op that "
-                      "launched them: " + list + " of computation kernel time"};
+                      "launched them: " +
+                          list + " of computation kernel time"};
 }
 
 }  // namespace damscope

@@ -148,6 +148,9 @@ struct OpBreakdownOptions {
   // Keep each row's GPU operations (OpBreakdownReport::gpu_ops_of_row): what
   // a viewer selects when a row is clicked.
   bool keep_gpu_ops = false;
+  // Keep each GPU operation's enclosing rows (OpBreakdownReport::rows_of_gpu_op):
+  // what a tree of nested modules is built from.
+  bool keep_rows_of_gpu_op = false;
 };
 
 struct OpBreakdownReport {
@@ -167,6 +170,12 @@ struct OpBreakdownReport {
   // With keep_gpu_ops, per row: its GPU operations (indexes into
   // AnalysisInput::gpu(), in time order), those gpu_total_ns sums.
   std::vector<std::vector<int32_t>> gpu_ops_of_row;
+  // With keep_rows_of_gpu_op, per GPU operation (an index into
+  // AnalysisInput::gpu()): the rows that hold it, innermost first (for
+  // kModule, its module and those around it, outermost last); empty for an
+  // operation outside the window, unattributed or outside every range. Rows
+  // cut by `top` are left out.
+  std::vector<std::vector<int32_t>> rows_of_gpu_op;
   bool operator==(const OpBreakdownReport&) const = default;
 };
 

@@ -4,7 +4,7 @@
 //
 //   damscope-gui [FILE...]                     run.db, Kineto .json(.gz), nsys .sqlite
 //   damscope-gui FILE... --screenshot OUT.png [--view timeline|diagnosis|charts|roofline|
-//                                                    statistics|ranks]
+//                                                    statistics|modules|ranks]
 //                                             [--window START..END]
 //
 // --window selects a time window as a Shift+drag would (seconds from the
@@ -15,8 +15,8 @@
 // opened, an unknown view, a malformed option, no display to open a window
 // on), 1 anything else.
 #include <QApplication>
-#include <QCoreApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
@@ -95,10 +95,11 @@ void quietQtWarnings(QtMsgType type, const QMessageLogContext&, const QString& m
 struct CommandLine {
   QCommandLineParser parser;
   QCommandLineOption screenshot{
-      "screenshot", "Save an image of the window once the run is analysed, then exit.",
-      "FILE.png"};
+      "screenshot", "Save an image of the window once the run is analysed, then exit.", "FILE.png"};
   QCommandLineOption view{
-      "view", "The view to show: timeline, diagnosis, charts, roofline, statistics or ranks.",
+      "view",
+      "The view to show: timeline, diagnosis, charts, roofline, statistics, modules (the "
+      "Statistics panel's module tree) or ranks.",
       "VIEW", "timeline"};
   QCommandLineOption size{"size",
                           "Window size for --screenshot (default 1600x1000; each side 200 to "
@@ -162,7 +163,7 @@ std::optional<Settings> settingsOf(const CommandLine& command_line, QString& err
   const auto chosen = damscope::MainWindow::viewNamed(parser.value(command_line.view));
   if (!chosen) {
     error = "--view " + parser.value(command_line.view) +
-            ": expected timeline, diagnosis, charts, roofline, statistics or ranks";
+            ": expected timeline, diagnosis, charts, roofline, statistics, modules or ranks";
     return std::nullopt;
   }
   settings.view = *chosen;

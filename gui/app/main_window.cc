@@ -21,6 +21,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
+#include <QTreeView>
 
 #include "gui/app/report_export.h"
 #include "gui/app/run_loader.h"
@@ -66,6 +67,7 @@ std::optional<MainWindow::View> MainWindow::viewNamed(const QString& name) {
   if (name == "charts") return View::kCharts;
   if (name == "roofline") return View::kRoofline;
   if (name == "statistics") return View::kStatistics;
+  if (name == "modules") return View::kModules;
   if (name == "ranks") return View::kRanks;
   if (name == "diagnosis") return View::kDiagnosis;
   return std::nullopt;
@@ -471,6 +473,10 @@ void MainWindow::showView(View view) {
       break;
     case View::kStatistics:
       tabs_->setCurrentWidget(statistics_);
+      break;
+    case View::kModules:
+      tabs_->setCurrentWidget(statistics_);
+      statistics_->tabs()->setCurrentWidget(statistics_->moduleTreeView()->parentWidget());
       break;
     case View::kRanks:
       tabs_->setCurrentWidget(ranks_);

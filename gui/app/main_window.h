@@ -62,8 +62,9 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
 
  public:
-  // The views --view names, in tab order, and the diagnosis.
-  enum class View { kTimeline, kCharts, kRoofline, kStatistics, kRanks, kDiagnosis };
+  // The views --view names, in tab order, and the diagnosis; kModules is the
+  // Statistics panel's module tree.
+  enum class View { kTimeline, kCharts, kRoofline, kStatistics, kModules, kRanks, kDiagnosis };
   static std::optional<View> viewNamed(const QString& name);
 
   // remember: restore and save window state and recent files (QSettings);

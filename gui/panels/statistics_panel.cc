@@ -7,8 +7,10 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 #include "gui/panels/duration_histogram.h"
@@ -41,7 +43,51 @@ StatisticsPanel::StatisticsPanel(QWidget* parent) : QWidget(parent) {
   tabs_->addTab(makeTab(OperationKind::kCopies), tr("Copies"));
   tabs_->addTab(makeTab(OperationKind::kApiCalls), tr("API calls"));
   tabs_->addTab(makeTab(OperationKind::kOps), tr("Ops"));
+  tabs_->addTab(makeModuleTab(), tr("Modules"));
   layout->addWidget(tabs_);
+}
+
+QWidget* StatisticsPanel::makeModuleTab() {
+  auto* page = new QWidget;
+  auto* layout = new QVBoxLayout(page);
+  layout->setContentsMargins(6, 8, 6, 6);
+  layout->setSpacing(6);
+  auto* filter = new QLineEdit(page);
+  filter->setClearButtonEnabled(true);
+  filter->setPlaceholderText(tr("Filter by module, op or kernel (keeps the rows above a match)"));
+  tree_model_ = new OpTreeModel(this);
+  tree_proxy_ = new QSortFilterProxyModel(this);
+  tree_proxy_->setSourceModel(tree_model_);
+  tree_proxy_->setSortRole(OpTreeModel::SortRole);
+  tree_proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  tree_proxy_->setRecursiveFilteringEnabled(true);
+  tree_view_ = new QTreeView(page);
+  tree_view_->setModel(tree_proxy_);
+  tree_view_->setSortingEnabled(true);
+  tree_view_->sortByColumn(OpTreeModel::kGpuTotal, Qt::DescendingOrder);
+  tree_view_->setUniformRowHeights(true);
+  tree_view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  tree_view_->header()->setSectionResizeMode(OpTreeModel::kName, QHeaderView::Stretch);
+  tree_view_->header()->setStretchLastSection(false);
+  connect(filter, &QLineEdit::textChanged, tree_proxy_,
+          &QSortFilterProxyModel::setFilterFixedString);
+  connect(tree_view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            if (!current.isValid() || !run_) return;
+            emit eventsRequested(
+                current.siblingAtColumn(0).data(OpTreeModel::EventsRole).value<EventRefs>());
+          });
+  tree_hint_ = new QLabel(tr("This trace records no nn.Module: the ops are at the top. Record with "
+                             "torch.profiler's with_modules=True, or name blocks with "
+                             "record_function(\"## name ##\")."),
+                          page);
+  tree_hint_->setWordWrap(true);
+  tree_hint_->setForegroundRole(QPalette::PlaceholderText);
+  tree_hint_->hide();
+  layout->addWidget(filter);
+  layout->addWidget(tree_hint_);
+  layout->addWidget(tree_view_, 1);
+  return page;
 }
 
 QWidget* StatisticsPanel::makeTab(OperationKind kind) {
@@ -131,6 +177,7 @@ void StatisticsPanel::refresh() {
   if (!result || static_cast<size_t>(rank_) >= run_->tables.size()) {
     jobs_.abandon();
     for (Tab& t : tabs_of_) t.model->setTable({}, {});
+    tree_model_->setTree({});
     scope_label_->clear();
     ready_ = true;
     emit ready();
@@ -140,22 +187,32 @@ void StatisticsPanel::refresh() {
   const QString words = window_ ? tr("the selected window") : scopeWords(*result, scope_);
   scope_label_->setText(window_ ? tr("Counting the selected window (clear it in the tool bar)")
                                 : tr("Counting %1").arg(words));
-  using Tables = std::array<OperationTable, 4>;
-  auto compute = [run = run_, rank = rank_, window](const CancelToken* cancel) {
-    Tables tables;
-    for (size_t k = 0; k < tables.size(); ++k) {
-      if (cancel && cancel->cancelled()) break;
-      tables[k] = operationTable(*run, rank, static_cast<OperationKind>(k), window);
-    }
-    return tables;
+  struct Tables {
+    std::array<OperationTable, 4> tables;
+    OpTree modules;
   };
-  auto deliver = [this, words](const Tables& tables) {
-    for (size_t k = 0; k < tables.size(); ++k) {
+  auto compute = [run = run_, rank = rank_, window](const CancelToken* cancel) {
+    Tables out;
+    for (size_t k = 0; k < out.tables.size(); ++k) {
+      if (cancel && cancel->cancelled()) return out;
+      out.tables[k] = operationTable(*run, rank, static_cast<OperationKind>(k), window);
+    }
+    if (!cancel || !cancel->cancelled()) out.modules = buildOpTree(*run, rank, window);
+    return out;
+  };
+  auto deliver = [this, words](const Tables& computed) {
+    for (size_t k = 0; k < computed.tables.size(); ++k) {
       Tab& t = tabs_of_[k];
-      t.model->setTable(tables[k], words);
+      t.model->setTable(computed.tables[k], words);
       for (int column = 1; column < t.model->columnCount(); ++column) {
         t.view->resizeColumnToContents(column);
       }
+    }
+    tree_model_->setTree(computed.modules);
+    tree_hint_->setVisible(!computed.modules.has_modules && !computed.modules.nodes.empty());
+    tree_view_->expandToDepth(0);
+    for (int column = 1; column < OpTreeModel::kColumnCount; ++column) {
+      tree_view_->resizeColumnToContents(column);
     }
     ready_ = true;
     emit ready();

@@ -1,7 +1,9 @@
 // The statistics panel: tabs Kernels / Copies / API calls / Ops, each a sortable
 // table over OperationStatsModel behind its filter proxy, a filter box, and a
-// duration histogram of the selected row's runs. Selecting a row asks the
-// timeline to show every instance of it.
+// duration histogram of the selected row's runs; and Modules, the tree of
+// nn.Module → op → kernel (op_tree.h) behind a sorting, filtering proxy.
+// Selecting a row asks the timeline to show every instance of it (a tree
+// row: every operation beneath it).
 //
 // Scope (figure_scope.h): the tables count the analysed steps by default, as
 // the diagnosis and the charts beside them do, and a box above them switches
@@ -10,8 +12,8 @@
 // count only what starts inside it and the box waits until it is cleared.
 //
 // The tables of a large rank (kWorkerEvents events or more, or kernel names
-// of kWorkerNameBytes together) are computed on a worker (a JobTracker: the newest request wins, a stale result is dropped);
-// ready() says when the tables show the newest request. Smaller ones take
+// of kWorkerNameBytes together) are computed on a worker (a JobTracker: the newest request wins, a
+// stale result is dropped); ready() says when the tables show the newest request. Smaller ones take
 // milliseconds and are computed at once.
 #pragma once
 
@@ -24,13 +26,16 @@
 #include "gui/app/job_tracker.h"
 #include "gui/models/event_ref.h"
 #include "gui/models/figure_scope.h"
+#include "gui/models/op_tree_model.h"
 #include "gui/models/operation_stats_model.h"
 
 class QComboBox;
 class QLabel;
 class QLineEdit;
 class QTabWidget;
+class QSortFilterProxyModel;
 class QTableView;
+class QTreeView;
 
 namespace damscope {
 
@@ -71,6 +76,9 @@ class StatisticsPanel : public QWidget {
   QLineEdit* filter(OperationKind kind) const { return tab(kind).filter; }
   DurationHistogram* histogram(OperationKind kind) const { return tab(kind).histogram; }
   QTabWidget* tabs() const { return tabs_; }
+  OpTreeModel* moduleTree() const { return tree_model_; }
+  QSortFilterProxyModel* moduleTreeProxy() const { return tree_proxy_; }
+  QTreeView* moduleTreeView() const { return tree_view_; }
 
  signals:
   // Every instance of the selected row, in time order.
@@ -88,6 +96,7 @@ class StatisticsPanel : public QWidget {
   };
   const Tab& tab(OperationKind kind) const { return tabs_of_[static_cast<size_t>(kind)]; }
   QWidget* makeTab(OperationKind kind);
+  QWidget* makeModuleTab();
   void rowSelected(OperationKind kind, const QModelIndex& proxy_index);
   // Computes the tables for the run, rank, window and scope now set.
   void refresh();
@@ -101,6 +110,10 @@ class StatisticsPanel : public QWidget {
   QLabel* scope_label_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   std::array<Tab, 4> tabs_of_;
+  OpTreeModel* tree_model_ = nullptr;
+  QSortFilterProxyModel* tree_proxy_ = nullptr;
+  QTreeView* tree_view_ = nullptr;
+  QLabel* tree_hint_ = nullptr;  // the trace records no module
   JobTracker jobs_{this};
 };
 
