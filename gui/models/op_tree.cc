@@ -8,26 +8,9 @@
 #include "analyzer/analyses/analysis_input.h"
 #include "analyzer/analyses/op_breakdown.h"
 #include "base/duration_sum.h"
-#include "trace/enums.h"
 
 namespace damscope {
 namespace {
-
-// The name of GPU operation `op` at the tree's last level.
-std::string operationName(const TraceTables& t, const GpuOp& op) {
-  const auto row = static_cast<size_t>(op.row);
-  switch (op.kind) {
-    case GpuOpKind::kKernel:
-      return std::string(t.strings.get(t.kernels.name[row]));
-    case GpuOpKind::kMemcpy:
-      return "memcpy " + std::string(toText(t.memcpys.copy_kind[row]));
-    case GpuOpKind::kMemset:
-      return "memset";
-    case GpuOpKind::kSync:
-      break;
-  }
-  return {};
-}
 
 class Builder {
  public:
@@ -86,8 +69,7 @@ EventRefs OpTree::eventsOf(int node) const {
 OpTree buildOpTree(const AnalysedRun& run, int rank, const std::optional<TimeWindow>& window) {
   OpTree tree;
   if (rank < 0 || static_cast<size_t>(rank) >= run.tables.size()) return tree;
-  const TraceTables& t = run.tables[static_cast<size_t>(rank)];
-  const AnalysisInput in = AnalysisInput::build(t);
+  const AnalysisInput in = AnalysisInput::build(run.tables[static_cast<size_t>(rank)]);
   const std::vector<GpuOp>& gpu = in.gpu();
   WindowReport w;
   w.mode = WindowMode::kAll;
@@ -127,7 +109,8 @@ OpTree buildOpTree(const AnalysedRun& run, int rank, const std::optional<TimeWin
         builder.child(node, leaf.empty() ? "(no op)" : ops.rows[static_cast<size_t>(leaf[0])].name,
                       OpTreeLevel::kOp);
     path.push_back(node);
-    node = builder.child(node, operationName(t, op), OpTreeLevel::kKernel);
+    const EventRef ref{rank, eventKindOf(op.kind), op.row};
+    node = builder.child(node, nameOf(ref, run), OpTreeLevel::kKernel);
     path.push_back(node);
     for (int n : path) {
       OpTreeNode& at = tree.nodes[static_cast<size_t>(n)];
@@ -138,7 +121,7 @@ OpTree buildOpTree(const AnalysedRun& run, int rank, const std::optional<TimeWin
       }
     }
     OpTreeNode& kernel = tree.nodes[static_cast<size_t>(node)];
-    kernel.events.push_back({rank, eventKindOf(op.kind), op.row});
+    kernel.events.push_back(ref);
     kernel.event_order.push_back(static_cast<int32_t>(g));
     accumulateDuration(tree.gpu_ns, dur);
   }
