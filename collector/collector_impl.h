@@ -108,10 +108,7 @@ class CollectorImpl {
     int64_t last_commit_mono = 0;
     int64_t nvtx_dropped_at_open = 0, pool_exhausted_at_open = 0, sampler_late_at_open = 0;
     int64_t cupti_dropped = 0, unreadable_buffers = 0;
-    // Where the losses lie (lost_span_rows.h): the counts as of the previous
-    // commit and when it was.
-    std::unique_ptr<LostSpanRows> lost;
-    int64_t loss_checked_ns = 0, nvtx_dropped_seen = 0, max_size_dropped_seen = 0;
+    std::unique_ptr<LostSpanRows> lost;  // where the losses lie (lost_span_rows.h)
     // Past the size limit (config_.max_file_bytes): rows are counted, not written.
     bool over_size = false;
     int64_t dropped_after_max_size = 0;

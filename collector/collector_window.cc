@@ -85,8 +85,7 @@ bool CollectorImpl::openWindow(AttachJob* job, std::string* error) {
   w->process_pct = c.intern("cpu_process_utilization_pct");
   w->rss = c.intern("memory_rss_bytes");
   w->nvtx_dropped_at_open = nvtxDropped();
-  w->lost = std::make_unique<LostSpanRows>(c);
-  w->loss_checked_ns = w->start_ns;
+  w->lost = std::make_unique<LostSpanRows>(c, w->start_ns);
   window_ = std::move(w);
   bool writer_starts_gpu = false;
   {
@@ -200,12 +199,11 @@ void CollectorImpl::updateStats(int64_t now) {
     }
     c.addStat(name, value - c.stat(name), description);
   };
-  int64_t pool_exhausted = 0, cupti_new = 0;
+  int64_t pool_exhausted = 0;
   c.setMeta("collector.gpu", gpuStatus());
   if (writerOwnsGpu()) {
     // Also after stopGpu: the count stop() read last.
-    if (cupti_) cupti_new = cupti_->takeDroppedRecords();
-    w.cupti_dropped += cupti_new;
+    if (cupti_) w.cupti_dropped += cupti_->takeDroppedRecords();
     pool_exhausted = pool_ ? pool_->exhaustedCount() - w.pool_exhausted_at_open : 0;
     if (cupti_) {
       c.setMeta("collector.cupti_version", std::to_string(cupti_->version()));
@@ -218,14 +216,10 @@ void CollectorImpl::updateStats(int64_t now) {
   }
   const int64_t nvtx_dropped = nvtxDropped() - w.nvtx_dropped_at_open;
   // What was lost since the previous commit was lost within that interval.
-  w.lost->onLoss("collector.cupti_dropped_records", w.loss_checked_ns, now, cupti_new);
-  w.lost->onLoss("collector.nvtx_ring_overflow", w.loss_checked_ns, now,
-                 nvtx_dropped - w.nvtx_dropped_seen);
-  w.lost->onLoss("collector.dropped_after_max_size", w.loss_checked_ns, now,
-                 w.dropped_after_max_size - w.max_size_dropped_seen);
-  w.loss_checked_ns = now;
-  w.nvtx_dropped_seen = nvtx_dropped;
-  w.max_size_dropped_seen = w.dropped_after_max_size;
+  w.lost->atCommit("collector.cupti_dropped_records", w.cupti_dropped, now);
+  w.lost->atCommit("collector.nvtx_ring_overflow", nvtx_dropped, now);
+  w.lost->atCommit("collector.dropped_after_max_size", w.dropped_after_max_size, now);
+  w.lost->committed(now);
   set("collector.cupti_dropped_records", w.cupti_dropped,
       "GPU activity records CUPTI dropped for lack of buffer space "
       "(cuptiActivityGetNumDroppedRecords)");

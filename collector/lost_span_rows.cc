@@ -7,31 +7,31 @@
 
 namespace damscope::collector {
 
-void LostSpanRows::onLoss(const std::string& stat, int64_t from, int64_t to, int64_t events) {
-  if (events <= 0 || to < from) return;
+void LostSpanRows::atCommit(const std::string& stat, int64_t total, int64_t now) {
+  auto it =
+      std::find_if(stats_.begin(), stats_.end(), [&](const Stat& s) { return s.stat == stat; });
+  if (it == stats_.end()) it = stats_.insert(stats_.end(), Stat{stat});
+  Stat& s = *it;
+  const int64_t events = total - s.total;
+  s.total = total;
+  if (events <= 0 || now < checked_ns_) return;
   LostSpanTable& spans = capture_.batch().lost_spans;
-  auto last =
-      std::find_if(last_.begin(), last_.end(), [&](const Last& l) { return l.stat == stat; });
-  if (last != last_.end() && last->end == from) {
-    last->end = to;
-    last->events += events;
-    if (capture_.inBatch(spans, last->id)) {
-      const size_t i = capture_.batchIndex(spans, last->id);
-      spans.dur[i] = last->end - last->ts;
-      spans.events[i] = last->events;
+  if (s.id >= 0 && s.end == checked_ns_) {
+    s.end = now;
+    s.events += events;
+    if (capture_.inBatch(spans, s.id)) {
+      const size_t i = capture_.batchIndex(spans, s.id);
+      spans.dur[i] = s.end - s.ts;
+      spans.events[i] = s.events;
     } else {
-      capture_.update(LostSpanTable::kSqlName, "dur", last->id, last->end - last->ts);
-      capture_.update(LostSpanTable::kSqlName, "events", last->id, last->events);
+      capture_.update(LostSpanTable::kSqlName, "dur", s.id, s.end - s.ts);
+      capture_.update(LostSpanTable::kSqlName, "events", s.id, s.events);
     }
     return;
   }
-  const int64_t id = capture_.nextId(spans);
-  spans.append({from, to - from, stat, events});
-  if (last == last_.end()) {
-    last_.push_back({stat, id, from, to, events});
-  } else {
-    *last = {stat, id, from, to, events};
-  }
+  s.id = capture_.nextId(spans);
+  s.ts = checked_ns_, s.end = now, s.events = events;
+  spans.append({s.ts, s.end - s.ts, stat, events});
 }
 
 }  // namespace damscope::collector

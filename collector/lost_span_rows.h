@@ -1,9 +1,10 @@
 // The lost_spans rows of a capture (docs/trace-format.md): where in time the
-// collector lost events. At each commit the writer thread learns how many
-// events a stat lost since the previous commit (CUPTI's dropped-record count,
-// the NVTX rings' overflow); a rise becomes a span over that interval, and a
-// rise in the very next interval extends the same span, so a long episode of
-// loss is one row, not one per commit.
+// collector lost events. At each commit the writer thread hands in how many
+// events each stat has lost so far (CUPTI's dropped-record count, the NVTX
+// rings' overflow, the size limit's discards); a rise since the previous
+// commit becomes a span over that interval, and a rise in the very next
+// interval extends the same span, so a long episode of loss is one row, not
+// one per commit.
 //
 // Writer thread only; nothing here runs on the program's threads.
 #pragma once
@@ -18,24 +19,31 @@ class CaptureWriter;
 
 class LostSpanRows {
  public:
-  explicit LostSpanRows(CaptureWriter& capture) : capture_(capture) {}
+  // Counting from `start_ns` (the window's opening), where every count is 0.
+  LostSpanRows(CaptureWriter& capture, int64_t start_ns)
+      : capture_(capture), checked_ns_(start_ns) {}
 
-  // `events` more events counted in stat `stat` were lost within [from, to]
-  // (ns on the file's clock, from <= to). Nothing happens for events <= 0.
-  void onLoss(const std::string& stat, int64_t from, int64_t to, int64_t events);
+  // A commit at `now`: `total` is how many events stat `stat` has lost since
+  // the window opened. Call once per stat per commit, then committed(now).
+  void atCommit(const std::string& stat, int64_t total, int64_t now);
+  // The commit at `now` is done: the next interval starts there.
+  void committed(int64_t now) { checked_ns_ = now; }
 
  private:
-  // The last span of a stat, which the next interval's loss may extend.
-  struct Last {
+  // What a stat had lost by the previous commit, and its last span, which
+  // the next interval's loss may extend.
+  struct Stat {
     std::string stat;
-    int64_t id = 0;  // its lost_spans row
+    int64_t total = 0;
+    int64_t id = -1;  // its last lost_spans row; -1: none yet
     int64_t ts = 0;
     int64_t end = 0;
     int64_t events = 0;
   };
 
   CaptureWriter& capture_;
-  std::vector<Last> last_;  // one per stat that lost events
+  int64_t checked_ns_;       // the previous commit's time
+  std::vector<Stat> stats_;  // one per stat named so far
 };
 
 }  // namespace damscope::collector
