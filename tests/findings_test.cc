@@ -301,6 +301,36 @@ TEST(Findings, KernelsFarBelowTheirRoofAreNamedWithTheirHeadroom) {
   EXPECT_EQ(kernels[0]->label, "ampere_bf16_s16816gemm_bf16_64x64_slow");
 }
 
+// "Which op or layer is it?": a kernel cited as evidence names the op that
+// launched it and that op's module; one launched outside every op names none.
+TEST(Findings, KernelEvidenceNamesTheOpAndModuleBehindIt) {
+  TraceBuilder b;
+  b.device(0, 108, int64_t{40} << 30);
+  b.tables().devices.name[0] = b.tables().strings.intern("NVIDIA A100-SXM4-40GB");
+  b.step(0, 1000, 1);
+  b.range(1, 400, "nn.Module: Linear_0", "python_function");
+  b.range(2, 390, "aten::mm");
+  b.range(3, 380, R"({"op":"gemm","flops":1e9,"bytes":1e5})", "nvtx", 0, "damscope");
+  const int64_t in_op = b.kernel(10, 300, "ampere_bf16_s16816gemm_bf16_64x64_slow", b.call(5, 2));
+  b.range(500, 300, R"({"op":"gemm","flops":1e9,"bytes":1e5})", "nvtx", 0, "damscope");
+  const int64_t bare = b.kernel(510, 200, "ampere_bf16_s16816gemm_bf16_64x64_bare", b.call(505, 2));
+  const FindingsReport r = findingsOf(b.build());
+  const Finding* f = byRule(r, "kernels_below_roof");
+  ASSERT_NE(f, nullptr);
+  const auto kernels = itemsOf(*f, EvidenceSource::kKernels);
+  ASSERT_EQ(kernels.size(), 2u);
+  for (const EvidenceItem* k : kernels) {
+    if (k->id == in_op) {
+      EXPECT_EQ(k->op, "aten::mm");
+      EXPECT_EQ(k->module, "Linear_0");
+    } else {
+      EXPECT_EQ(k->id, bare);
+      EXPECT_EQ(k->op, "");
+      EXPECT_EQ(k->module, "");
+    }
+  }
+}
+
 TEST(Findings, MemoryCapacityNamesThePeakCounter) {
   const FindingsReport r = findingsOf(memoryTrace());
   const Finding* memory = byRule(r, "memory_capacity");

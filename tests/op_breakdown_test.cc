@@ -169,6 +169,35 @@ TEST(OpBreakdown, BackwardWorkGoesToTheForwardOpsModule) {
   EXPECT_EQ(row(breakdown(*f, OpGrouping::kOp), "AddmmBackward0").gpu_total_ns, us(40));
 }
 
+// What a finding's evidence is named by: the innermost op and module a
+// launch is charged to, backward work with its forward op's module.
+TEST(OpBreakdown, InnermostRowNamesAreWhereALaunchIsCharged) {
+  TraceBuilder b;
+  b.device(0, 80);
+  b.range(10, 100, "nn.Module: Linear_0", "python_function");
+  const int64_t fwd = b.range(20, 30, "aten::addmm");
+  b.tables().ranges.args[static_cast<size_t>(fwd)] =
+      R"({"Sequence number": 7, "Fwd thread id": 0})";
+  b.range(22, 10, "aten::copy_");
+  const int64_t bwd = b.range(200, 50, "AddmmBackward0", "cpu_op", 1);
+  b.tables().ranges.args[static_cast<size_t>(bwd)] =
+      R"({"Sequence number": 7, "Fwd thread id": 1})";
+  b.range(205, 20, "aten::mm", "cpu_op", 1);
+  auto f = prepare(b);
+  const std::vector<HostMoment> moments = {
+      {0, us(25)},   // in aten::copy_ inside aten::addmm
+      {0, us(40)},   // in aten::addmm, after the copy
+      {0, us(90)},   // in the module, in no op
+      {1, us(210)},  // in aten::mm inside the backward node
+      {0, us(500)},  // in nothing
+      {7, us(25)},   // a thread without ranges
+  };
+  EXPECT_EQ(innermostRowNames(f->input, OpGrouping::kLeafOp, moments),
+            (std::vector<std::string>{"aten::copy_", "aten::addmm", "", "aten::mm", "", ""}));
+  EXPECT_EQ(innermostRowNames(f->input, OpGrouping::kModule, moments),
+            (std::vector<std::string>{"Linear_0", "Linear_0", "Linear_0", "Linear_0", "", ""}));
+}
+
 TEST(OpBreakdown, BackwardNodeWithoutItsForwardOpStaysOutside) {
   TraceBuilder b;
   b.device(0, 80);

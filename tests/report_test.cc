@@ -10,13 +10,14 @@
 #include "analyzer/pipeline/pipeline.h"
 #include "analyzer/report/markup.h"
 #include "analyzer/report/report_html.h"
+#include "analyzer/report/result_json.h"
+#include "analyzer/report/result_text.h"
 #include "analyzer/report/step_strip.h"
 #include "tests/test_support.h"
 #include "tests/trace_builder.h"
 
 namespace damscope {
 namespace {
-
 
 RunResult runOf(const TraceTables& tables) {
   RunResult run;
@@ -50,6 +51,35 @@ TEST(Report, NamesFromTheTraceAreEscaped) {
   }
   EXPECT_NE(md.find("\\<script\\>"), std::string::npos);
   EXPECT_NE(md.find("\\|\\*\\_\\`"), std::string::npos);  // a table cell stays one cell
+}
+
+// Every rendering names the op and module behind a finding's evidence, from
+// the one list result_words.h makes of them.
+TEST(Report, FindingsSayWhichOpAndModuleIsBehindThem) {
+  testing::TraceBuilder b;
+  b.device(0, 108, int64_t{40} << 30);
+  b.tables().devices.name[0] = b.tables().strings.intern("NVIDIA A100-SXM4-40GB");
+  b.step(0, 1000, 1);
+  b.range(1, 400, "nn.Module: Linear_0", "python_function");
+  b.range(2, 390, "aten::mm");
+  b.range(3, 380, R"({"op":"gemm","flops":1e9,"bytes":1e5})", "nvtx", 0, "damscope");
+  b.kernel(10, 300, "ampere_bf16_s16816gemm_bf16_64x64_slow", b.call(5, 2));
+  const RunResult run = runOf(b.build());
+  const std::string words = "aten::mm in Linear_0";
+  EXPECT_NE(formatRunSummary(run).find("behind it: " + words), std::string::npos);
+  EXPECT_NE(renderMarkdownReport(run).find("behind it: aten::mm in Linear\\_0"), std::string::npos)
+      << renderMarkdownReport(run);
+  const std::string html = renderHtmlReport(run, std::nullopt);
+  EXPECT_NE(html.find("Behind it: " + words), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"name\">aten::mm · Linear_0</td>"), std::string::npos);
+  const nlohmann::json findings = runJson(run)["ranks"][0]["findings"];
+  bool found = false;
+  for (const nlohmann::json& f : findings) {
+    for (const nlohmann::json& o : f["evidence_origins"]) {
+      found |= o["op"] == "aten::mm" && o["module"] == "Linear_0" && o["items"] == 1;
+    }
+  }
+  EXPECT_TRUE(found) << findings.dump(1);
 }
 
 TEST(Report, EscapingCoversEveryMarkupCharacter) {

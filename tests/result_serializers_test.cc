@@ -102,7 +102,8 @@ RankResult everyFigureKnown() {
   OpRow op;
   op.name = "aten::mm", op.shapes = "[[64,128],[128,32]]", op.calls = 4, op.gpu_ops = 4;
   op.gpu_total_ns = op.gpu_self_ns = 400, op.gpu_total_pct = 12.5, op.cpu_total_pct = 3;
-  op.cpu_total_ns = 90, op.cpu_self_ns = 60, op.flops = 2e9, op.flop_time_ns = 400, op.unplaced_ns = 0;
+  op.cpu_total_ns = 90, op.cpu_self_ns = 60, op.flops = 2e9, op.flop_time_ns = 400,
+  op.unplaced_ns = 0;
   op.achieved_flops_per_s = 5e12, op.intensity = 20, op.ceiling_flops_per_s = 4e13;
   op.pct_of_ceiling = 12.5, op.memory_bound = true;
   r.top_ops.push_back(op);
@@ -121,6 +122,8 @@ RankResult everyFigureKnown() {
   // A kernel lint's reading, so that finding_evidence.detail holds a value.
   r.findings.findings.at(0).evidence.at(0).detail =
       "1.03 waves: 33 blocks on 32 SMs x 1 block per SM";
+  r.findings.findings.at(0).evidence.at(0).op = "aten::mm";
+  r.findings.findings.at(0).evidence.at(0).module = "model.layers.0.mlp";
   r.notes.push_back({"mfu", "a note", Remedy::kTokens});
   r.comparison = RankComparison{3, "golden", 4, 1000, 2.5, true, 6, 30, 90, 50};
   return r;

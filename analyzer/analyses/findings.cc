@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "analyzer/analyses/intervals.h"
+#include "analyzer/analyses/op_breakdown.h"
 
 namespace damscope {
 namespace {
@@ -463,6 +464,58 @@ std::string_view toText(EvidenceSource source) {
   return "gaps";
 }
 
+namespace {
+
+// The host moment behind an evidence item: a kernel's or copy's launch call,
+// a call itself; none for gaps, ranges (they are the host's own), counters
+// and stats.
+std::optional<HostMoment> momentOf(const AnalysisInput& in, const EvidenceItem& e) {
+  const TraceTables& t = in.tables();
+  const auto r = static_cast<size_t>(e.id);
+  int64_t call = -1;
+  switch (e.source) {
+    case EvidenceSource::kKernels:
+      if (r < t.kernels.size()) call = in.launchOf(t.kernels.correlation_id[r]);
+      break;
+    case EvidenceSource::kMemcpys:
+      if (r < t.memcpys.size()) call = in.launchOf(t.memcpys.correlation_id[r]);
+      break;
+    case EvidenceSource::kApiCalls:
+      if (r < t.api_calls.size()) call = e.id;
+      break;
+    default:
+      break;
+  }
+  if (call < 0) return std::nullopt;
+  const auto c = static_cast<size_t>(call);
+  return HostMoment{t.api_calls.thread_id[c], t.api_calls.ts[c]};
+}
+
+// Names the op and module behind every item that has a host moment: one
+// attribution pass per grouping for all findings together, and none when no
+// item has one.
+void nameEvidenceOrigins(std::vector<Finding>& findings, const AnalysisInput& in) {
+  std::vector<HostMoment> moments;
+  std::vector<EvidenceItem*> items;
+  for (Finding& f : findings) {
+    for (EvidenceItem& e : f.evidence) {
+      if (const std::optional<HostMoment> m = momentOf(in, e)) {
+        moments.push_back(*m);
+        items.push_back(&e);
+      }
+    }
+  }
+  if (moments.empty()) return;
+  std::vector<std::string> ops = innermostRowNames(in, OpGrouping::kLeafOp, moments);
+  std::vector<std::string> modules = innermostRowNames(in, OpGrouping::kModule, moments);
+  for (size_t i = 0; i < items.size(); ++i) {
+    items[i]->op = std::move(ops[i]);
+    items[i]->module = std::move(modules[i]);
+  }
+}
+
+}  // namespace
+
 FindingsReport computeFindings(const FindingInputs& inputs, const FindingsOptions& options) {
   FindingsReport report;
   const PageableCopies pageable = pageableCopies(inputs);
@@ -476,6 +529,7 @@ FindingsReport computeFindings(const FindingInputs& inputs, const FindingsOption
         [](const EvidenceItem& a, const EvidenceItem& b) { return a.source < b.source; });
     report.findings.push_back(std::move(*f));
   }
+  nameEvidenceOrigins(report.findings, inputs.input);
   rank(report.findings, options.rules);
   return report;
 }

@@ -217,6 +217,10 @@ std::string_view toText(EvidenceSource source);  // the table's name: "gaps", "k
 // its time (kNullInt for stats rows), a label (the event's name, a stat's
 // name; empty for gaps and copies) and what the rule read in it where the
 // event alone does not say (a kernel lint's waves or shapes; else empty).
+// For a kernel, copy or call, the framework op and the nn.Module behind it,
+// as `damscope ops --by leaf-op` and `--by module` charge it
+// (op_breakdown.h: a backward kernel's module is its forward op's); empty
+// where the trace records none.
 struct EvidenceItem {
   EvidenceSource source = EvidenceSource::kGaps;
   int64_t id = 0;
@@ -224,6 +228,8 @@ struct EvidenceItem {
   int64_t dur = kNullInt;
   std::string label;
   std::string detail;
+  std::string op;
+  std::string module;
   bool operator==(const EvidenceItem&) const = default;
 };
 

@@ -102,6 +102,7 @@ class Attribution {
         slot_by_name_(strings_.size() + 1, kNoSlot) {}
 
   OpBreakdownReport run(const KernelWorkReport& work, const OpRoofs& roofs);
+  std::vector<std::string> innermostNames(std::span<const HostMoment> moments);
 
  private:
   bool annotations() const { return options_.grouping == OpGrouping::kAnnotation; }
@@ -521,6 +522,22 @@ OpBreakdownReport Attribution::run(const KernelWorkReport& work, const OpRoofs& 
   return std::move(report_);
 }
 
+// Only the rows' names are wanted: the ranges are classified and indexed as
+// for a table, and each moment followed to its rows as a GPU operation's
+// launch is, without charging anything.
+std::vector<std::string> Attribution::innermostNames(std::span<const HostMoment> moments) {
+  classifyRanges();
+  indexTimelines();
+  if (options_.grouping == OpGrouping::kModule) linkBackward();
+  std::vector<std::string> out(moments.size());
+  for (size_t i = 0; i < moments.size(); ++i) {
+    chain_.clear();
+    collect(innermostAt(threadTimeline(moments[i].thread), moments[i].ts), true);
+    if (!chain_.empty()) out[i] = rows_[static_cast<size_t>(chain_.front())].name;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string_view toText(OpGrouping grouping) {
@@ -551,6 +568,14 @@ OpBreakdownReport computeOpBreakdown(const AnalysisInput& input, const WindowRep
                                      const KernelWorkReport& work, const OpRoofs& roofs,
                                      const OpBreakdownOptions& options) {
   return Attribution(input, window, options).run(work, roofs);
+}
+
+std::vector<std::string> innermostRowNames(const AnalysisInput& input, OpGrouping grouping,
+                                           std::span<const HostMoment> moments) {
+  const WindowReport whole_run;  // the names do not depend on the window
+  OpBreakdownOptions options;
+  options.grouping = grouping;
+  return Attribution(input, whole_run, options).innermostNames(moments);
 }
 
 std::optional<AnalysisNote> unplacedOpsNote(const OpBreakdownReport& ops) {

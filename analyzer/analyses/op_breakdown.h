@@ -92,6 +92,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -182,6 +183,22 @@ struct OpBreakdownReport {
 OpBreakdownReport computeOpBreakdown(const AnalysisInput& input, const WindowReport& window,
                                      const KernelWorkReport& work, const OpRoofs& roofs,
                                      const OpBreakdownOptions& options);
+
+// A moment on a host thread (a threads row): where a GPU operation was
+// launched (its launch call's start) or a call was made.
+struct HostMoment {
+  int64_t thread = kNullInt;
+  int64_t ts = 0;
+};
+
+// For each moment, the name of the innermost row of `grouping` (kLeafOp or
+// kModule) that a GPU operation launched there is charged to, as
+// computeOpBreakdown charges it (a backward node's work: its forward op's
+// module), or "" when no range of the grouping holds it. For the few
+// operations a finding cites: nothing is charged, so the cost is one pass
+// over the ranges.
+std::vector<std::string> innermostRowNames(const AnalysisInput& input, OpGrouping grouping,
+                                           std::span<const HostMoment> moments);
 
 // From a leaf-op table: the ops whose computation kernels are off the
 // roofline (no counters, annotation or op formula), by that time, as a note

@@ -59,6 +59,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-sp
 td.name { word-break: break-all; }
 td.nowrap { white-space: nowrap; }
 .evidence { margin-top: 6px; }
+.behind { margin: 4px 0 0; font-size: 13px; overflow-wrap: anywhere; }
 .evidence td { font-size: 12.5px; padding: 2px 8px; }
 .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 6px; }
 svg { display: block; margin: 8px 0; overflow: visible; }
@@ -162,23 +163,41 @@ std::string atTime(const RankResult& a, int64_t ts) {
 
 std::string evidenceTable(const RankResult& a, const Finding& f, size_t max) {
   if (f.evidence.empty()) return "";
+  // The op column only where some evidence names an op or module.
+  const bool origins = std::any_of(f.evidence.begin(), f.evidence.end(), [](const EvidenceItem& e) {
+    return !e.op.empty() || !e.module.empty();
+  });
   std::string out =
       "<table class=\"evidence\"><tr><th>evidence</th><th class=\"num\">id</th>"
-      "<th class=\"num\">at</th><th class=\"num\">duration</th><th>what</th></tr>";
+      "<th class=\"num\">at</th><th class=\"num\">duration</th><th>what</th>";
+  out += origins ? "<th>op · module</th></tr>" : "</tr>";
   const Shown<EvidenceItem> evidence = shownEvidence(f, max);
   for (const EvidenceItem& e : evidence.items) {
     out += fmt::format(
         "<tr><td>{}</td><td class=\"num\">#{}</td><td class=\"num\">{}</td><td "
-        "class=\"num\">{}</td><td class=\"name\">{}</td></tr>",
+        "class=\"num\">{}</td><td class=\"name\">{}</td>",
         htmlEscape(toText(e.source)), e.id, atTime(a, e.ts),
         isNull(e.dur) ? "" : formatDuration(static_cast<double>(e.dur)),
         htmlEscape(clipText(evidenceWhat(a, e), 200)));
+    if (origins) {
+      const std::string where =
+          e.op.empty() || e.module.empty() ? e.op + e.module : e.op + " · " + e.module;
+      out += fmt::format("<td class=\"name\">{}</td>", htmlEscape(clipText(where, 120)));
+    }
+    out += "</tr>";
   }
   if (evidence.more > 0) {
-    out += fmt::format("<tr><td colspan=\"5\">… {} more (findings table of the run.db)</td></tr>",
-                       evidence.more);
+    out += fmt::format("<tr><td colspan=\"{}\">… {} more (findings table of the run.db)</td></tr>",
+                       origins ? 6 : 5, evidence.more);
   }
   return out + "</table>";
+}
+
+// "Behind it: aten::mm in Linear_0 ×6, ...": the ops its evidence names.
+std::string behindLine(const Finding& f) {
+  const std::string words =
+      originWords(f, 5, [](std::string_view name) { return htmlEscape(clipText(name, 80)); });
+  return words.empty() ? "" : "<p class=\"behind\">Behind it: " + words + "</p>";
 }
 
 std::string findingsSection(const RankResult& a, const ReportOptions& o) {
@@ -190,9 +209,9 @@ std::string findingsSection(const RankResult& a, const ReportOptions& o) {
     out += fmt::format(
         "<div class=\"finding\"><div class=\"head\"><span class=\"badge {0}\">{0}</span>"
         "<h3>{1}. {2}</h3></div><p class=\"gain\">{3} <span class=\"rule\">· rule {4}</span></p>"
-        "<p>{5}</p>{6}</div>",
+        "<p>{5}</p>{6}{7}</div>",
         htmlEscape(toText(f.severity)), i + 1, htmlEscape(f.title), htmlEscape(gainWords(f)),
-        htmlEscape(f.rule), htmlEscape(f.recommendation),
+        htmlEscape(f.rule), htmlEscape(f.recommendation), behindLine(f),
         evidenceTable(a, f, o.evidence_per_finding));
   }
   if (findings.more > 0) {
@@ -260,7 +279,8 @@ std::string rooflineSection(const RankResult& a, const ReportOptions& o) {
                       metricSourceWords(static_cast<MetricSource>(i)));
     }
     out += fmt::format(
-        "<p class=\"sub\">{} kernels placed, {} of computation kernel time ({}). Circles are kernel names, "
+        "<p class=\"sub\">{} kernels placed, {} of computation kernel time ({}). Circles are "
+        "kernel names, "
         "sized by their time; below the ridge a kernel is limited by memory bandwidth, above it "
         "by the arithmetic peak.</p>",
         withThousands(r.kernels_with_work), percent(r.time_with_work_pct), sources);

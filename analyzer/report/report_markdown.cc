@@ -98,6 +98,8 @@ std::string renderMarkdownReport(const RunResult& run, const ReportOptions& o) {
           item.detail.empty() ? "" : " — " + markdownEscape(clipText(item.detail, 160)));
     }
     if (evidence.more > 0) out += fmt::format("   - … {} more evidence items\n", evidence.more);
+    const std::string behind = originWords(f, 5, cellName);
+    if (!behind.empty()) out += "   - behind it: " + behind + "\n";
   }
 
   if (!a.kernels.top.empty()) {
@@ -117,16 +119,16 @@ std::string renderMarkdownReport(const RunResult& run, const ReportOptions& o) {
         "roofline |\n|---|--:|--:|--:|--:|---|\n";
     for (size_t i = 0; i < std::min(o.top_kernels, a.top_ops.size()); ++i) {
       const OpRow& op = a.top_ops[i];
-      out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", cellName(op.name),
-                         withThousands(op.calls), formatDuration(static_cast<double>(op.gpu_total_ns)),
-                         percent(op.gpu_total_pct),
-                         op.achieved_flops_per_s ? flopRate(*op.achieved_flops_per_s) : "",
-                         opRooflineWords(op));
+      out += fmt::format(
+          "| {} | {} | {} | {} | {} | {} |\n", cellName(op.name), withThousands(op.calls),
+          formatDuration(static_cast<double>(op.gpu_total_ns)), percent(op.gpu_total_pct),
+          op.achieved_flops_per_s ? flopRate(*op.achieved_flops_per_s) : "", opRooflineWords(op));
     }
   }
   if (a.roofline.kernels_with_work > 0) {
     out += fmt::format(
-        "\n## Roofline\n\n{} kernels placed ({} of computation kernel time).\n\n| kernel | class | FLOP/byte | "
+        "\n## Roofline\n\n{} kernels placed ({} of computation kernel time).\n\n| kernel | class | "
+        "FLOP/byte | "
         "achieved | of roof | time |\n|---|---|--:|--:|--:|--:|\n",
         withThousands(a.roofline.kernels_with_work), percent(a.roofline.time_with_work_pct));
     size_t shown = 0;

@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "analyzer/report/result_words.h"
 #include "analyzer/result/analysis_tables.h"
 
 namespace damscope {
@@ -176,13 +177,21 @@ json rankJson(const RankResult& a) {
   }
   r["scorecard"] = scorecard;
   // A starved verdict's next word: the largest stall the trace explains.
-  const std::optional<Axis> known = a.scorecard ? a.scorecard->run.largestKnownStall() : std::nullopt;
+  const std::optional<Axis> known =
+      a.scorecard ? a.scorecard->run.largestKnownStall() : std::nullopt;
   r["largest_known_stall"] = known ? json(std::string(toText(*known))) : json(nullptr);
 
   json findings = json::array();
   for (const Finding& f : a.findings.findings) {
     json finding = objectOf(f);
     finding["evidence"] = evidenceJson(f.evidence);
+    json origins = json::array();
+    for (const EvidenceOrigin& o : evidenceOrigins(f)) {
+      origins.push_back({{"op", o.op.empty() ? json(nullptr) : json(o.op)},
+                         {"module", o.module.empty() ? json(nullptr) : json(o.module)},
+                         {"items", o.items}});
+    }
+    finding["evidence_origins"] = std::move(origins);
     findings.push_back(std::move(finding));
   }
   r["findings"] = findings;

@@ -45,14 +45,12 @@ std::string evidenceLine(const Finding& f) {
     parts.push_back(s + more(shown, gaps.size()));
   }
   if (const auto ranges = itemsOf(f, EvidenceSource::kRanges); !ranges.empty()) {
-    parts.push_back(
-        fmt::format("range #{} \"{}\"{}", ranges[0]->id, terminalName(ranges[0]->label),
-                    more(1, ranges.size())));
+    parts.push_back(fmt::format("range #{} \"{}\"{}", ranges[0]->id, terminalName(ranges[0]->label),
+                                more(1, ranges.size())));
   }
   if (const auto calls = itemsOf(f, EvidenceSource::kApiCalls); !calls.empty()) {
-    parts.push_back(
-        fmt::format("call #{} {}{}", calls[0]->id, terminalName(calls[0]->label),
-                    more(1, calls.size())));
+    parts.push_back(fmt::format("call #{} {}{}", calls[0]->id, terminalName(calls[0]->label),
+                                more(1, calls.size())));
   }
   if (const auto kernels = itemsOf(f, EvidenceSource::kKernels); !kernels.empty()) {
     const std::string name = clipText(terminalName(kernels[0]->label), 60);
@@ -121,6 +119,8 @@ std::string findingLines(const RankResult& a, const SummaryTextOptions& text) {
     out += wrapText(terminalName(f.recommendation), 5);
     const std::string evidence = evidenceLine(f);
     if (!evidence.empty()) out += fmt::format("     evidence: {}\n", evidence);
+    const std::string behind = originWords(f, 3, terminalName);
+    if (!behind.empty()) out += fmt::format("     behind it: {}\n", behind);
   }
   if (findings.more > 0) out += fmt::format("  ({} more {})\n", findings.more, text.more_findings);
   return out;
@@ -242,8 +242,9 @@ std::string figureLines(const RankResult& a) {
     std::string line = "Ops      GPU time by the op that launched it:";
     for (size_t i = 0; i < std::min<size_t>(5, a.top_ops.size()); ++i) {
       const OpRow& o = a.top_ops[i];
-      const std::string item = fmt::format(" {} {}{}", terminalName(o.name), percent(o.gpu_total_pct),
-                                           i + 1 < std::min<size_t>(5, a.top_ops.size()) ? "," : "");
+      const std::string item =
+          fmt::format(" {} {}{}", terminalName(o.name), percent(o.gpu_total_pct),
+                      i + 1 < std::min<size_t>(5, a.top_ops.size()) ? "," : "");
       if (line.size() + item.size() > 100) {
         out += line + "\n";
         line = "        ";
@@ -379,7 +380,8 @@ std::string formatRunSummary(const RunResult& run, const SummaryTextOptions& tex
     out += fmt::format("  {:<6}{:>14}{:>12}{:>11}{:>16}{:>14}\n", "rank", "median step",
                        "vs median", "straggler", "start skew p50", "last to start");
     for (const RankComparison& c : run.cross_rank) out += crossRankRow(c);
-    for (const std::string& n : run.cross_rank_notes) out += wrapText("note: " + terminalName(n), 2);
+    for (const std::string& n : run.cross_rank_notes)
+      out += wrapText("note: " + terminalName(n), 2);
   }
   return out;
 }

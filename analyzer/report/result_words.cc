@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 
 #include <cmath>
 
@@ -109,13 +110,14 @@ std::string stallWords(const RankResult& a) {
   }
   std::string out = fmt::format(
       "the {} is starved: stalls take {} of the step (threshold {:.0f} %); the largest is {} at {}",
-      deviceWord(a), percent(run.stallPct()), a.starved_threshold_pct,
-      axisLabel(run.deciding_axis), percent(run.pct(run.deciding_axis)));
+      deviceWord(a), percent(run.stallPct()), a.starved_threshold_pct, axisLabel(run.deciding_axis),
+      percent(run.pct(run.deciding_axis)));
   if (run.verdict == Verdict::kStarved) {
     const std::optional<Axis> known = run.largestKnownStall();
-    out += known ? fmt::format(", a cause the trace does not show; the largest known cause is {} "
-                               "at {}",
-                               axisLabel(*known), percent(run.pct(*known)))
+    out += known ? fmt::format(
+                       ", a cause the trace does not show; the largest known cause is {} "
+                       "at {}",
+                       axisLabel(*known), percent(run.pct(*known)))
                  : std::string(", a cause the trace does not show; no known cause took any time");
   }
   return out;
@@ -150,6 +152,39 @@ Shown<Finding> shownFindings(const RankResult& rank, size_t max) {
 
 Shown<EvidenceItem> shownEvidence(const Finding& finding, size_t max) {
   return firstOf(finding.evidence, max);
+}
+
+std::vector<EvidenceOrigin> evidenceOrigins(const Finding& finding) {
+  std::map<std::pair<std::string_view, std::string_view>, size_t> items;
+  for (const EvidenceItem& e : finding.evidence) {
+    if (!e.op.empty() || !e.module.empty()) ++items[{e.op, e.module}];
+  }
+  std::vector<EvidenceOrigin> out;
+  out.reserve(items.size());
+  for (const auto& [key, n] : items) {
+    out.push_back({std::string(key.first), std::string(key.second), n});
+  }
+  // The map gave op and module order; the stable sort keeps it among equals.
+  std::stable_sort(out.begin(), out.end(), [](const EvidenceOrigin& a, const EvidenceOrigin& b) {
+    return a.items > b.items;
+  });
+  return out;
+}
+
+std::string originWords(const Finding& finding, size_t max,
+                        const std::function<std::string(std::string_view)>& name) {
+  const std::vector<EvidenceOrigin> origins = evidenceOrigins(finding);
+  std::string out;
+  const size_t shown = std::min(max, origins.size());
+  for (size_t i = 0; i < shown; ++i) {
+    const EvidenceOrigin& o = origins[i];
+    if (i > 0) out += ", ";
+    out += o.op.empty() ? "in " + name(o.module)
+                        : name(o.op) + (o.module.empty() ? "" : " in " + name(o.module));
+    if (o.items > 1) out += fmt::format(" \u00d7{}", o.items);
+  }
+  if (origins.size() > shown) out += fmt::format(", {} more", origins.size() - shown);
+  return out;
 }
 
 // A step as the text names it: its range's name, with the step's number when

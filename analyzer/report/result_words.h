@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -54,6 +55,22 @@ struct Shown {
 };
 Shown<Finding> shownFindings(const RankResult& rank, size_t max);
 Shown<EvidenceItem> shownEvidence(const Finding& finding, size_t max);
+
+// The ops behind a finding's evidence: one per (op, module) that its
+// kernels, copies and calls name (EvidenceItem::op, ::module), most items
+// first, then by op and module. What "which op or layer is it?" asks of a
+// finding.
+struct EvidenceOrigin {
+  std::string op;      // "" where only the module is known
+  std::string module;  // ""
+  size_t items = 0;
+};
+std::vector<EvidenceOrigin> evidenceOrigins(const Finding& finding);
+// "aten::mm in Linear_0 ×6, aten::addmm ×3, 2 more": the first `max`
+// origins, each name passed through `name` (the rendering's escaping);
+// empty when no evidence names an op or a module.
+std::string originWords(const Finding& finding, size_t max,
+                        const std::function<std::string(std::string_view)>& name);
 
 // "12 steps (ProfilerStep#3 .. ProfilerStep#14); avg step 61.2 ms, 4,096 tokens/s".
 std::string stepsLine(const RankResult& rank);

@@ -517,7 +517,15 @@ namespace damscope {
   X(std::string, detail, kNullable,                                                               \
     "what the rule read in it where the event alone does not say (a kernel lint's waves, "        \
     "shape or chain, e.g. `1.03 waves: 33 blocks on 32 SMs x 1 block per SM`); NULL otherwise",   \
-    x.detail, kNoJson)
+    x.detail, kNoJson)                                                                            \
+  X(std::string, op, kNullable,                                                                   \
+    "a kernel's, copy's or call's framework op: the innermost op holding its launch, as "         \
+    "`damscope ops --by leaf-op` charges it; NULL: none recorded",                                \
+    x.op, kNoJson)                                                                                \
+  X(std::string, module, kNullable,                                                               \
+    "its nn.Module, as `damscope ops --by module` charges it (backward work: the forward op's); " \
+    "NULL: none recorded",                                                                        \
+    x.module, kNoJson)
 
 // Rows of Metrics::values that are known: the code maps them.
 #define DAMSCOPE_METRIC_COLUMNS(X)                                          \
@@ -812,8 +820,9 @@ struct AnalysisTables {
 // the top ops. 7: the starved verdict (unexplained idle is no longer charged
 // to the host). 8: the kernel lints (wave quantization, tensor-core
 // alignment, materialised attention, elementwise chains: their metrics and
-// findings) and finding_evidence.detail. Remake fuzz/seeds/rundb/kineto_analysed_current.sql with a
-// new version (docs/fuzzing.md).
-constexpr int kAnalysisSchemaVersion = 8;
+// findings) and finding_evidence.detail. 9: finding_evidence.op and .module.
+// Remake fuzz/seeds/rundb/kineto_analysed_current.sql with a new version
+// (docs/fuzzing.md).
+constexpr int kAnalysisSchemaVersion = 9;
 
 }  // namespace damscope

@@ -98,6 +98,9 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
       return QString::fromStdString(f.recommendation);
     case GainRole:
       return QString::fromStdString(gainWords(f));
+    case BehindRole:
+      return QString::fromStdString(
+          originWords(f, 3, [](std::string_view name) { return std::string(name); }));
     default:
       return {};
   }

@@ -26,6 +26,7 @@ class FindingsModel : public QAbstractTableModel {
     TitleRole,           // QString
     RecommendationRole,  // QString
     GainRole,            // QString: gainWords(finding), "saves at most 12.3 % of step time"
+    BehindRole,          // QString: originWords(finding), "aten::mm in Linear_0 ×6", or ""
   };
   enum Column { kSeverity, kTitle, kRecommendation, kMaxGain, kEvidence, kColumnCount };
 

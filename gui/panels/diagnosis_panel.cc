@@ -144,6 +144,15 @@ class FindingDelegate : public QStyledItemDelegate {
     const int events = index.siblingAtColumn(FindingsModel::kEvidence).data().toInt();
     l.footer = index.data(FindingsModel::GainRole).toString();
     if (!l.footer.isEmpty()) l.footer[0] = l.footer[0].toUpper();
+    // The ops behind the evidence on one line, cut where it ends, so that a
+    // card grows by a line at most (three in view at 1600x1000, issue 31 §5);
+    // the Event dock names each event's op in full.
+    const QString behind = index.data(FindingsModel::BehindRole).toString();
+    if (!behind.isEmpty()) {
+      l.footer = QFontMetrics(l.small).elidedText(QObject::tr("Behind it: %1").arg(behind),
+                                                  Qt::ElideRight, l.text_width) +
+                 '\n' + l.footer;
+    }
     l.footer += events == 1 ? QObject::tr("  ·  1 evidence event — click to show it")
                 : events > 1
                     ? QObject::tr("  ·  %1 evidence events — click to show them").arg(events)
@@ -320,19 +329,17 @@ void DiagnosisPanel::showResult(const RankResult* r) {
     if (!sentence.isEmpty()) sentence[0] = sentence[0].toUpper();
     // Why: the stall share and its largest part, the same words as the
     // text summary's and the report's (result_words.h).
-    sentence_->setText(sentence +
-                       (r->verdict_may_be_off
-                            ? tr(" (so much of the trace was lost that this may be off)")
-                            : QString()) +
-                       QStringLiteral(".\n") + qtString(sentenceCase(stallWords(*r))) +
-                       QStringLiteral("."));
+    sentence_->setText(
+        sentence +
+        (r->verdict_may_be_off ? tr(" (so much of the trace was lost that this may be off)")
+                               : QString()) +
+        QStringLiteral(".\n") + qtString(sentenceCase(stallWords(*r))) + QStringLiteral("."));
   }
   QStringList context;
   if (const std::string device = deviceLabel(*r); !device.empty()) {
     context << qtName(device);
   }
-  if (const std::string steps = stepsLine(*r); !steps.empty())
-    context << qtName(steps);
+  if (const std::string steps = stepsLine(*r); !steps.empty()) context << qtName(steps);
   context_->setFullText(context.join(QStringLiteral("  ·  ")));
 
   const std::vector<KeyFigure> figures = keyFigures(*r, {});

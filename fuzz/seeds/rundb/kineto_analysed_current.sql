@@ -17,7 +17,7 @@ INSERT INTO meta VALUES(8,'clock','realtime');
 INSERT INTO meta VALUES(9,'kineto_base_time_ns','1700000000000000000');
 INSERT INTO meta VALUES(10,'profiler_span_start_ns','1700000000000000000');
 INSERT INTO meta VALUES(11,'profiler_span_end_ns','1700000000001000000');
-INSERT INTO meta VALUES(12,'analysis_schema_version','8');
+INSERT INTO meta VALUES(12,'analysis_schema_version','9');
 INSERT INTO meta VALUES(13,'analysis_options','damscope 0.1.0; window=hta; tokens_per_step=nan; samples_per_step=nan; thresholds=; model=; params=nan; layers=0; seq=0; d_model=0; heads=0; gpu=; peak_tflops=nan; peak_bw_gbs=nan; precision=');
 CREATE TABLE strings (
   id INTEGER PRIMARY KEY,
@@ -503,20 +503,22 @@ CREATE TABLE finding_evidence (
   ts INTEGER,
   dur INTEGER,
   label TEXT,
-  detail TEXT
+  detail TEXT,
+  op TEXT,
+  module TEXT
 );
-INSERT INTO finding_evidence VALUES(0,0,'gaps',4,1700000000000543000,457000,NULL,NULL);
-INSERT INTO finding_evidence VALUES(1,0,'ranges',5,1700000000000600000,300000,'enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__',NULL);
-INSERT INTO finding_evidence VALUES(2,1,'kernels',0,1700000000000020000,300000,'ampere_sgemm_128x64_nn',NULL);
-INSERT INTO finding_evidence VALUES(3,2,'kernels',0,1700000000000020000,300000,'ampere_sgemm_128x64_nn',NULL);
-INSERT INTO finding_evidence VALUES(4,3,'gaps',4,1700000000000543000,457000,NULL,NULL);
-INSERT INTO finding_evidence VALUES(5,3,'gaps',2,1700000000000430000,70000,NULL,NULL);
-INSERT INTO finding_evidence VALUES(6,3,'gaps',1,1700000000000320000,10000,NULL,NULL);
-INSERT INTO finding_evidence VALUES(7,3,'gaps',3,1700000000000530000,10000,NULL,NULL);
-INSERT INTO finding_evidence VALUES(8,3,'gaps',0,1700000000000000000,20000,NULL,NULL);
-INSERT INTO finding_evidence VALUES(9,5,'stats',2,NULL,NULL,'kineto.unsupported_phase_events',NULL);
-INSERT INTO finding_evidence VALUES(10,6,'kernels',1,1700000000000330000,100000,'ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)',NULL);
-INSERT INTO finding_evidence VALUES(11,8,'memcpys',0,1700000000000500000,30000,NULL,NULL);
+INSERT INTO finding_evidence VALUES(0,0,'gaps',4,1700000000000543000,457000,NULL,NULL,NULL,NULL);
+INSERT INTO finding_evidence VALUES(1,0,'ranges',5,1700000000000600000,300000,'enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__',NULL,NULL,NULL);
+INSERT INTO finding_evidence VALUES(2,1,'kernels',0,1700000000000020000,300000,'ampere_sgemm_128x64_nn',NULL,'aten::mm',NULL);
+INSERT INTO finding_evidence VALUES(3,2,'kernels',0,1700000000000020000,300000,'ampere_sgemm_128x64_nn',NULL,'aten::mm',NULL);
+INSERT INTO finding_evidence VALUES(4,3,'gaps',4,1700000000000543000,457000,NULL,NULL,NULL,NULL);
+INSERT INTO finding_evidence VALUES(5,3,'gaps',2,1700000000000430000,70000,NULL,NULL,NULL,NULL);
+INSERT INTO finding_evidence VALUES(6,3,'gaps',1,1700000000000320000,10000,NULL,NULL,NULL,NULL);
+INSERT INTO finding_evidence VALUES(7,3,'gaps',3,1700000000000530000,10000,NULL,NULL,NULL,NULL);
+INSERT INTO finding_evidence VALUES(8,3,'gaps',0,1700000000000000000,20000,NULL,NULL,NULL,NULL);
+INSERT INTO finding_evidence VALUES(9,5,'stats',2,NULL,NULL,'kineto.unsupported_phase_events',NULL,NULL,NULL);
+INSERT INTO finding_evidence VALUES(10,6,'kernels',1,1700000000000330000,100000,'ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)',NULL,NULL,NULL);
+INSERT INTO finding_evidence VALUES(11,8,'memcpys',0,1700000000000500000,30000,NULL,NULL,NULL,NULL);
 CREATE TABLE metrics (
   id INTEGER PRIMARY KEY,
   name TEXT NOT NULL,
