@@ -71,7 +71,7 @@ TEST(Report, FindingsSayWhichOpAndModuleIsBehindThem) {
       << renderMarkdownReport(run);
   const std::string html = renderHtmlReport(run, std::nullopt);
   EXPECT_NE(html.find("Behind it: " + words), std::string::npos);
-  EXPECT_NE(html.find("<td class=\"name\">aten::mm · Linear_0</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"origin\">aten::mm · Linear_0</td>"), std::string::npos);
   const nlohmann::json findings = runJson(run)["ranks"][0]["findings"];
   bool found = false;
   for (const nlohmann::json& f : findings) {

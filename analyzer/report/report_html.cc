@@ -44,7 +44,7 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 .figure { border: 1px solid var(--line); border-radius: 8px; padding: 10px 14px; }
 .figure .label { font-size: 12px; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); }
 .figure .value { font-size: 22px; font-weight: 650; }
-.figure .detail { font-size: 12.5px; color: var(--muted); }
+.figure .detail { font-size: 12.5px; color: var(--muted); overflow-wrap: anywhere; }
 .finding { border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; margin: 10px 0; }
 .finding .head { display: flex; gap: 10px; align-items: baseline; }
 .badge { font-size: 11px; font-weight: 700; text-transform: uppercase; padding: 1px 7px;
@@ -57,6 +57,7 @@ th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line
 th { font-weight: 600; color: var(--muted); font-size: 12.5px; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.name { word-break: break-all; }
+td.origin { overflow-wrap: anywhere; min-width: 16em; }
 td.nowrap { white-space: nowrap; }
 .evidence { margin-top: 6px; }
 .behind { margin: 4px 0 0; font-size: 13px; overflow-wrap: anywhere; }
@@ -182,7 +183,7 @@ std::string evidenceTable(const RankResult& a, const Finding& f, size_t max) {
     if (origins) {
       const std::string where =
           e.op.empty() || e.module.empty() ? e.op + e.module : e.op + " · " + e.module;
-      out += fmt::format("<td class=\"name\">{}</td>", htmlEscape(clipText(where, 120)));
+      out += fmt::format("<td class=\"origin\">{}</td>", htmlEscape(clipText(where, 120)));
     }
     out += "</tr>";
   }
