@@ -193,9 +193,11 @@ void BM_AnalysisStages(benchmark::State& state) {
     const std::optional<MemoryEstimate> memory;
     const KernelLintReport lints = time(
         "kernel_lints", [&] { return computeKernelLints(in, window, work, scorecard.device, {}); });
+    const SlowStepReport slow_steps =
+        time("slow_steps", [&] { return computeSlowSteps(in, steps, window, scorecard); });
     time("findings", [&] {
-      const FindingInputs inputs{in,        steps, window, gaps,   kernels,  launches, utilization,
-                                 scorecard, loss,  mfu,    memory, roofline, lints};
+      const FindingInputs inputs{in,        steps, window, gaps,   kernels,  launches,  utilization,
+                                 scorecard, loss,  mfu,    memory, roofline, lints,     slow_steps};
       return computeFindings(inputs, {});
     });
     // What the pipeline does with the reports: the result model, its rows.

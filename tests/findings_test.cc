@@ -165,10 +165,23 @@ TraceTables shapedGemmTrace() {
   return t;
 }
 
+// Six steps of one GEMM each, the fourth twice as long: a slow step.
+TraceTables slowStepTrace() {
+  TraceBuilder b;
+  b.device(0, 80);
+  for (int s = 0; s < 6; ++s) {
+    const double dur = s == 3 ? 2000 : 1000;
+    b.step(s * 3000, dur, s + 1);
+    b.launchKernel(s * 3000 + 10, s * 3000 + 20, dur - 100, "ampere_sgemm_128x64_nn");
+  }
+  return b.build();
+}
+
 TEST(Findings, EveryRuleNamesAMetricSomethingProduces) {
   std::vector<Metrics> produced;
   for (const TraceTables& t : {testing::goldenStepTrace(), memoryTrace(), lossyTrace(),
-                               modelTrace(7e9), modelTrace(1e3), shapedGemmTrace()}) {
+                               modelTrace(7e9), modelTrace(1e3), shapedGemmTrace(),
+                               slowStepTrace()}) {
     produced.push_back(findingsOf(t).metrics);
   }
   FindingsReport straggler = findingsOf(testing::goldenStepTrace());

@@ -287,6 +287,26 @@ std::vector<FindingRule> defaultFindingRules() {
   rules.push_back(r);
 
   r = {};
+  r.id = "slow_steps";
+  r.metric = Metric::kSlowStepPct;
+  r.threshold = 3, r.high_threshold = 10;
+  r.title = "{slow_steps}: {value} % of the analysed time beyond the median step";
+  r.recommendation =
+      "Find what the slow steps do that the others do not (the evidence names the range whose "
+      "time grew) and take it off the training loop's critical path: write checkpoints "
+      "asynchronously (torch.distributed.checkpoint.async_save, or a background thread from a "
+      "copy in host memory), evaluate and log less often or on another process, keep shapes "
+      "static so nothing recompiles (torch._dynamo.explain, mark_dynamic), and freeze Python's "
+      "garbage collector over the loop (gc.freeze()) if it is what stalls.";
+  r.gain_metric = Metric::kSlowStepPct;
+  r.evidence = EvidenceKind::kSlowSteps;
+  r.basis =
+      "slow: over median + 3 x 1.4826 x MAD of the analysed steps (Leys et al., J. Exp. Soc. "
+      "Psych. 49, 2013) and over 1.2x the median; bringing them to the median saves their "
+      "excess; thresholds damscope's";
+  rules.push_back(r);
+
+  r = {};
   r.id = "low_sm_efficiency";
   r.gpu_only = true;
   r.metric = Metric::kIdleSmPct;

@@ -1,6 +1,8 @@
 // The findings rule engine: see findings.h.
 #include "analyzer/analyses/findings.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -156,6 +158,7 @@ Metrics computeMetrics(const FindingInputs& in, const PageableCopies& pageable) 
   }
   m.set(Metric::kLostEventsPct, in.loss.lostPct());
   m.set(Metric::kRepairedEventsPct, in.loss.repairedPct());
+  if (in.slow_steps.steps_judged > 0) m.set(Metric::kSlowStepPct, in.slow_steps.extra_pct);
   return m;
 }
 
@@ -322,6 +325,23 @@ std::vector<EvidenceItem> collectEvidence(const FindingInputs& in, EvidenceKind 
         const size_t r = static_cast<size_t>(row);
         e.push_back({EvidenceSource::kCounters, row, t.counters.ts[r], 0,
                      std::string(t.strings.get(t.counters.name[r]))});
+      }
+      break;
+    case EvidenceKind::kSlowSteps:
+      // Each slow step's range, with how much slower it is, then the
+      // longest instance of the range that grew in it.
+      for (const SlowStep& slow : in.slow_steps.slow) {
+        if (e.size() >= limit) break;
+        const int64_t row = in.steps.steps[slow.step].range_id;
+        if (row < 0) continue;
+        EvidenceItem item = rangeItem(t, row);
+        item.detail = fmt::format("{:.1f}x the median step, +{:.1f} ms", slow.ratio,
+                                  static_cast<double>(slow.extra_ns) * 1e-6);
+        e.push_back(std::move(item));
+      }
+      for (const SlowStep& slow : in.slow_steps.slow) {
+        if (e.size() >= limit) break;
+        if (!isNull(slow.grown_range_row)) e.push_back(rangeItem(t, slow.grown_range_row));
       }
       break;
     case EvidenceKind::kLossStats:
@@ -523,6 +543,9 @@ FindingsReport computeFindings(const FindingInputs& inputs, const FindingsOption
   for (const FindingRule& rule : options.rules) {
     std::optional<Finding> f = evaluate(rule, report.metrics, inputs.input.cpuRun());
     if (!f) continue;
+    if (const size_t at = f->title.find("{slow_steps}"); at != std::string::npos) {
+      f->title.replace(at, 12, slowStepWords(inputs.slow_steps, inputs.steps));
+    }
     f->evidence = collectEvidence(inputs, rule.evidence, options.evidence_per_kind, pageable);
     std::stable_sort(
         f->evidence.begin(), f->evidence.end(),

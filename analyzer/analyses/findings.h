@@ -47,6 +47,9 @@
 //   elementwise_chain_pct  time of runs of 3 or more short elementwise
 //                        kernels on a stream
 //   elementwise_chain_gain_pct  (n - 1)/n of each run of n: what fusing saves
+//   slow_step_pct        the slow steps' time beyond the median step, % of
+//                        the analysed steps' time (slow_steps.h); 0 when no
+//                        step is slow, unknown with too few steps to judge
 //
 // Rules of kind kTraceQuality judge the trace, not the run: they say how far
 // the other findings can be trusted and promise no speed-up.
@@ -72,6 +75,7 @@
 #include "analyzer/analyses/mfu.h"
 #include "analyzer/analyses/roofline.h"
 #include "analyzer/analyses/scorecard.h"
+#include "analyzer/analyses/slow_steps.h"
 #include "analyzer/analyses/steps.h"
 #include "base/result.h"
 
@@ -116,12 +120,13 @@ std::string_view toText(Severity severity);
   X(kMaterializedAttentionPct, "materialized_attention_pct")          \
   X(kMaterializedAttentionGainPct, "materialized_attention_gain_pct") \
   X(kElementwiseChainPct, "elementwise_chain_pct")                    \
-  X(kElementwiseChainGainPct, "elementwise_chain_gain_pct")
+  X(kElementwiseChainGainPct, "elementwise_chain_gain_pct")          \
+  X(kSlowStepPct, "slow_step_pct")
 
 #define DAMSCOPE_METRIC_VALUE(value, text) value,
 enum class Metric : uint8_t { DAMSCOPE_FINDING_METRICS(DAMSCOPE_METRIC_VALUE) };
 #undef DAMSCOPE_METRIC_VALUE
-constexpr size_t kMetricCount = 33;
+constexpr size_t kMetricCount = 34;
 std::string_view toText(Metric metric);
 std::optional<Metric> metricFromText(std::string_view text);
 // The scorecard metric of an axis (data_stall_pct for Axis::kDataStall, ...).
@@ -156,7 +161,8 @@ struct Metrics {
   X(kWaveTailKernels, "kernels:wave_tail")               \
   X(kMisalignedGemmKernels, "kernels:misaligned_gemm")   \
   X(kAttentionKernels, "kernels:materialized_attention") \
-  X(kElementwiseChainKernels, "kernels:elementwise_chain")
+  X(kElementwiseChainKernels, "kernels:elementwise_chain") \
+  X(kSlowSteps, "ranges:slow_steps")
 
 #define DAMSCOPE_EVIDENCE_KIND_VALUE(value, text) value,
 enum class EvidenceKind : uint8_t { DAMSCOPE_EVIDENCE_KINDS(DAMSCOPE_EVIDENCE_KIND_VALUE) };
@@ -267,6 +273,7 @@ struct FindingInputs {
   const std::optional<MemoryEstimate>& memory;
   const RooflineReport& roofline;
   const KernelLintReport& lints;
+  const SlowStepReport& slow_steps;
 };
 
 // A kernel reaching under this share of its roofline ceiling is limited by

@@ -117,9 +117,10 @@ Result<RankAnalysis> analyzeRank(const TraceTables& tables, const AnalysisOption
   DAMSCOPE_RETURN_IF_ERROR(next());
   a.lints = computeKernelLints(in, a.window, a.work, a.scorecard.device, options.lints);
   addNotes(a, "lints", a.lints.notes);
+  a.slow_steps = computeSlowSteps(in, a.steps, a.window, a.scorecard);
   const FindingInputs inputs{in,         a.steps,       a.window,    a.gaps, a.kernels,
                              a.launches, a.utilization, a.scorecard, a.loss, a.mfu,
-                             a.memory,   a.roofline,    a.lints};
+                             a.memory,   a.roofline,    a.lints,     a.slow_steps};
   a.findings = computeFindings(inputs, options.findings);
   DAMSCOPE_RETURN_IF_ERROR(next());
   progress.report(1.0);

@@ -38,6 +38,7 @@
 #include "analyzer/analyses/profiler_overview.h"
 #include "analyzer/analyses/roofline.h"
 #include "analyzer/analyses/scorecard.h"
+#include "analyzer/analyses/slow_steps.h"
 #include "analyzer/analyses/steps.h"
 #include "analyzer/analyses/temporal_breakdown.h"
 #include "base/progress.h"
@@ -96,6 +97,7 @@ struct RankAnalysis {
   ProfilerOverviewReport overview;
   ScorecardReport scorecard;
   KernelLintReport lints;
+  SlowStepReport slow_steps;
   FindingsReport findings;
   std::vector<AnalysisNote> notes;
 };
