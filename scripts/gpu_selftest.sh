@@ -254,6 +254,7 @@ else
   scenario compute-bound compute-bound fp32_matrix_math
   scenario pageable-copies "" pageable_copies
   scenario sync-every-step host-bound synchronization
+  scenario periodic-stall "" slow_steps
 
   # The CUDA graph: one launch per step instead of one per kernel, so the
   # step of launch-bound must get shorter. Its host/launch share need not

@@ -90,6 +90,28 @@ TEST(Gpt2Scenarios, BalancedFeedsTheCpu) {
   EXPECT_FALSE(hasFinding(d.rank, "data_loading"));
 }
 
+TEST(Gpt2Scenarios, PeriodicStallIsFoundAsSlowStepsThatRecur) {
+  // Steps 3, 7 and 11 (0-based, as the trace numbers them) hold a
+  // checkpoint; 13 steps leave 11 judged (step 0 is warm-up, the last is cut).
+  // The test runs alone (RUN_SERIAL, tests/CMakeLists.txt): other trainers
+  // beside it would spread the normal steps' times as wide as the stall.
+  const Diagnosis d = recordAndAnalyse("periodic-stall", "--steps 13");
+  expectACpuRunOfTheTrainer(d);
+  const nlohmann::json* slow = nullptr;
+  for (const nlohmann::json& f : d.rank["findings"]) {
+    if (f["rule"] == "slow_steps") slow = &f;
+  }
+  ASSERT_NE(slow, nullptr) << d.rank["findings"].dump(1);
+  const std::string title = (*slow)["title"];
+  EXPECT_EQ(title.rfind("Steps 3, 7 and 11 take ", 0), 0u) << title;
+  EXPECT_NE(title.find("(every 4 steps)"), std::string::npos) << title;
+  EXPECT_NE(title.find("mostly host/launch stall"), std::string::npos) << title;
+  EXPECT_NE(title.find("`checkpoint` takes"), std::string::npos) << title;
+  // Their excess: three steps of about +200 ms among eleven of about 70.
+  EXPECT_GT((*slow)["max_gain_pct"].get<double>(), 25.0);
+  EXPECT_EQ((*slow)["evidence"]["ranges"].size(), 6u) << (*slow)["evidence"];
+}
+
 #ifdef GPT2_MPIRUN_PATH
 
 struct JobDiagnosis {

@@ -93,6 +93,7 @@ struct Annotations::State {
   nvtxEventAttributes_t phases[5];
   nvtxEventAttributes_t load_batch;
   nvtxEventAttributes_t straggler_delay;
+  nvtxEventAttributes_t checkpoint;
   nvtxEventAttributes_t warm_up;
   nvtxEventAttributes_t collective_unprepared;
   std::vector<std::string> collective_messages;  // one per bucket
@@ -108,6 +109,7 @@ Annotations::Annotations() : state_(std::make_unique<State>()) {
   for (int i = 0; i < 5; ++i) state_->phases[i] = asciiAttributes(kPhaseNames[i]);
   state_->load_batch = asciiAttributes("load_batch");
   state_->straggler_delay = asciiAttributes("straggler_delay");
+  state_->checkpoint = asciiAttributes("checkpoint");
   state_->warm_up = asciiAttributes("warm_up");
   state_->collective_unprepared = asciiAttributes("{\"collective\":\"all_reduce\"}");
 }
@@ -170,6 +172,10 @@ void Annotations::endCollective() {
 
 void Annotations::pushStragglerDelay() {
   nvtxDomainRangePushEx(state_->domain, &state_->straggler_delay);
+}
+
+void Annotations::pushCheckpoint() {
+  nvtxDomainRangePushEx(state_->domain, &state_->checkpoint);
 }
 
 void Annotations::pushWarmUp() {
@@ -240,6 +246,7 @@ CollectiveTracer* Annotations::collectiveTracer() {
 void Annotations::beginCollective(const char*, size_t, int) {}
 void Annotations::endCollective() {}
 void Annotations::pushStragglerDelay() {}
+void Annotations::pushCheckpoint() {}
 void Annotations::pushWarmUp() {}
 void Annotations::markModel(const std::string&) {}
 void Annotations::nameThisThread(const std::string&) {}

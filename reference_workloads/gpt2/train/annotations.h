@@ -13,6 +13,8 @@
 //     {"collective":"all_reduce","bucket":3,"bytes":N,"ranks":2}
 //     (the MPI thread "comm" on the CPU; the NCCL enqueue on a GPU)
 //   a range on the training thread  straggler_delay (--straggler-ms)
+//   a range on the training thread  checkpoint (--checkpoint-every, inside
+//                                   the step)
 //   a range on the training thread  warm_up (the CUDA warm-up pass, before
 //                                   the first step; no op ranges inside)
 //   one mark, before the first step the model annotation
@@ -96,6 +98,7 @@ class Annotations final : public OpTracer, public LoaderObserver, public Collect
   void push(Phase phase);
   void pushStep(int64_t step);
   void pushStragglerDelay();
+  void pushCheckpoint();
   void pushWarmUp();
   void pop();
 

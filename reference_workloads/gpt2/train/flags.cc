@@ -125,7 +125,8 @@ std::string scenarioNames() {
 //   loader-workers, prefetch, threads: 1024, more than the cores of any one
 //     node today (the CPU backend's threads are OpenMP's; at 100000 the
 //     runtime crashed);
-//   batch-cost-ms, straggler-ms: one minute of CPU work per batch or step;
+//   batch-cost-ms, straggler-ms, checkpoint-ms: one minute per batch or step;
+//   checkpoint-every: 0 (never) to the steps' bound;
 //   bucket-mb: 1 KB to 1 GB (PyTorch DDP's default is 25 MB);
 //   straggler-rank: -1 (none) to 65535; the job's size bounds it further.
 constexpr Range<int> kStepsRange{1, 10'000'000};
@@ -214,6 +215,13 @@ const std::vector<Flag>& flags() {
         realNumber("straggler-ms", "MS",
                    "CPU work the straggler rank adds to every step, in milliseconds",
                    &Options::straggler_ms, kMillisecondsRange),
+        wholeNumber("checkpoint-every", "N",
+                    "Write a checkpoint of the model to a scratch file every N steps", "never",
+                    &Options::checkpoint_every, Range<int>{0, 10'000'000}),
+        realNumber("checkpoint-ms", "MS",
+                   "The least time each --checkpoint-every write holds the training thread "
+                   "(the rest of it sleeping, as on slow storage), in milliseconds",
+                   &Options::checkpoint_ms, kMillisecondsRange),
         onSwitch("help", "Show this help and exit", &Options::help),
     };
     return f;

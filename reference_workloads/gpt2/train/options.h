@@ -44,6 +44,11 @@ struct Options {
   // work in every step.
   int straggler_rank = -1;
   double straggler_ms = 0;
+  // The periodic-stall scenario: every checkpoint_every-th step (0: never)
+  // writes the model to a scratch file and holds the training thread for at
+  // least checkpoint_ms, as a checkpoint to slow storage does.
+  int checkpoint_every = 0;
+  double checkpoint_ms = 0;
   bool print_ops = false;
   bool help = false;
 

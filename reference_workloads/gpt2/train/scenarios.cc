@@ -70,6 +70,13 @@ const std::vector<Scenario>& scenarios() {
                 {"bucket-mb", "1"},
                 {"pad-vocab", ""}},
        2},
+      {"periodic-stall",
+       "the balanced run with a checkpoint every 4 steps that holds the training thread for "
+       "200 ms (written to a scratch file, then waiting as slow storage would): every 4th step "
+       "is about 4x the others on the CPU, 2x on a GPU",
+       Settings{{"checkpoint-every", "4"}, {"checkpoint-ms", "200"}},
+       Settings{{"config", "small"}, {"batch", "8"}, {"checkpoint-every", "4"},
+                {"checkpoint-ms", "200"}}},
       {"straggler",
        "data parallel where rank 1 spends extra CPU work in every step (150 ms on the CPU "
        "backend, 50 ms on a GPU): every other rank waits for it in the first all-reduce",

@@ -11,9 +11,11 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <ostream>
+#include <thread>
 #include <vector>
 
 #include "reference_workloads/gpt2/data/loader.h"
@@ -392,6 +394,10 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
       }
       out << "\n";
     }
+    if (o.checkpoint_every > 0) {
+      out << "checkpoint every " << o.checkpoint_every << " steps to a scratch file, holding the "
+          << "training thread at least " << o.checkpoint_ms << " ms\n";
+    }
     out << "data " << source.description() << " | loader ";
     if (o.loader_workers == 0) {
       out << "inline on the training thread";
@@ -426,6 +432,25 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
                 Annotations::compiledIn() ? &notes : nullptr);
   const OptimizerSettings optimizer;
   const bool straggler = o.straggler_rank == p.ranks.rank && o.straggler_ms > 0;
+  // The model's state after the steps before `next_step`, as --save writes it.
+  auto checkpointHeader = [&](int next_step) {
+    CheckpointHeader h;
+    h.config = p.config;
+    h.steps = model.optimizerSteps();
+    h.seed = p.seed;
+    h.batch = p.shape.batch;
+    h.seq = p.shape.seq;
+    h.next_batch = p.first_batch + (next_step - p.first_step);
+    h.data = source.description();
+    return h;
+  };
+  // --checkpoint-every writes here, in the system's temporary folder, and
+  // removes it at the end.
+  const std::string scratch_checkpoint =
+      o.checkpoint_every > 0 && lead ? (std::filesystem::temp_directory_path() /
+                                        ("gpt2-train-" + std::to_string(getpid()) + ".ckpt"))
+                                           .string()
+                                     : std::string();
   Batch batch;
   std::vector<double> step_seconds;
   for (int step = p.first_step; step < o.steps; ++step) {
@@ -473,6 +498,21 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
     const float lr = learningRate(p.lr, step);
     model.optimizerStep(lr, norm, optimizer);
     notes.pop();
+    if (o.checkpoint_every > 0 && (step + 1) % o.checkpoint_every == 0) {
+      // A periodic checkpoint: written for real (by the lead rank), then the
+      // thread is held for the rest of --checkpoint-ms, as slow storage would.
+      notes.pushCheckpoint();
+      const auto began = Clock::now();
+      if (lead) {
+        if (Status s = saveCheckpoint(scratch_checkpoint, checkpointHeader(step + 1), model); !s) {
+          return failRank(s.error());
+        }
+      }
+      std::this_thread::sleep_until(
+          began + std::chrono::duration_cast<Clock::duration>(
+                      std::chrono::duration<double, std::milli>(o.checkpoint_ms)));
+      notes.pop();
+    }
     notes.pop();  // step
     if (Status s = device.status(); !s) return failRank(s.error());
     if (comm) {
@@ -510,15 +550,9 @@ int runTrainer(const Options& o, std::ostream& out, std::ostream& err) {
     out << line;
   }
 
+  if (!scratch_checkpoint.empty()) std::remove(scratch_checkpoint.c_str());
   if (!o.save.empty() && lead) {
-    CheckpointHeader h;
-    h.config = p.config;
-    h.steps = model.optimizerSteps();
-    h.seed = p.seed;
-    h.batch = p.shape.batch;
-    h.seq = p.shape.seq;
-    h.next_batch = p.first_batch + (o.steps - p.first_step);
-    h.data = source.description();
+    const CheckpointHeader h = checkpointHeader(o.steps);
     if (Status s = saveCheckpoint(o.save, h, model); !s) return fail(s.error());
     out << "saved " << o.save << " at step " << h.steps << "\n";
   }
