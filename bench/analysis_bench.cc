@@ -196,8 +196,14 @@ void BM_AnalysisStages(benchmark::State& state) {
     const SlowStepReport slow_steps =
         time("slow_steps", [&] { return computeSlowSteps(in, steps, window, scorecard); });
     time("findings", [&] {
-      const FindingInputs inputs{in,        steps, window, gaps,   kernels,  launches,  utilization,
-                                 scorecard, loss,  mfu,    memory, roofline, lints,     slow_steps};
+      const FindingInputs inputs{in,        detectFramework(in).framework,
+                                 steps,     window,
+                                 gaps,      kernels,
+                                 launches,  utilization,
+                                 scorecard, loss,
+                                 mfu,       memory,
+                                 roofline,  lints,
+                                 slow_steps};
       return computeFindings(inputs, {});
     });
     // What the pipeline does with the reports: the result model, its rows.

@@ -185,7 +185,7 @@ TEST(Findings, EveryRuleNamesAMetricSomethingProduces) {
     produced.push_back(findingsOf(t).metrics);
   }
   FindingsReport straggler = findingsOf(testing::goldenStepTrace());
-  addCrossRankFindings(straggler, 20.0, 10.0, {});
+  addCrossRankFindings(straggler, 20.0, 10.0, Framework::kPyTorch, {});
   produced.push_back(straggler.metrics);
   auto isProduced = [&](Metric m) {
     for (const Metrics& metrics : produced) {
@@ -234,7 +234,7 @@ TEST(Findings, CrossRankRulesNeedNoEventTables) {
   }
   FindingsReport r = findingsOf(testing::goldenStepTrace());
   const size_t before = r.findings.size();
-  addCrossRankFindings(r, 20.0, 0.0, {});
+  addCrossRankFindings(r, 20.0, 0.0, Framework::kPyTorch, {});
   ASSERT_EQ(r.findings.size(), before + 1);
   const Finding* straggler = byRule(r, "straggler");
   ASSERT_NE(straggler, nullptr);

@@ -35,6 +35,19 @@ std::vector<FindingRule> defaultFindingRules() {
       "persistent_workers=True; gpt2-train --loader-workers), prefetch batches (prefetch_factor; "
       "gpt2-train --prefetch), and pre-process data once instead of every step. Keep the workers "
       "off the cores the compute threads use, or they slow each other.";
+  r.cuda_recommendation =
+      "Feed the GPU faster: read and decode the next batches on other threads (or processes) "
+      "while the GPU computes, keep them in pinned host buffers (cudaHostAlloc) and copy with "
+      "cudaMemcpyAsync on a stream of their own, so the copy overlaps the previous step's "
+      "kernels; pre-process data once instead of every step.";
+  r.jax_recommendation =
+      "Feed the accelerator faster: prefetch batches on the host in the input pipeline "
+      "(tf.data's prefetch, or Grain's worker processes), put the next batch on the device "
+      "while this step runs (flax.jax_utils.prefetch_to_device, or jax.device_put from a "
+      "background thread), and move decoding and augmentation out of the training process.";
+  r.trainer_recommendation =
+      "Load batches ahead of the step: more loader threads (--loader-workers N) and a deeper "
+      "queue (--prefetch N), so that making a batch hides behind the previous step's compute.";
   rules.push_back(r);
 
   r = {};
@@ -55,6 +68,19 @@ std::vector<FindingRule> defaultFindingRules() {
       "PyTorch Performance Tuning Guide, \"Avoid unnecessary CPU-GPU synchronization\"; "
       "threshold damscope's (a sync drains the launch queue: the GPU idles until the host "
       "relaunches)";
+  r.cuda_recommendation =
+      "Take synchronizations out of the loop: no cudaDeviceSynchronize, cudaStreamSynchronize "
+      "or synchronous cudaMemcpy per iteration; order work across streams with events "
+      "(cudaEventRecord, cudaStreamWaitEvent), read results back every N iterations, and copy "
+      "with cudaMemcpyAsync from pinned memory.";
+  r.jax_recommendation =
+      "Take host synchronizations out of the step: no block_until_ready, jax.device_get, "
+      "float(x) or printing of device arrays every step (log every N steps, keep running "
+      "metrics on the device); a host callback (jax.debug.callback, pure_callback) inside the "
+      "jitted step also stalls it.";
+  r.trainer_recommendation =
+      "Drop --sync-every-op: the host waits for the GPU after every op, so the GPU idles while "
+      "the next kernel is launched.";
   rules.push_back(r);
 
   r = {};
@@ -77,6 +103,19 @@ std::vector<FindingRule> defaultFindingRules() {
   r.basis =
       "NVIDIA, \"Getting Started with CUDA Graphs\" (2019): a few µs of launch overhead per "
       "kernel; HTA idle-time analysis calls such gaps host wait; threshold damscope's";
+  r.cuda_recommendation =
+      "Cut launch overhead: capture the iteration as a CUDA graph "
+      "(cudaStreamBeginCapture/cudaStreamEndCapture, then cudaGraphLaunch per step), fuse small "
+      "kernels into fewer, larger ones, give each kernel more work (a larger batch), and keep "
+      "other work off the launching thread.";
+  r.jax_recommendation =
+      "Cut dispatch overhead: jit the whole training step into one XLA program (not many small "
+      "jitted functions called from a Python loop), loop over layers or micro-batches with "
+      "lax.scan inside it, raise the batch size, and let XLA replay the step as CUDA graphs "
+      "(XLA's command buffers, XLA_FLAGS=--xla_gpu_enable_command_buffer).";
+  r.trainer_recommendation =
+      "Replay the step as a CUDA graph (--cuda-graph): one launch per step instead of one per "
+      "kernel; a larger --batch also gives each kernel more work.";
   rules.push_back(r);
 
   r = {};
@@ -95,6 +134,16 @@ std::vector<FindingRule> defaultFindingRules() {
       "HTA CUDA kernel launch statistics: a kernel is short when its GPU duration is below its "
       "launch call's CPU duration (hta/analyzers/cuda_kernel_analysis.py); the gain is bounded "
       "by the launch stall";
+  r.cuda_recommendation =
+      "Launch fewer, larger kernels: fuse consecutive small kernels, process several items per "
+      "launch, or replay the iteration as a CUDA graph (cudaGraphLaunch).";
+  r.jax_recommendation =
+      "Launch fewer, larger kernels: jit the whole step so that XLA fuses it, loop with "
+      "lax.scan instead of Python, and let XLA use CUDA graphs "
+      "(XLA_FLAGS=--xla_gpu_enable_command_buffer).";
+  r.trainer_recommendation =
+      "Replay the step as a CUDA graph (--cuda-graph), or give each kernel more work with a "
+      "larger --batch or --seq.";
   rules.push_back(r);
 
   r = {};
@@ -119,6 +168,20 @@ std::vector<FindingRule> defaultFindingRules() {
   r.basis =
       "HTA communication/computation overlap analysis (get_comm_comp_overlap); threshold "
       "damscope's";
+  r.cuda_recommendation =
+      "Overlap communication with computation: start each transfer as soon as its data is ready "
+      "with non-blocking collectives (MPI_Iallreduce/MPI_Isend, or NCCL on a stream of its own) "
+      "and wait only where the result is needed, send fewer, larger messages (bucket small "
+      "ones), use CUDA-aware MPI or GPUDirect so data does not bounce through the host, and "
+      "check the transport (NCCL_DEBUG=INFO).";
+  r.jax_recommendation =
+      "Overlap collectives with computation: let XLA schedule them early "
+      "(XLA_FLAGS=--xla_gpu_enable_latency_hiding_scheduler=true), shard parameters and "
+      "optimizer state with jax.sharding so each device moves less, communicate less often "
+      "(gradient accumulation), and check the NCCL transport (NCCL_DEBUG=INFO).";
+  r.trainer_recommendation =
+      "Overlap the all-reduce with the backward pass (--overlap), send fewer, larger buckets "
+      "(raise --bucket-mb), or give each rank more work per step (a larger --batch).";
   rules.push_back(r);
 
   r = {};
@@ -136,6 +199,18 @@ std::vector<FindingRule> defaultFindingRules() {
   r.basis =
       "CUDA Runtime API reference, \"API synchronization behavior\"; CUDA C++ Best Practices "
       "Guide, \"Pinned Memory\"";
+  r.cuda_recommendation =
+      "Use pinned host memory: allocate host buffers with cudaMallocHost/cudaHostAlloc (or pin "
+      "existing ones with cudaHostRegister) and copy with cudaMemcpyAsync on a non-default "
+      "stream. Pinned copies run asynchronously at full PCIe/NVLink bandwidth; pageable ones "
+      "are staged through a bounce buffer and block the host.";
+  r.jax_recommendation =
+      "Stage host data in pinned memory and transfer it ahead of the step: jax.device_put from "
+      "a prefetching thread (or a pinned_host memory kind where the JAX version has it), so the "
+      "copy overlaps computation instead of being staged through a bounce buffer.";
+  r.trainer_recommendation =
+      "Drop --pageable-copies: by default the trainer copies each batch from pinned memory on a "
+      "copy stream of its own, asynchronously.";
   rules.push_back(r);
 
   r = {};
@@ -158,6 +233,20 @@ std::vector<FindingRule> defaultFindingRules() {
   r.basis =
       "Roofline model (Williams, Waterman, Patterson, CACM 2009): kernels below the ridge point "
       "are limited by DRAM bandwidth; threshold damscope's";
+  r.cuda_recommendation =
+      "Move fewer bytes: fuse chains of elementwise and normalization kernels so intermediates "
+      "stay in registers or shared memory, use a fused attention kernel (cuDNN's, "
+      "FlashAttention) instead of GEMM + softmax + GEMM, keep activations in bf16/fp16 where "
+      "accuracy allows, and make accesses coalesced and vectorised (Nsight Compute's Memory "
+      "Workload Analysis shows the achieved bandwidth).";
+  r.jax_recommendation =
+      "Move fewer bytes: keep parameters and activations in bf16, use fused attention "
+      "(jax.nn.dot_product_attention with implementation=\"cudnn\", or a Pallas flash-attention "
+      "kernel), and keep each step in one jitted function so XLA can fuse elementwise chains "
+      "(host callbacks and Python between jitted calls break fusion).";
+  r.trainer_recommendation =
+      "Move fewer bytes: run in bf16 (--precision bf16) and use the tiled attention "
+      "(--attention fused), which never materialises the T x T scores.";
   rules.push_back(r);
 
   r = {};
@@ -178,6 +267,19 @@ std::vector<FindingRule> defaultFindingRules() {
       "NVIDIA Deep Learning Performance Guide, \"Tensor Core Requirements\"; V100 peaks at 15.7 "
       "TFLOP/s FP32 and 125 TFLOP/s FP16 on tensor cores, so at most 7/8 of the FP32 time can "
       "go";
+  r.cuda_recommendation =
+      "Run matrix math on tensor cores: cuBLAS/cuBLASLt with TF32 "
+      "(CUBLAS_COMPUTE_32F_FAST_TF32) or with bf16/fp16 inputs, cuDNN with "
+      "CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION; keep the dimensions multiples of 8, and of 64 for "
+      "the best tiles.";
+  r.jax_recommendation =
+      "Run matrix math on tensor cores: bf16 parameters and activations (mixed precision, e.g. "
+      "jmp), or TF32 for fp32 matmuls (jax.config.update(\"jax_default_matmul_precision\", "
+      "\"tensorfloat32\")); keep batch and hidden sizes multiples of 8, and of 64 for the best "
+      "tiles.";
+  r.trainer_recommendation =
+      "Run the GEMMs and attention on tensor cores: --precision bf16 (fp32 master weights and "
+      "AdamW state stay).";
   rules.push_back(r);
 
   r = {};
@@ -200,6 +302,18 @@ std::vector<FindingRule> defaultFindingRules() {
       "the headroom, so the gain is each kernel's time times (1 - achieved / ceiling); Nsight "
       "Compute's SpeedOfLight rule: below 60 % of peak \"typically indicate[s] latency issues\"; "
       "ceilings from annotated or estimated FLOPs and bytes (roofline.h); thresholds damscope's";
+  r.cuda_recommendation =
+      "These kernels are held back by neither the arithmetic nor the memory roof but by "
+      "latency: too little work per launch, low occupancy, uncoalesced or bank-conflicted "
+      "memory access, or a naive implementation. Prefer a library version (cuBLAS, cuDNN, "
+      "CUTLASS), give each launch more work (a larger batch), and profile the largest one with "
+      "Nsight Compute (Scheduler and Warp State Statistics).";
+  r.jax_recommendation =
+      "These kernels are held back by neither the arithmetic nor the memory roof but by "
+      "latency: too little work per launch or a poorly tiled fusion. Give each step more work "
+      "(a larger batch), prefer the library paths (cuBLAS/cuDNN GEMMs, "
+      "jax.nn.dot_product_attention with implementation=\"cudnn\"), and profile the largest "
+      "kernel with Nsight Compute; XLA_FLAGS=--xla_dump_to shows which fusion it is.";
   rules.push_back(r);
 
   r = {};
@@ -244,6 +358,19 @@ std::vector<FindingRule> defaultFindingRules() {
       "INT8 elements; older cuBLAS runs misaligned shapes without tensor cores), Convolutional "
       "Layers User's Guide, \"Channels In and Out\"; the gain at most 7/8 of their time, as for "
       "FP32 GEMMs (V100: 15.7 against 125 TFLOP/s); thresholds damscope's";
+  r.cuda_recommendation =
+      "Make every GEMM dimension (M, N, K and the leading dimensions) a multiple of 8 for "
+      "FP16/BF16 (4 for TF32, 16 for INT8/FP8), and of 64 for the best tiles: pad the matrices, "
+      "and give convolutions NHWC tensors whose channel counts are multiples of 8. The evidence "
+      "names each op, its shape and the padding.";
+  r.jax_recommendation =
+      "Make every matmul dimension (batch x sequence, hidden, MLP, vocabulary, heads x head "
+      "size) a multiple of 8 for bf16 (4 for TF32), and of 64 for the best tiles: pad the "
+      "vocabulary (GPT-2's 50257 to 50304) and choose hidden sizes that divide evenly. The "
+      "evidence names each op, its shape and the padding.";
+  r.trainer_recommendation =
+      "Pad the vocabulary to a multiple of 64 (--pad-vocab: 50257 to 50304), and keep --batch x "
+      "--seq a multiple of 64.";
   rules.push_back(r);
 
   r = {};
@@ -265,6 +392,18 @@ std::vector<FindingRule> defaultFindingRules() {
       "Dao et al., \"FlashAttention\", NeurIPS 2022: attention is bound by the HBM traffic of "
       "the S x S matrices, and the fused kernel ran GPT-2's attention up to 7.6x faster (so at "
       "most 1 - 1/7.6 of the pattern's time goes); thresholds damscope's";
+  r.cuda_recommendation =
+      "Use a fused attention kernel that never materialises the scores: cuDNN's fused attention "
+      "(its frontend's SDPA graph) or FlashAttention, instead of a GEMM, a softmax and a second "
+      "GEMM through device memory. It also frees the S x S buffers, so a larger batch or "
+      "sequence fits.";
+  r.jax_recommendation =
+      "Use fused attention, which never materialises the scores: jax.nn.dot_product_attention "
+      "with implementation=\"cudnn\" (is_causal=True instead of a mask array) or a Pallas "
+      "flash-attention kernel. It also frees the S x S activations, so a larger batch or "
+      "sequence fits.";
+  r.trainer_recommendation =
+      "Use the tiled attention (--attention fused): it never writes the T x T scores to memory.";
   rules.push_back(r);
 
   r = {};
@@ -284,6 +423,14 @@ std::vector<FindingRule> defaultFindingRules() {
       "n elementwise kernels of equal bytes move n times what one fused kernel moves, so fusion "
       "saves at most (n - 1)/n of a chain's time (the memory-bound kernels' roofline: Williams, "
       "Waterman, Patterson, CACM 2009); short: under 20 us; thresholds damscope's";
+  r.cuda_recommendation =
+      "Each kernel of a chain reads its input from memory and writes its output back, and pays "
+      "a launch: fuse the chain into one kernel (by hand, or as a CUTLASS/cuBLASLt epilogue "
+      "after the GEMM before it: bias, activation), so that the data makes one trip.";
+  r.jax_recommendation =
+      "XLA fuses elementwise chains inside one jitted function: chains of separate kernels mean "
+      "the ops run outside jit (op by op), or something breaks the fusion (a host callback, a "
+      "custom call). Jit the whole step, and look at the fusions with XLA_FLAGS=--xla_dump_to.";
   rules.push_back(r);
 
   r = {};
@@ -304,6 +451,21 @@ std::vector<FindingRule> defaultFindingRules() {
       "slow: over median + 3 x 1.4826 x MAD of the analysed steps (Leys et al., J. Exp. Soc. "
       "Psych. 49, 2013) and over 1.2x the median; bringing them to the median saves their "
       "excess; thresholds damscope's";
+  r.cuda_recommendation =
+      "Find what the slow steps do that the others do not (the evidence names the range whose "
+      "time grew) and take it off the loop's critical path: write checkpoints from a copy in "
+      "pinned host memory on a background thread (asynchronous I/O), evaluate and log less "
+      "often or in another process, and allocate memory once before the loop rather than inside "
+      "it.";
+  r.jax_recommendation =
+      "Find what the slow steps do that the others do not (the evidence names the range whose "
+      "time grew) and take it off the step: checkpoint asynchronously (Orbax's "
+      "AsyncCheckpointer), evaluate and log less often, and keep shapes static so that nothing "
+      "recompiles (jax.config.update(\"jax_log_compiles\", True) names every compilation).";
+  r.trainer_recommendation =
+      "Where the evidence names a `checkpoint` range, the slow steps hold the trainer's own "
+      "checkpoints (--checkpoint-every): checkpoint less often, or to faster storage; otherwise "
+      "the evidence names the range whose time grew.";
   rules.push_back(r);
 
   r = {};
@@ -352,6 +514,19 @@ std::vector<FindingRule> defaultFindingRules() {
       "optimizer states and gradients (ZeRO, FSDP), and keep weights and activations in bf16.";
   r.evidence = EvidenceKind::kMemoryCounters;
   r.basis = "PyTorch memory counters (memory_reserved); threshold damscope's";
+  r.cuda_recommendation =
+      "Memory capacity limits the batch: keep the effective batch by accumulating over smaller "
+      "ones, recompute intermediates instead of keeping them, use narrower types (bf16/fp16), "
+      "reuse buffers through the stream-ordered allocator's pools (cudaMallocAsync), and split "
+      "the work over more GPUs.";
+  r.jax_recommendation =
+      "Memory capacity limits the batch: accumulate gradients over smaller batches, recompute "
+      "activations (jax.checkpoint with a rematerialisation policy), keep parameters and "
+      "activations in bf16, and shard parameters and optimizer state over the devices with "
+      "jax.sharding.";
+  r.trainer_recommendation =
+      "Memory capacity limits the batch: a smaller --batch, --precision bf16, or a smaller "
+      "--config.";
   rules.push_back(r);
 
   r = {};
@@ -441,6 +616,18 @@ std::vector<FindingRule> defaultFindingRules() {
       "Rajbhandari et al., \"ZeRO\", SC 2020 (16 bytes per parameter with Adam, per-stage "
       "sharding); Korthikanti et al., MLSys 2023 (activations); threshold damscope's: under 10 % "
       "headroom, a larger batch does not fit";
+  r.cuda_recommendation =
+      "Make room for the batch: narrower types (bf16/fp16) for weights and activations, smaller "
+      "batches with accumulation, recomputation of intermediates instead of storing them, and "
+      "the state split over several GPUs.";
+  r.jax_recommendation =
+      "Make room for the batch: bf16 parameters and activations, gradient accumulation over "
+      "smaller batches, rematerialisation (jax.checkpoint), and parameters and optimizer state "
+      "sharded over the devices with jax.sharding; the summary's memory line gives the per-GPU "
+      "figure of each ZeRO-style stage.";
+  r.trainer_recommendation =
+      "Make room for the batch: a smaller --batch, --precision bf16, or a smaller --config; the "
+      "summary's memory line gives the per-GPU figure.";
   rules.push_back(r);
 
   r = {};

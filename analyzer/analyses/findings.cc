@@ -362,7 +362,8 @@ std::string formatValue(double v) {
 
 // The finding of `rule` if its metric is known and reaches the threshold; on
 // a CPU run in the rule's CPU words, if it applies there at all.
-std::optional<Finding> evaluate(const FindingRule& rule, const Metrics& metrics, bool cpu_run) {
+std::optional<Finding> evaluate(const FindingRule& rule, const Metrics& metrics, bool cpu_run,
+                                Framework framework) {
   if (cpu_run && rule.gpu_only) return std::nullopt;
   const std::optional<double> value = metrics.get(rule.metric);
   if (!value) return std::nullopt;  // unknown for this trace: the rule cannot judge
@@ -380,8 +381,7 @@ std::optional<Finding> evaluate(const FindingRule& rule, const Metrics& metrics,
   if (const size_t at = f.title.find("{value}"); at != std::string::npos) {
     f.title.replace(at, 7, formatValue(*value));
   }
-  f.recommendation =
-      cpu_run && !rule.cpu_recommendation.empty() ? rule.cpu_recommendation : rule.recommendation;
+  f.recommendation = recommendationFor(rule, framework, cpu_run);
   if (rule.gain_metric) {
     if (const std::optional<double> gain = metrics.get(*rule.gain_metric)) {
       f.max_gain_pct = std::clamp(*gain * rule.gain_factor, 0.0, 100.0);
@@ -541,7 +541,8 @@ FindingsReport computeFindings(const FindingInputs& inputs, const FindingsOption
   const PageableCopies pageable = pageableCopies(inputs);
   report.metrics = computeMetrics(inputs, pageable);
   for (const FindingRule& rule : options.rules) {
-    std::optional<Finding> f = evaluate(rule, report.metrics, inputs.input.cpuRun());
+    std::optional<Finding> f =
+        evaluate(rule, report.metrics, inputs.input.cpuRun(), inputs.framework);
     if (!f) continue;
     if (const size_t at = f->title.find("{slow_steps}"); at != std::string::npos) {
       f->title.replace(at, 12, slowStepWords(inputs.slow_steps, inputs.steps));
@@ -561,13 +562,34 @@ bool isCrossRankMetric(Metric metric) {
   return metric == Metric::kStragglerSlowdownPct || metric == Metric::kStragglerWaitPct;
 }
 
+const std::string& recommendationFor(const FindingRule& rule, Framework framework, bool cpu_run) {
+  if (cpu_run && !rule.cpu_recommendation.empty()) return rule.cpu_recommendation;
+  switch (framework) {
+    case Framework::kPyTorch:
+      break;
+    case Framework::kTrainer:
+      if (!rule.trainer_recommendation.empty()) return rule.trainer_recommendation;
+      if (!rule.cuda_recommendation.empty()) return rule.cuda_recommendation;
+      break;
+    case Framework::kJax:
+      if (!rule.jax_recommendation.empty()) return rule.jax_recommendation;
+      if (!rule.cuda_recommendation.empty()) return rule.cuda_recommendation;
+      break;
+    case Framework::kCuda:
+      if (!rule.cuda_recommendation.empty()) return rule.cuda_recommendation;
+      break;
+  }
+  return rule.recommendation;
+}
+
 void addCrossRankFindings(FindingsReport& report, double straggler_slowdown_pct,
-                          double straggler_wait_pct, const FindingsOptions& options) {
+                          double straggler_wait_pct, Framework framework,
+                          const FindingsOptions& options) {
   report.metrics.set(Metric::kStragglerSlowdownPct, straggler_slowdown_pct);
   report.metrics.set(Metric::kStragglerWaitPct, straggler_wait_pct);
   for (const FindingRule& rule : options.rules) {
     if (!isCrossRankMetric(rule.metric)) continue;
-    if (std::optional<Finding> f = evaluate(rule, report.metrics, /*cpu_run=*/false)) {
+    if (std::optional<Finding> f = evaluate(rule, report.metrics, /*cpu_run=*/false, framework)) {
       report.findings.push_back(std::move(*f));
     }
   }

@@ -66,6 +66,7 @@
 #include "analyzer/analyses/analysis_input.h"
 #include "analyzer/analyses/analysis_window.h"
 #include "analyzer/analyses/data_loss.h"
+#include "analyzer/analyses/framework.h"
 #include "analyzer/analyses/gpu_utilization.h"
 #include "analyzer/analyses/idle_gaps.h"
 #include "analyzer/analyses/kernel_breakdown.h"
@@ -185,7 +186,15 @@ struct FindingRule {
   double high_threshold = std::numeric_limits<double>::quiet_NaN();  // NaN: never high
   Severity severity = Severity::kMedium;                             // when fired and not high
   std::string title;  // "{value}" is replaced by the metric, one decimal
+  // What to change, in the words of the trace's framework (framework.h):
+  // `recommendation` speaks PyTorch; a CUDA program gets cuda_recommendation,
+  // a JAX one jax_recommendation (else the CUDA words), the bundled trainer
+  // trainer_recommendation (its own flags; else the CUDA words). Empty:
+  // `recommendation` serves, as it names nothing framework-specific.
   std::string recommendation;
+  std::string cuda_recommendation;
+  std::string jax_recommendation;
+  std::string trainer_recommendation;
   // On a CPU run (cpu_device_work.h): what the finding says instead, where
   // the GPU wording would be wrong (empty: the same); or the rule does not
   // apply at all (launch, stream, SM, tensor-core and GPU-memory rules).
@@ -261,6 +270,7 @@ struct FindingsOptions {
 // Everything the rules read.
 struct FindingInputs {
   const AnalysisInput& input;
+  Framework framework;
   const StepReport& steps;
   const WindowReport& window;
   const GapReport& gaps;
@@ -296,7 +306,12 @@ FindingsReport computeFindings(const FindingInputs& inputs, const FindingsOption
 // the findings of the rules on them. Such rules attach no event evidence, so
 // this needs no event tables.
 void addCrossRankFindings(FindingsReport& report, double straggler_slowdown_pct,
-                          double straggler_wait_pct, const FindingsOptions& options);
+                          double straggler_wait_pct, Framework framework,
+                          const FindingsOptions& options);
+
+// The rule's recommendation for a run of `framework` (FindingRule); on a CPU
+// run, cpu_recommendation where the rule has one.
+const std::string& recommendationFor(const FindingRule& rule, Framework framework, bool cpu_run);
 // Takes back what addCrossRankFindings added (its metrics unknown again, its
 // findings gone): a rank's stored results compared again with other ranks.
 void removeCrossRankFindings(FindingsReport& report);

@@ -118,9 +118,15 @@ Result<RankAnalysis> analyzeRank(const TraceTables& tables, const AnalysisOption
   a.lints = computeKernelLints(in, a.window, a.work, a.scorecard.device, options.lints);
   addNotes(a, "lints", a.lints.notes);
   a.slow_steps = computeSlowSteps(in, a.steps, a.window, a.scorecard);
-  const FindingInputs inputs{in,         a.steps,       a.window,    a.gaps, a.kernels,
-                             a.launches, a.utilization, a.scorecard, a.loss, a.mfu,
-                             a.memory,   a.roofline,    a.lints,     a.slow_steps};
+  a.framework = detectFramework(in);
+  const FindingInputs inputs{in,         a.framework.framework,
+                             a.steps,    a.window,
+                             a.gaps,     a.kernels,
+                             a.launches, a.utilization,
+                             a.scorecard, a.loss,
+                             a.mfu,      a.memory,
+                             a.roofline, a.lints,
+                             a.slow_steps};
   a.findings = computeFindings(inputs, options.findings);
   DAMSCOPE_RETURN_IF_ERROR(next());
   progress.report(1.0);

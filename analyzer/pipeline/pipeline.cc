@@ -265,7 +265,8 @@ void compareRanks(std::vector<OpenedRank>& ranks, const AnalysisOptions& options
                               c.median_step_ns > 0;
       const double wait_pct =
           waited_for ? 100.0 * double(c.median_start_skew_ns) / double(c.median_step_ns) : 0.0;
-      addCrossRankFindings(r.findings, c.slower_than_median_pct, wait_pct, options.findings);
+      addCrossRankFindings(r.findings, c.slower_than_median_pct, wait_pct, r.framework,
+                           options.findings);
     }
   }
   run.cross_rank = std::move(report.ranks);

@@ -93,6 +93,7 @@ std::string header(const RankResult& a, size_t ranks) {
   if (a.device) {
     sub += deviceLabel(a) + " · ";
   }
+  sub += std::string(frameworkLabel(a.framework)) + " · ";
   sub += stepsLine(a);
   return fmt::format(
       "<header><h1>Why is this run slow?</h1><p class=\"sub mono\">{}</p>"

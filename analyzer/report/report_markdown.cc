@@ -74,6 +74,7 @@ std::string renderMarkdownReport(const RunResult& run, const ReportOptions& o) {
   if (a.device) {
     sub += deviceLabel(a) + " · ";
   }
+  sub += std::string(frameworkLabel(a.framework)) + " · ";
   out += markdownEscape(sub + stepsLine(a)) + "\n\n";
   out += verdictPart(a);
 

@@ -277,6 +277,7 @@ std::string formatRankSummary(const RankResult& a, const SummaryTextOptions& tex
   std::string header = terminalName(a.source);
   if (a.rank) header += fmt::format("  rank {}", *a.rank);
   if (a.device && !a.device_name.empty()) header += "  " + terminalName(deviceLabel(a));
+  header += fmt::format("  [{}]", frameworkLabel(a.framework));
   std::string out = header + "\n" + terminalName(stepsLine(a)) + "\n\n";
   out += verdictLines(a);
   out += findingLines(a, text);

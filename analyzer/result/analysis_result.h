@@ -141,6 +141,8 @@ struct RankResult {
   // kCpu: a CPU run (cpu_device_work.h); launch statistics, streams, SM
   // efficiency and occupancy do not apply.
   DeviceKind device_kind = DeviceKind::kGpu;
+  // Whose words the recommendations use (framework.h).
+  Framework framework = Framework::kPyTorch;
 
   WindowResult window;
   StepSource step_source = StepSource::kNone;

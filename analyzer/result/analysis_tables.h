@@ -59,6 +59,10 @@ namespace damscope {
     inJson("device_name", JsonForm::kTextOrNull))                                                  \
   X(std::string, device_kind, kNullable, "`gpu`, or `cpu` on a CPU run (see \"CPU runs\")",        \
     x.device_kind, inJson("device_kind"))                                                          \
+  X(std::string, framework, kNullable,                                                             \
+    "`pytorch`, `jax`, `cuda` (no framework) or `trainer` (the bundled GPT-2 trainer): whose "      \
+    "words the recommendations use (Findings)",                                                    \
+    x.framework, inJson("framework"))                                                              \
   X(std::string, verdict, kNotNull,                                                                \
     "`data-bound`, `host-bound`, `communication-bound`, `memory-bound`, `compute-bound`, "         \
     "`starved` (the largest stall is idle the trace does not explain), `none`",                    \

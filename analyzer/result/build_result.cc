@@ -93,7 +93,7 @@ std::vector<GapResult> gapResults(const RankAnalysis& a) {
     }
     r.evidence_table = g.evidence_table;
     r.evidence_id = row(g.evidence_row);
-    out.push_back(std::move(r));
+    out.push_back(r);
   }
   return out;
 }
@@ -146,6 +146,7 @@ RankResult buildRankResult(const RankAnalysis& a, const std::string& source,
       break;
     }
   }
+  r.framework = a.framework.framework;
   if (const DeviceUtilization* u = a.utilization.primaryDevice()) {
     r.device = u->device;
     if (a.input->cpuRun()) r.device_kind = DeviceKind::kCpu;

@@ -187,6 +187,7 @@ constexpr size_t vocabularySize() {
   if constexpr (std::is_same_v<E, MetricSource>) return 3;
   if constexpr (std::is_same_v<E, Remedy>) return kRemedyCount;
   if constexpr (std::is_same_v<E, DeviceKind>) return 2;
+  if constexpr (std::is_same_v<E, Framework>) return kFrameworkCount;
 }
 
 // Reads rows back, keeping the first thing that is wrong with them: the
