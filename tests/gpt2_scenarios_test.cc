@@ -181,6 +181,14 @@ TEST(Gpt2Scenarios, StragglerJobNamesTheSlowRank) {
   EXPECT_GE(d.ranks[1]["cross_rank"]["last_to_start_pct"].get<double>(), 75.0);
   EXPECT_TRUE(hasFinding(d.ranks[1], "straggler_wait"));
   EXPECT_FALSE(hasFinding(d.ranks[0], "straggler_wait"));
+  // The finding says why (issue 29 §4): the extra host work before the
+  // all-reduce, about the 400 ms of --straggler-ms per step.
+  for (const nlohmann::json& f : d.ranks[1]["findings"]) {
+    if (f["rule"] != "straggler_wait") continue;
+    const std::string title = f["title"];
+    EXPECT_NE(title.find(": it spends +"), std::string::npos) << title;
+    EXPECT_NE(title.find(" per step on host/launch stall ("), std::string::npos) << title;
+  }
   // Rank 0 waits for rank 1 inside the all-reduce: exposed communication.
   EXPECT_GT(d.ranks[0]["scorecard"]["exposed_communication"].get<double>(), 15.0);
 }

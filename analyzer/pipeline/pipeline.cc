@@ -10,6 +10,7 @@
 #include "analyzer/analyses/cpu_device_work.h"
 #include "analyzer/pipeline/job_consistency.h"
 #include "analyzer/pipeline/parallel_ranks.h"
+#include "analyzer/pipeline/straggler_cause.h"
 #include "analyzer/result/analysis_store.h"
 #include "analyzer/result/result_rows.h"
 #include "base/pending_file.h"
@@ -267,6 +268,13 @@ void compareRanks(std::vector<OpenedRank>& ranks, const AnalysisOptions& options
           waited_for ? 100.0 * double(c.median_start_skew_ns) / double(c.median_step_ns) : 0.0;
       addCrossRankFindings(r.findings, c.slower_than_median_pct, wait_pct, r.framework,
                            options.findings);
+      // The straggler's findings say what it spends that the median rank
+      // does not.
+      for (Finding& f : r.findings.findings) {
+        if (!isCrossRankMetric(f.metric)) continue;
+        const std::string cause = stragglerCauseWords(stragglerCause(r, results));
+        if (!cause.empty()) f.title += ": " + cause;
+      }
     }
   }
   run.cross_rank = std::move(report.ranks);
