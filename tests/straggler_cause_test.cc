@@ -34,13 +34,19 @@ RankResult rankOf(double host_ms, double data_ms, double comm_ms, double gemm_ms
   return r;
 }
 
+std::vector<const RankResult*> jobOf(const std::vector<RankResult>& ranks) {
+  std::vector<const RankResult*> job;
+  job.reserve(ranks.size());
+  for (const RankResult& r : ranks) job.push_back(&r);
+  return job;
+}
+
 TEST(StragglerCause, NamesWhatItSpendsThatTheMedianRankDoesNot) {
   // Rank 3 spends 41 ms more on data; the others wait for it in the
   // all-reduce (their exposed communication), which is not its cause.
   std::vector<RankResult> ranks = {rankOf(2, 1, 45, 50), rankOf(3, 2, 44, 50), rankOf(2, 1, 46, 51),
                                    rankOf(2, 42, 2, 50)};
-  std::vector<const RankResult*> job;
-  for (const RankResult& r : ranks) job.push_back(&r);
+  const std::vector<const RankResult*> job = jobOf(ranks);
   const StragglerCause c = stragglerCause(ranks[3], job);
   ASSERT_EQ(c.excesses.size(), 1u);
   EXPECT_EQ(c.excesses[0].what, "data stall");
@@ -55,8 +61,7 @@ TEST(StragglerCause, NamesWhatItSpendsThatTheMedianRankDoesNot) {
 
 TEST(StragglerCause, SlowerKernelsAreNamedByCategoryAndOp) {
   std::vector<RankResult> ranks = {rankOf(2, 1, 30, 50), rankOf(2, 1, 30, 50), rankOf(2, 1, 2, 80)};
-  std::vector<const RankResult*> job;
-  for (const RankResult& r : ranks) job.push_back(&r);
+  const std::vector<const RankResult*> job = jobOf(ranks);
   const StragglerCause c = stragglerCause(ranks[2], job);
   ASSERT_EQ(c.excesses.size(), 3u);
   // Three 30 ms excesses: in name order.
@@ -70,7 +75,7 @@ TEST(StragglerCause, SlowerKernelsAreNamedByCategoryAndOp) {
 
 TEST(StragglerCause, NothingToSayWithoutStepsOrExcess) {
   std::vector<RankResult> ranks = {rankOf(2, 1, 30, 50), rankOf(2, 1, 30, 50)};
-  std::vector<const RankResult*> job = {&ranks[0], &ranks[1]};
+  const std::vector<const RankResult*> job = jobOf(ranks);
   const StragglerCause same = stragglerCause(ranks[1], job);
   EXPECT_TRUE(same.excesses.empty());
   EXPECT_EQ(stragglerCauseWords(same),
