@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "analyzer/analyses/intervals.h"
+#include "analyzer/analyses/launch_thread_cpu.h"
 #include "analyzer/analyses/op_breakdown.h"
 
 namespace damscope {
@@ -546,6 +547,11 @@ FindingsReport computeFindings(const FindingInputs& inputs, const FindingsOption
     if (!f) continue;
     if (const size_t at = f->title.find("{slow_steps}"); at != std::string::npos) {
       f->title.replace(at, 12, slowStepWords(inputs.slow_steps, inputs.steps));
+    }
+    // Host/launch stall: busy launching, or waiting on something else?
+    if (rule.metric == Metric::kHostStallPct) {
+      const std::string words = launchThreadWords(launchThreadCpu(inputs.input, inputs.gaps));
+      if (!words.empty()) f->title += "; " + words;
     }
     f->evidence = collectEvidence(inputs, rule.evidence, options.evidence_per_kind, pageable);
     std::stable_sort(
