@@ -34,6 +34,10 @@ TEST(CrossRank, ConsistentlySlowRankIsAStraggler) {
   EXPECT_EQ(r.ranks[0].median_start_skew_ns, 65);
   EXPECT_DOUBLE_EQ(r.ranks[2].last_to_start_pct, 100.0);
   EXPECT_DOUBLE_EQ(r.ranks[0].last_to_start_pct, 0.0);
+  // Each waits inside the collectives for the last to arrive (rank 2).
+  EXPECT_EQ(r.ranks[0].peer_wait_ns, (40 - 0) + (1090 - 1000));
+  EXPECT_EQ(r.ranks[1].peer_wait_ns, (40 - 5) + (1090 - 1005));
+  EXPECT_EQ(r.ranks[2].peer_wait_ns, 0);
 }
 
 TEST(CrossRank, RankOthersWaitForInSynchronisedStepsIsAStraggler) {

@@ -100,6 +100,7 @@ CrossRankReport computeCrossRank(const std::vector<RankTimeline>& ranks,
     const int64_t skew = c.skewNs();
     skews.push_back(skew);
     ++last_count[last];
+    for (size_t r = 0; r < n; ++r) report.ranks[r].peer_wait_ns += *latest - c.start_ns[r];
     if (wait_threshold_ns > 0 && double(skew) > wait_threshold_ns) {
       ++waited;
       ++waited_for[last];

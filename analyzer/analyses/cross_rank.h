@@ -73,6 +73,16 @@ struct RankComparison {
   int64_t median_start_skew_ns = 0;  // over the matched collectives (same for every rank)
   int64_t max_start_skew_ns = 0;
   double last_to_start_pct = 0;  // share of matched collectives this rank started last
+  // Communication: waiting for peers versus transfer (issue 29 §3). Inside a
+  // collective a rank first waits for the last rank to arrive, then moves
+  // data: peer_wait_ns sums, over the matched collectives, the latest rank's
+  // start minus this rank's. Of the rank's exposed communication (its
+  // scorecard axis), waiting_pct is that wait (at most all of it) and
+  // transfer_pct the rest, both % of its analysed steps' time; filled by the
+  // pipeline, which has the scorecard.
+  int64_t peer_wait_ns = 0;
+  double waiting_pct = 0;
+  double transfer_pct = 0;
   bool operator==(const RankComparison&) const = default;
 };
 

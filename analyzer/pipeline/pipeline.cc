@@ -255,7 +255,17 @@ void compareRanks(std::vector<OpenedRank>& ranks, const AnalysisOptions& options
   report.notes.insert(report.notes.begin(), inconsistencies.begin(), inconsistencies.end());
   for (size_t i = 0; i < ranks.size(); ++i) {
     RankResult& r = ranks[i].result;
-    r.comparison = report.ranks[i];
+    RankComparison& compared = report.ranks[i];
+    // The exposed communication split: waiting for peers, then transfer.
+    if (compared.collectives > 0 && r.scorecard && r.scorecard->run.total() > 0) {
+      const Scorecard& card = r.scorecard->run;
+      const int64_t exposed = card.ns[static_cast<size_t>(Axis::kExposedCommunication)];
+      const int64_t waiting = std::min(compared.peer_wait_ns, exposed);
+      const auto total = static_cast<double>(card.total());
+      compared.waiting_pct = 100.0 * static_cast<double>(waiting) / total;
+      compared.transfer_pct = 100.0 * static_cast<double>(exposed - waiting) / total;
+    }
+    r.comparison = compared;
     for (const std::string& n : report.notes) r.notes.push_back({"cross_rank", n});
     if (r.comparison->steps > 0) {
       // A straggler by collective start, not by step time (cross_rank.h):

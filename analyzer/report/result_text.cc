@@ -101,8 +101,11 @@ std::string verdictLines(const RankResult& a) {
   for (size_t x = 0; x < kAxisCount; ++x) {
     const Axis axis = static_cast<Axis>(x);
     const std::string blocks = bar(run.pct(axis));
-    out += fmt::format("  {:<24}{:>7}{}{}\n", axisLabel(axis), percent(run.pct(axis)),
-                       blocks.empty() ? "" : "  ", blocks);
+    std::string split;
+    if (axis == Axis::kExposedCommunication && run.pct(axis) > 0)
+      split = "  " + communicationSplitWords(a);
+    out += fmt::format("  {:<24}{:>7}{}{}{}\n", axisLabel(axis), percent(run.pct(axis)),
+                       blocks.empty() ? "" : "  ", blocks, split);
   }
   return out;
 }

@@ -130,6 +130,14 @@ std::string opRooflineWords(const OpRow& op) {
   return out;
 }
 
+std::string communicationSplitWords(const RankResult& a) {
+  if (!a.comparison || a.comparison->collectives == 0) {
+    return "(waiting for other ranks versus transfer: needs the other ranks' traces)";
+  }
+  return fmt::format("(waiting for other ranks {}, transfer {})",
+                     percent(a.comparison->waiting_pct), percent(a.comparison->transfer_pct));
+}
+
 std::string gainWords(const Finding& f) {
   if (f.kind == FindingKind::kTraceQuality) return "about the trace, not the run: no speed-up";
   if (f.max_gain_pct) return fmt::format("saves at most {} of step time", percent(f.max_gain_pct));

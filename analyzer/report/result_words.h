@@ -44,6 +44,11 @@ std::string opRooflineWords(const OpRow& op);
 // "saves at most 12.3 % of step time", or why no bound is stated.
 std::string gainWords(const Finding& finding);
 
+// Exposed communication split (cross_rank.h RankComparison): "(waiting for
+// other ranks 12.0 %, transfer 6.7 %)", or with one rank "(waiting for other
+// ranks versus transfer: needs the other ranks' traces)".
+std::string communicationSplitWords(const RankResult& rank);
+
 // What a document lists of a longer list: the first `max` items, and how
 // many it leaves to the full tables ("3 more ..."). One selection for every
 // rendering: the findings of a rank (the rule engine orders them most

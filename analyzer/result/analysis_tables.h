@@ -574,6 +574,16 @@ namespace damscope {
     inJson("max_start_skew_us", JsonForm::kMicroseconds))                                         \
   X(double, last_to_start_pct, percent(kNullable), "share of collectives this rank entered last", \
     x.last_to_start_pct, inJson("last_to_start_pct", JsonForm::kPct))                             \
+  X(int64_t, peer_wait_ns, nonNegative(kNotNull),                                                 \
+    "summed over the matched collectives: the last rank's start minus this rank's (its wait for " \
+    "peers)",                                                                                     \
+    x.peer_wait_ns, inJson("peer_wait_us", JsonForm::kMicroseconds))                              \
+  X(double, waiting_pct, percent(kNotNull),                                                       \
+    "of its exposed communication, the wait for peers, % of its analysed steps' time",            \
+    x.waiting_pct, inJson("waiting_pct", JsonForm::kPct))                                         \
+  X(double, transfer_pct, percent(kNotNull),                                                      \
+    "the rest of its exposed communication: transfer, % of its analysed steps' time",             \
+    x.transfer_pct, inJson("transfer_pct", JsonForm::kPct))                                       \
   X(int32_t, this_rank, flag(kNotNull), "1: the rank this file holds", kByCode, kNoJson)
 
 // x: a StepMfu.

@@ -580,6 +580,9 @@ CREATE TABLE rank_comparison (
   median_start_skew_ns INTEGER NOT NULL,
   max_start_skew_ns INTEGER NOT NULL,
   last_to_start_pct REAL,
+  peer_wait_ns INTEGER NOT NULL,
+  waiting_pct REAL NOT NULL,
+  transfer_pct REAL NOT NULL,
   this_rank INTEGER NOT NULL
 );
 CREATE TABLE mfu_steps (
