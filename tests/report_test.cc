@@ -82,6 +82,29 @@ TEST(Report, FindingsSayWhichOpAndModuleIsBehindThem) {
   EXPECT_TRUE(found) << findings.dump(1);
 }
 
+// Exposed communication says whether it is waiting for other ranks or
+// transfer, and that one rank alone cannot tell.
+TEST(Report, ExposedCommunicationIsSplitIntoWaitingAndTransfer) {
+  RunResult run = runOf(testing::goldenStepTrace());
+  RankResult& a = run.ranks.front();
+  ASSERT_TRUE(a.scorecard);
+  EXPECT_NE(renderHtmlReport(run, std::nullopt)
+                .find("(waiting for other ranks versus transfer: needs the other ranks&#39; "
+                      "traces)"),
+            std::string::npos);
+  RankComparison c;
+  c.collectives = 4;
+  c.waiting_pct = 10.5;
+  c.transfer_pct = 2.5;
+  a.comparison = c;
+  EXPECT_NE(renderHtmlReport(run, std::nullopt)
+                .find("exposed communication 13.0 % (waiting for other ranks 10.5 %, transfer "
+                      "2.5 %)"),
+            std::string::npos);
+  EXPECT_NE(formatRunSummary(run).find("(waiting for other ranks 10.5 %, transfer 2.5 %)"),
+            std::string::npos);
+}
+
 TEST(Report, EscapingCoversEveryMarkupCharacter) {
   EXPECT_EQ(htmlEscape("a&b<c>d\"e'f\x1bg"), "a&amp;b&lt;c&gt;d&quot;e&#39;fg");
   EXPECT_EQ(markdownEscape("x|y\nz#"), "x\\|y z\\#");

@@ -125,8 +125,12 @@ std::string verdictSection(const RankResult& a) {
   out += "<h3>Where the step time goes</h3>" + scorecardBarSvg(run) + "<ul class=\"legend\">";
   for (size_t x = 0; x < kAxisCount; ++x) {
     const Axis axis = static_cast<Axis>(x);
-    out +=
-        legendItem(axisColour(axis), fmt::format("{} {}", axisLabel(axis), percent(run.pct(axis))));
+    std::string label = fmt::format("{} {}", axisLabel(axis), percent(run.pct(axis)));
+    // Exposed communication: waiting for other ranks versus transfer.
+    if (axis == Axis::kExposedCommunication && run.pct(axis) > 0) {
+      label += " " + communicationSplitWords(a);
+    }
+    out += legendItem(axisColour(axis), label);
   }
   return out + "</ul></section>";
 }
