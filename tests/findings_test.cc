@@ -317,14 +317,8 @@ TEST(Findings, KernelsFarBelowTheirRoofAreNamedWithTheirHeadroom) {
 // "Which op or layer is it?": a kernel cited as evidence names the op that
 // launched it and that op's module; one launched outside every op names none.
 TEST(Findings, KernelEvidenceNamesTheOpAndModuleBehindIt) {
-  TraceBuilder b;
-  b.device(0, 108, int64_t{40} << 30);
-  b.tables().devices.name[0] = b.tables().strings.intern("NVIDIA A100-SXM4-40GB");
-  b.step(0, 1000, 1);
-  b.range(1, 400, "nn.Module: Linear_0", "python_function");
-  b.range(2, 390, "aten::mm");
-  b.range(3, 380, R"({"op":"gemm","flops":1e9,"bytes":1e5})", "nvtx", 0, "damscope");
-  const int64_t in_op = b.kernel(10, 300, "ampere_bf16_s16816gemm_bf16_64x64_slow", b.call(5, 2));
+  TraceBuilder b = testing::gemmInModuleTrace();
+  const int64_t in_op = 0;  // the trace's one kernel so far
   b.range(500, 300, R"({"op":"gemm","flops":1e9,"bytes":1e5})", "nvtx", 0, "damscope");
   const int64_t bare = b.kernel(510, 200, "ampere_bf16_s16816gemm_bf16_64x64_bare", b.call(505, 2));
   const FindingsReport r = findingsOf(b.build());

@@ -56,15 +56,7 @@ TEST(Report, NamesFromTheTraceAreEscaped) {
 // Every rendering names the op and module behind a finding's evidence, from
 // the one list result_words.h makes of them.
 TEST(Report, FindingsSayWhichOpAndModuleIsBehindThem) {
-  testing::TraceBuilder b;
-  b.device(0, 108, int64_t{40} << 30);
-  b.tables().devices.name[0] = b.tables().strings.intern("NVIDIA A100-SXM4-40GB");
-  b.step(0, 1000, 1);
-  b.range(1, 400, "nn.Module: Linear_0", "python_function");
-  b.range(2, 390, "aten::mm");
-  b.range(3, 380, R"({"op":"gemm","flops":1e9,"bytes":1e5})", "nvtx", 0, "damscope");
-  b.kernel(10, 300, "ampere_bf16_s16816gemm_bf16_64x64_slow", b.call(5, 2));
-  const RunResult run = runOf(b.build());
+  const RunResult run = runOf(testing::gemmInModuleTrace().build());
   const std::string words = "aten::mm in Linear_0";
   EXPECT_NE(formatRunSummary(run).find("behind it: " + words), std::string::npos);
   EXPECT_NE(renderMarkdownReport(run).find("behind it: aten::mm in Linear\\_0"), std::string::npos)

@@ -68,4 +68,10 @@ namespace damscope::testing {
 //   compute 170, other 60 (of 1000).
 TraceTables goldenStepTrace();
 
+// One 1 ms step on an A100 whose GEMM kernel (10..310 µs, 1 GFLOP annotated,
+// a tenth of its roofline ceiling) is launched by aten::mm inside the module
+// Linear_0: what a finding's evidence names as the op and module behind it.
+// The builder is returned so that a test can add to it.
+TraceBuilder gemmInModuleTrace();
+
 }  // namespace damscope::testing
