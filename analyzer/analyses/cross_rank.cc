@@ -5,19 +5,9 @@
 #include <climits>
 #include <map>
 
+#include "base/median.h"
+
 namespace damscope {
-namespace {
-
-template <typename T>
-double median(std::vector<T> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? static_cast<double>(v[n / 2])
-               : (static_cast<double>(v[n / 2 - 1]) + static_cast<double>(v[n / 2])) / 2.0;
-}
-
-}  // namespace
 
 CrossRankReport computeCrossRank(const std::vector<RankTimeline>& ranks,
                                  const CrossRankOptions& options) {

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "base/median.h"
+
 namespace damscope {
 namespace {
 
@@ -34,10 +36,7 @@ std::vector<Sample> mainThreadSamples(const AnalysisInput& in) {
     out[i].end = out[i + 1].start;
     intervals.push_back(out[i].end - out[i].start);
   }
-  std::nth_element(intervals.begin(),
-                   intervals.begin() + static_cast<std::ptrdiff_t>(intervals.size() / 2),
-                   intervals.end());
-  out.back().end = out.back().start + intervals[intervals.size() / 2];
+  out.back().end = out.back().start + static_cast<int64_t>(median(intervals));
   return out;
 }
 

@@ -7,18 +7,14 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "base/median.h"
+
 namespace damscope {
 namespace {
 
-// The median of `v` (reordered), the mean of the middle two for an even count.
-int64_t medianOf(std::vector<int64_t> v) {
-  if (v.empty()) return 0;
-  const size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
-  const int64_t upper = v[mid];
-  if (v.size() % 2 == 1) return upper;
-  const int64_t lower = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
-  return lower + (upper - lower) / 2;
+// The median of durations, in whole ns.
+int64_t medianOf(const std::vector<int64_t>& v) {
+  return static_cast<int64_t>(median(v));
 }
 
 // The smallest distance between consecutive slow step numbers, when every
@@ -110,9 +106,9 @@ SlowStepReport computeSlowSteps(const AnalysisInput& input, const StepReport& st
   for (int64_t d : durations)
     deviations.push_back(d > report.median_ns ? d - report.median_ns : report.median_ns - d);
   report.mad_ns = medianOf(deviations);
-  const auto median = static_cast<double>(report.median_ns);
+  const auto typical = static_cast<double>(report.median_ns);
   report.threshold_ns = static_cast<int64_t>(std::max(
-      median + kMadFactor * 1.4826 * static_cast<double>(report.mad_ns), median * kMinSlowdown));
+      typical + kMadFactor * 1.4826 * static_cast<double>(report.mad_ns), typical * kMinSlowdown));
 
   std::vector<char> is_slow(judged.size(), 0);
   std::vector<size_t> slow_position(judged.size(), 0);
@@ -127,7 +123,7 @@ SlowStepReport computeSlowSteps(const AnalysisInput& input, const StepReport& st
     SlowStep slow;
     slow.step = judged[j];
     slow.extra_ns = step.duration() - report.median_ns;
-    slow.ratio = median > 0 ? static_cast<double>(step.duration()) / median : 0;
+    slow.ratio = typical > 0 ? static_cast<double>(step.duration()) / typical : 0;
     report.slow.push_back(slow);
     slow_numbers.push_back(step.number);
     extra += slow.extra_ns;

@@ -280,10 +280,11 @@ void compareRanks(std::vector<OpenedRank>& ranks, const AnalysisOptions& options
                            options.findings);
       // The straggler's findings say what it spends that the median rank
       // does not.
+      std::optional<std::string> cause;  // computed once, for the first such finding
       for (Finding& f : r.findings.findings) {
         if (!isCrossRankMetric(f.metric)) continue;
-        const std::string cause = stragglerCauseWords(stragglerCause(r, results));
-        if (!cause.empty()) f.title += ": " + cause;
+        if (!cause) cause = stragglerCauseWords(stragglerCause(r, results));
+        if (!cause->empty()) f.title += ": " + *cause;
       }
     }
   }

@@ -7,15 +7,10 @@
 #include <cmath>
 #include <map>
 
+#include "base/median.h"
+
 namespace damscope {
 namespace {
-
-double medianOf(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t mid = v.size() / 2;
-  return v.size() % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
-}
 
 // A rank's figures per analysed step, by name.
 std::map<std::string, double> perStep(const RankResult& r) {
@@ -59,7 +54,7 @@ StragglerCause stragglerCause(const RankResult& rank, std::span<const RankResult
     all.push_back(perStep(*r));
     if (r->window.avg_step_ns) steps.push_back(*r->window.avg_step_ns);
   }
-  const double median_step = medianOf(steps);
+  const double median_step = median(steps);
   for (const auto& [what, ns] : mine) {
     std::vector<double> values;
     for (const auto& other : all) {
@@ -73,13 +68,13 @@ StragglerCause stragglerCause(const RankResult& rank, std::span<const RankResult
       }
     }
     if (values.empty()) continue;
-    const double median = medianOf(values);
+    const double typical = median(values);
     if (what.empty()) {
       cause.kernel_ns = ns;
-      cause.median_kernel_ns = median;
+      cause.median_kernel_ns = typical;
       continue;
     }
-    if (ns - median >= kMinExcess * median_step) cause.excesses.push_back({what, ns, median});
+    if (ns - typical >= kMinExcess * median_step) cause.excesses.push_back({what, ns, typical});
   }
   std::sort(cause.excesses.begin(), cause.excesses.end(),
             [](const RankExcess& a, const RankExcess& b) {
