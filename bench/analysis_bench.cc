@@ -195,6 +195,8 @@ void BM_AnalysisStages(benchmark::State& state) {
         "kernel_lints", [&] { return computeKernelLints(in, window, work, scorecard.device, {}); });
     const SlowStepReport slow_steps =
         time("slow_steps", [&] { return computeSlowSteps(in, steps, window, scorecard); });
+    const std::vector<StepCriticalPath> critical_paths = time(
+        "critical_path", [&] { return computeStepCriticalPaths(in, steps, window); });
     time("findings", [&] {
       const FindingInputs inputs{in,        detectFramework(in).framework,
                                  steps,     window,
@@ -203,7 +205,7 @@ void BM_AnalysisStages(benchmark::State& state) {
                                  scorecard, loss,
                                  mfu,       memory,
                                  roofline,  lints,
-                                 slow_steps};
+                                 slow_steps, critical_paths};
       return computeFindings(inputs, {});
     });
     // What the pipeline does with the reports: the result model, its rows.

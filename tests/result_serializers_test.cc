@@ -124,6 +124,7 @@ RankResult everyFigureKnown() {
       "1.03 waves: 33 blocks on 32 SMs x 1 block per SM";
   r.findings.findings.at(0).evidence.at(0).op = "aten::mm";
   r.findings.findings.at(0).evidence.at(0).module = "model.layers.0.mlp";
+  r.findings.findings.at(0).projection = PathProjection{38.7, 180'000'000, 111'300'000};
   r.notes.push_back({"mfu", "a note", Remedy::kTokens});
   r.comparison = RankComparison{3, "golden", 4, 1000, 2.5, true, 6, 30, 90, 50};
   return r;

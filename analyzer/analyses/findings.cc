@@ -512,6 +512,33 @@ std::optional<HostMoment> momentOf(const AnalysisInput& in, const EvidenceItem& 
   return HostMoment{t.api_calls.thread_id[c], t.api_calls.ts[c]};
 }
 
+// What freeing a stall's time does to the critical path: the stalls whose
+// cause is one bound of the path (a data stall is data loading on it, a
+// host stall the CPU's work, exposed communication the collectives').
+std::optional<PathProjection> projectionFor(Metric metric, const FindingInputs& in) {
+  std::optional<PathBound> bound;
+  switch (metric) {
+    case Metric::kDataStallPct:
+      bound = PathBound::kData;
+      break;
+    case Metric::kHostStallPct:
+      bound = PathBound::kCpu;
+      break;
+    case Metric::kExposedCommunicationPct:
+      bound = PathBound::kCommunication;
+      break;
+    default:
+      return std::nullopt;
+  }
+  std::vector<int64_t> step_ns;
+  std::vector<CriticalPath> paths;
+  for (const StepCriticalPath& p : in.critical_paths) {
+    step_ns.push_back(in.steps.steps[p.step].duration());
+    paths.push_back(p.path);
+  }
+  return projectWithout(*bound, step_ns, paths);
+}
+
 // Names the op and module behind every item that has a host moment: one
 // attribution pass per grouping for all findings together, and none when no
 // item has one.
@@ -553,6 +580,7 @@ FindingsReport computeFindings(const FindingInputs& inputs, const FindingsOption
       const std::string words = launchThreadWords(launchThreadCpu(inputs.input, inputs.gaps));
       if (!words.empty()) f->title += "; " + words;
     }
+    f->projection = projectionFor(rule.metric, inputs);
     f->evidence = collectEvidence(inputs, rule.evidence, options.evidence_per_kind, pageable);
     std::stable_sort(
         f->evidence.begin(), f->evidence.end(),

@@ -65,6 +65,7 @@
 
 #include "analyzer/analyses/analysis_input.h"
 #include "analyzer/analyses/analysis_window.h"
+#include "analyzer/analyses/critical_path.h"
 #include "analyzer/analyses/data_loss.h"
 #include "analyzer/analyses/framework.h"
 #include "analyzer/analyses/gpu_utilization.h"
@@ -258,6 +259,10 @@ struct Finding {
   double threshold = 0;
   std::string recommendation;
   std::optional<double> max_gain_pct;  // empty: no bound can be stated
+  // For a stall the critical path can free (data, host, communication): its
+  // share of the analysed steps' critical paths, and the mean step with it
+  // free (critical_path.h). Empty for other findings and without paths.
+  std::optional<PathProjection> projection;
   std::vector<EvidenceItem> evidence;  // grouped by source, in EvidenceSource order
   bool operator==(const Finding&) const = default;
 };
@@ -284,6 +289,7 @@ struct FindingInputs {
   const RooflineReport& roofline;
   const KernelLintReport& lints;
   const SlowStepReport& slow_steps;
+  const std::vector<StepCriticalPath>& critical_paths;
 };
 
 // A kernel reaching under this share of its roofline ceiling is limited by

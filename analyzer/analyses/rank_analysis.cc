@@ -118,6 +118,8 @@ Result<RankAnalysis> analyzeRank(const TraceTables& tables, const AnalysisOption
   a.lints = computeKernelLints(in, a.window, a.work, a.scorecard.device, options.lints);
   addNotes(a, "lints", a.lints.notes);
   a.slow_steps = computeSlowSteps(in, a.steps, a.window, a.scorecard);
+  DAMSCOPE_RETURN_IF_ERROR(next());
+  a.critical_paths = computeStepCriticalPaths(in, a.steps, a.window);
   a.framework = detectFramework(in);
   const FindingInputs inputs{in,         a.framework.framework,
                              a.steps,    a.window,
@@ -126,7 +128,7 @@ Result<RankAnalysis> analyzeRank(const TraceTables& tables, const AnalysisOption
                              a.scorecard, a.loss,
                              a.mfu,      a.memory,
                              a.roofline, a.lints,
-                             a.slow_steps};
+                             a.slow_steps, a.critical_paths};
   a.findings = computeFindings(inputs, options.findings);
   DAMSCOPE_RETURN_IF_ERROR(next());
   progress.report(1.0);

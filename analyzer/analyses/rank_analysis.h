@@ -98,6 +98,7 @@ struct RankAnalysis {
   ScorecardReport scorecard;
   KernelLintReport lints;
   SlowStepReport slow_steps;
+  std::vector<StepCriticalPath> critical_paths;  // per analysed step
   FrameworkReport framework;  // whose words the recommendations use
   FindingsReport findings;
   std::vector<AnalysisNote> notes;

@@ -51,6 +51,7 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
   border-radius: 10px; color: #fff; white-space: nowrap; }
 .badge.high { background: #c0392b; } .badge.medium { background: #d68910; } .badge.low { background: #7f8c8d; }
 .gain { color: var(--muted); font-size: 13.5px; }
+.projection { margin: -6px 0 8px; font-size: 13.5px; }
 .rule { color: var(--muted); font-size: 12px; }
 table { border-collapse: collapse; width: 100%; margin: 8px 0; font-size: 13.5px; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
@@ -206,6 +207,11 @@ std::string behindLine(const Finding& f) {
   return words.empty() ? "" : "<p class=\"behind\">Behind it: " + words + "</p>";
 }
 
+std::string projectionLine(const Finding& f) {
+  const std::string words = projectionWords(f);
+  return words.empty() ? "" : "<p class=\"projection\">Critical path: " + htmlEscape(words) + "</p>";
+}
+
 std::string findingsSection(const RankResult& a, const ReportOptions& o) {
   std::string out = "<h2>What to change first</h2>";
   const Shown<Finding> findings = shownFindings(a, o.max_findings);
@@ -215,9 +221,9 @@ std::string findingsSection(const RankResult& a, const ReportOptions& o) {
     out += fmt::format(
         "<div class=\"finding\"><div class=\"head\"><span class=\"badge {0}\">{0}</span>"
         "<h3>{1}. {2}</h3></div><p class=\"gain\">{3} <span class=\"rule\">· rule {4}</span></p>"
-        "<p>{5}</p>{6}{7}</div>",
+        "{5}<p>{6}</p>{7}{8}</div>",
         htmlEscape(toText(f.severity)), i + 1, htmlEscape(f.title), htmlEscape(gainWords(f)),
-        htmlEscape(f.rule), htmlEscape(f.recommendation), behindLine(f),
+        htmlEscape(f.rule), projectionLine(f), htmlEscape(f.recommendation), behindLine(f),
         evidenceTable(a, f, o.evidence_per_finding));
   }
   if (findings.more > 0) {

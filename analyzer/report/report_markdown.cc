@@ -87,9 +87,10 @@ std::string renderMarkdownReport(const RunResult& run, const ReportOptions& o) {
   if (findings.items.empty()) out += "Nothing crosses a rule's threshold.\n";
   for (size_t i = 0; i < findings.items.size(); ++i) {
     const Finding& f = findings.items[i];
-    out += fmt::format("{}. **[{}] {}** — {} (`{}`)  \n   {}\n", i + 1, toText(f.severity),
-                       markdownEscape(f.title), gainWords(f), markdownEscape(f.rule),
-                       markdownEscape(f.recommendation));
+    const std::string path = projectionWords(f);
+    out += fmt::format("{}. **[{}] {}** — {}{} (`{}`)  \n   {}\n", i + 1, toText(f.severity),
+                       markdownEscape(f.title), gainWords(f), path.empty() ? "" : "; " + path,
+                       markdownEscape(f.rule), markdownEscape(f.recommendation));
     const Shown<EvidenceItem> evidence = shownEvidence(f, kEvidencePerFinding);
     for (const EvidenceItem& item : evidence.items) {
       out += fmt::format(

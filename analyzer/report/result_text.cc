@@ -119,6 +119,9 @@ std::string findingLines(const RankResult& a, const SummaryTextOptions& text) {
     const std::string gain = gainWords(f);
     out += fmt::format("  {}. [{}] {}\n", i + 1, toText(f.severity), terminalName(f.title));
     out += fmt::format("     {} ({})\n", gain, f.rule);
+    if (const std::string path = projectionWords(f); !path.empty()) {
+      out += fmt::format("     {}\n", path);
+    }
     out += wrapText(terminalName(f.recommendation), 5);
     const std::string evidence = evidenceLine(f);
     if (!evidence.empty()) out += fmt::format("     evidence: {}\n", evidence);

@@ -144,6 +144,27 @@ std::string gainWords(const Finding& f) {
   return "gain cannot be bounded from the trace";
 }
 
+std::string_view stallWords(Metric metric) {
+  switch (metric) {
+    case Metric::kDataStallPct:
+      return "the data stall";
+    case Metric::kHostStallPct:
+      return "the host stall";
+    case Metric::kExposedCommunicationPct:
+      return "exposed communication";
+    default:
+      return "its cause";
+  }
+}
+
+std::string projectionWords(const Finding& f) {
+  if (!f.projection) return "";
+  const PathProjection& p = *f.projection;
+  return fmt::format("{} of the critical path: without it the median step takes ≈ {} (now {})",
+                     percent(p.on_path_pct), formatDuration(static_cast<double>(p.projected_step_ns)),
+                     formatDuration(static_cast<double>(p.step_ns)));
+}
+
 namespace {
 
 template <typename T>
@@ -242,9 +263,18 @@ std::vector<KeyFigure> keyFigures(const RankResult& a,
                                   const std::array<std::string, kRemedyCount>& remedies) {
   std::vector<KeyFigure> out;
   if (const std::optional<double> avg = a.window.avg_step_ns) {
-    out.push_back({"Step time", formatDuration(*avg),
-                   fmt::format("mean of {} analysed step{}", a.window.step_count,
-                               a.window.step_count == 1 ? "" : "s")});
+    std::string detail = fmt::format("mean of {} analysed step{}", a.window.step_count,
+                                     a.window.step_count == 1 ? "" : "s");
+    // The most important finding the critical path projects: what the
+    // step would be without its cause.
+    for (const Finding& f : a.findings.findings) {
+      if (!f.projection) continue;
+      detail += fmt::format("; ≈ {} without {} (median, critical path)",
+                            formatDuration(static_cast<double>(f.projection->projected_step_ns)),
+                            stallWords(f.metric));
+      break;
+    }
+    out.push_back({"Step time", formatDuration(*avg), detail});
     if (*avg > 0 && a.tokens_per_step) {
       out.push_back(
           {"Throughput",

@@ -43,6 +43,13 @@ std::string opRooflineWords(const OpRow& op);
 
 // "saves at most 12.3 % of step time", or why no bound is stated.
 std::string gainWords(const Finding& finding);
+// What freeing the finding's cause does to the critical path (critical_path.h):
+// "38.7 % of the critical path: without it the median step takes ≈ 111.3 ms
+// (now 179.7 ms)"; "" when the finding has no projection.
+std::string projectionWords(const Finding& finding);
+// "the data stall", "the host stall", "exposed communication": the cause a
+// projected finding's metric names.
+std::string_view stallWords(Metric metric);
 
 // Exposed communication split (cross_rank.h RankComparison): "(waiting for
 // other ranks 12.0 %, transfer 6.7 %)", or with one rank "(waiting for other

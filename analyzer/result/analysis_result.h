@@ -52,6 +52,7 @@ struct StepResult {
   int64_t gpu_launches = 0;
   std::optional<double> tokens_per_s;
   std::optional<double> samples_per_s;
+  std::optional<CriticalPath> critical_path;  // analysed steps (critical_path.h)
   bool operator==(const StepResult&) const = default;
 };
 

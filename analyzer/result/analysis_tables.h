@@ -294,7 +294,52 @@ namespace damscope {
   X(double, tokens_per_s, nonNegative(kNullable), "throughput over the aligned step",              \
     x.tokens_per_s, inJson("tokens_per_s"))                                                        \
   X(double, samples_per_s, nonNegative(kNullable), "throughput over the aligned step",             \
-    x.samples_per_s, inJson("samples_per_s"))
+    x.samples_per_s, inJson("samples_per_s"))                                                      \
+  X(int64_t, critical_path_ns, nonNegative(kNullable),                                             \
+    "the step's critical path length (see Critical path); NULL: not an analysed step",            \
+    DAMSCOPE_KEY_OF(x.critical_path, length_ns), inJson("critical_path", "length_ns")) \
+  X(int64_t, path_cpu_ns, nonNegative(kNullable), "the critical path's time bounded by cpu",  \
+    DAMSCOPE_IN(x.critical_path, bound_ns[size_t(PathBound::kCpu)]),                               \
+    inJson("critical_path", "cpu_ns")) \
+  X(int64_t, path_data_ns, nonNegative(kNullable), "the critical path's time bounded by data",  \
+    DAMSCOPE_IN(x.critical_path, bound_ns[size_t(PathBound::kData)]),                               \
+    inJson("critical_path", "data_ns")) \
+  X(int64_t, path_kernel_ns, nonNegative(kNullable), "the critical path's time bounded by kernel",  \
+    DAMSCOPE_IN(x.critical_path, bound_ns[size_t(PathBound::kKernel)]),                               \
+    inJson("critical_path", "kernel_ns")) \
+  X(int64_t, path_communication_ns, nonNegative(kNullable), "the critical path's time bounded by communication",  \
+    DAMSCOPE_IN(x.critical_path, bound_ns[size_t(PathBound::kCommunication)]),                               \
+    inJson("critical_path", "communication_ns")) \
+  X(int64_t, path_launch_delay_ns, nonNegative(kNullable), "the critical path's time bounded by launch delay",  \
+    DAMSCOPE_IN(x.critical_path, bound_ns[size_t(PathBound::kLaunchDelay)]),                               \
+    inJson("critical_path", "launch_delay_ns")) \
+  X(int64_t, path_kernel_gap_ns, nonNegative(kNullable), "the critical path's time bounded by kernel gap",  \
+    DAMSCOPE_IN(x.critical_path, bound_ns[size_t(PathBound::kKernelGap)]),                               \
+    inJson("critical_path", "kernel_gap_ns")) \
+  X(int64_t, path_without_cpu_ns, nonNegative(kNullable),                                        \
+    "the critical path's length with the cpu time free (its edges weighing 0)",    \
+    DAMSCOPE_IN(x.critical_path, without_ns[size_t(PathBound::kCpu)]),                             \
+    inJson("critical_path", "without_cpu_ns")) \
+  X(int64_t, path_without_data_ns, nonNegative(kNullable),                                        \
+    "the critical path's length with the data time free (its edges weighing 0)",    \
+    DAMSCOPE_IN(x.critical_path, without_ns[size_t(PathBound::kData)]),                             \
+    inJson("critical_path", "without_data_ns")) \
+  X(int64_t, path_without_kernel_ns, nonNegative(kNullable),                                        \
+    "the critical path's length with the kernel time free (its edges weighing 0)",    \
+    DAMSCOPE_IN(x.critical_path, without_ns[size_t(PathBound::kKernel)]),                             \
+    inJson("critical_path", "without_kernel_ns")) \
+  X(int64_t, path_without_communication_ns, nonNegative(kNullable),                                        \
+    "the critical path's length with the communication time free (its edges weighing 0)",    \
+    DAMSCOPE_IN(x.critical_path, without_ns[size_t(PathBound::kCommunication)]),                             \
+    inJson("critical_path", "without_communication_ns")) \
+  X(int64_t, path_without_launch_delay_ns, nonNegative(kNullable),                                        \
+    "the critical path's length with the launch delay time free (its edges weighing 0)",    \
+    DAMSCOPE_IN(x.critical_path, without_ns[size_t(PathBound::kLaunchDelay)]),                             \
+    inJson("critical_path", "without_launch_delay_ns")) \
+  X(int64_t, path_without_kernel_gap_ns, nonNegative(kNullable),                                        \
+    "the critical path's length with the kernel gap time free (its edges weighing 0)",    \
+    DAMSCOPE_IN(x.critical_path, without_ns[size_t(PathBound::kKernelGap)]),                             \
+    inJson("critical_path", "without_kernel_gap_ns"))
 
 // x: a BreakdownFigures.
 #define DAMSCOPE_BREAKDOWN_COLUMNS(X)                                                              \
@@ -500,7 +545,17 @@ namespace damscope {
     inJson("recommendation"))                                                                     \
   X(double, max_gain_pct, percent(kNullable),                                                     \
     "the most the step can shorten by fixing it; NULL: no bound can be stated", x.max_gain_pct,   \
-    inJson("max_gain_pct", JsonForm::kPct))
+    inJson("max_gain_pct", JsonForm::kPct))                                                       \
+  X(double, critical_path_pct, percent(kNullable),                                                \
+    "a data, host or communication stall's share of the analysed steps' critical paths; NULL: "   \
+    "another kind of finding, or none of it on the paths",                                        \
+    DAMSCOPE_KEY_OF(x.projection, on_path_pct), inJson("critical_path", "pct", JsonForm::kPct))      \
+  X(int64_t, step_ns, nonNegative(kNullable), "the median analysed step it is projected from",      \
+    DAMSCOPE_IN(x.projection, step_ns), inJson("critical_path", "step_ns"))                                        \
+  X(int64_t, projected_step_ns, nonNegative(kNullable),                                           \
+    "the median analysed step with that time free: each step less what freeing it takes off its " \
+    "critical path",                                                                              \
+    DAMSCOPE_IN(x.projection, projected_step_ns), inJson("critical_path", "projected_step_ns"))
 
 // x: an EvidenceItem.
 #define DAMSCOPE_FINDING_EVIDENCE_COLUMNS(X)                                                      \
@@ -837,6 +892,6 @@ struct AnalysisTables {
 // findings) and finding_evidence.detail. 9: finding_evidence.op and .module.
 // Remake fuzz/seeds/rundb/kineto_analysed_current.sql with a new version
 // (docs/fuzzing.md).
-constexpr int kAnalysisSchemaVersion = 9;
+constexpr int kAnalysisSchemaVersion = 10;
 
 }  // namespace damscope

@@ -67,6 +67,7 @@ std::vector<StepResult> stepResults(const RankAnalysis& a) {
     }
     out.push_back(std::move(r));
   }
+  for (const StepCriticalPath& p : a.critical_paths) out[p.step].critical_path = p.path;
   return out;
 }
 

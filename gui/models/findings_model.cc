@@ -75,8 +75,11 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
       }
       return {};
     case Qt::ToolTipRole:
-      return index.column() == kMaxGain ? QString::fromStdString(gainWords(f))
-                                        : QString::fromStdString(f.recommendation);
+      if (index.column() != kMaxGain) return QString::fromStdString(f.recommendation);
+      if (const std::string path = projectionWords(f); !path.empty()) {
+        return QString::fromStdString(gainWords(f) + "; " + path);
+      }
+      return QString::fromStdString(gainWords(f));
     case SortRole:
       switch (index.column()) {
         case kSeverity:
@@ -98,6 +101,7 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
       return QString::fromStdString(f.recommendation);
     case GainRole:
       return QString::fromStdString(gainWords(f));
+
     case BehindRole:
       return QString::fromStdString(
           originWords(f, 3, [](std::string_view name) { return std::string(name); }));
