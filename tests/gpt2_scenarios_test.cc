@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -88,6 +90,53 @@ TEST(Gpt2Scenarios, BalancedFeedsTheCpu) {
   EXPECT_TRUE(verdict == "compute-bound" || verdict == "memory-bound") << verdict;
   EXPECT_LT(d.rank["scorecard"]["data_stall"].get<double>(), 5.0);
   EXPECT_FALSE(hasFinding(d.rank, "data_loading"));
+}
+
+// The median of the analysed steps' durations, in ns.
+double medianAnalysedStep(const nlohmann::json& rank) {
+  std::vector<double> steps;
+  for (const nlohmann::json& s : rank["steps"]) {
+    if (s["in_window"].get<bool>()) steps.push_back(s["dur_ns"].get<double>());
+  }
+  if (steps.empty()) return 0;
+  std::sort(steps.begin(), steps.end());
+  const size_t n = steps.size();
+  return n % 2 ? steps[n / 2] : (steps[n / 2 - 1] + steps[n / 2]) / 2;
+}
+
+TEST(Gpt2Scenarios, DataBoundWithoutItsDataStallProjectsTheBalancedStep) {
+  // Issue 29 §1: the same model and batch, once starved by a slow loader and
+  // once fed; the critical path's step without the data stall should land
+  // near the fed step as measured. It lands within the path's own accuracy
+  // (each step less its 300 ms wait, to the microsecond), but on the 2-core
+  // build VM the starved run's ops themselves run about 1.4x slower: without
+  // damscope too, data-bound steps take 423-450 ms (300 ms of waiting +
+  // 123-150 ms of compute) against 79-97 ms for balanced ones, and a 30 ms
+  // batch cost already adds 20 ms to the compute. No projection from the
+  // starved trace can see that, so the check is what holds here: much
+  // nearer the fed step than the starved step is. Alone (RUN_SERIAL): both
+  // are timings.
+  const Diagnosis fed = recordAndAnalyse("balanced", "--steps 6");
+  const Diagnosis starved = recordAndAnalyse("data-bound", "--steps 6");
+  ASSERT_TRUE(fed.rank.is_object()) << fed.trainer_out;
+  ASSERT_TRUE(starved.rank.is_object()) << starved.trainer_out;
+  const nlohmann::json* data = nullptr;
+  for (const nlohmann::json& f : starved.rank["findings"]) {
+    if (f["rule"] == "data_loading") data = &f;
+  }
+  ASSERT_NE(data, nullptr) << starved.rank["findings"].dump(1);
+  const nlohmann::json& path = (*data)["critical_path"];
+  ASSERT_TRUE(path.is_object()) << data->dump(1);
+  EXPECT_GT(path["pct"].get<double>(), 50.0) << path;
+  const double projected = path["projected_step_ns"].get<double>();
+  const double starved_step = path["step_ns"].get<double>();
+  const double balanced = medianAnalysedStep(fed.rank);
+  ASSERT_GT(balanced, 0);
+  const std::string figures = "projected " + std::to_string(projected / 1e6) + " ms, balanced " +
+                              std::to_string(balanced / 1e6) + " ms, starved " +
+                              std::to_string(starved_step / 1e6) + " ms";
+  EXPECT_LT(projected, 0.5 * starved_step) << figures;
+  EXPECT_NEAR(projected, balanced, 0.75 * balanced) << figures;
 }
 
 TEST(Gpt2Scenarios, PeriodicStallIsFoundAsSlowStepsThatRecur) {
