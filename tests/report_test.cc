@@ -208,5 +208,54 @@ TEST(Report, TheDataBoundResnetShowsItsVerdictAndEvidence) {
   EXPECT_EQ(html.find("https://"), std::string::npos);
 }
 
+// Each analysed step's critical path is listed in every rendering, and the
+// data stall's finding says what freeing it would give (issue 29 §1).
+TEST(Report, TheDataBoundResnetSaysWhatFreeingItsStallGivesByTheCriticalPath) {
+  DAMSCOPE_REQUIRE_SHARED_TRACES();
+  PipelineOptions options;
+  options.store = false;
+  auto trace = openRun({testing::sharedTrace("kineto/resnet50_workers0.pt.trace.json.gz")}, options,
+                       EventsNeeded::kNone);
+  ASSERT_TRUE(trace.ok()) << trace.error().message();
+  const RunResult& run = trace->run;
+  const std::string text = formatRunSummary(run);
+  EXPECT_NE(text.find("of the critical path: without it the median step takes ≈ 111.3 ms (now "
+                      "179.7 ms)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Path     the critical path of each analysed step"), std::string::npos);
+  EXPECT_NE(text.find("step 5       181.0 ms  data 38.0 %, kernel 36.2 %, cpu 25.1 %"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(renderMarkdownReport(run).find("\n## Critical path\n"), std::string::npos);
+  const std::string html = renderHtmlReport(run, std::nullopt);
+  EXPECT_NE(html.find("<h2>Critical path</h2>"), std::string::npos);
+  EXPECT_NE(html.find("≈ 111.3 ms without the data stall (median, critical path)"),
+            std::string::npos);
+
+  const nlohmann::json rank = runJson(run)["ranks"][0];
+  const nlohmann::json& first = rank["findings"][0];
+  ASSERT_EQ(first["rule"], "data_loading");
+  EXPECT_NEAR(first["critical_path"]["pct"].get<double>(), 38.7, 0.05);
+  EXPECT_NEAR(first["critical_path"]["projected_step_ns"].get<double>(), 111.3e6, 0.05e6);
+  size_t paths = 0;
+  for (const nlohmann::json& s : rank["steps"]) {
+    if (!s["in_window"].get<bool>()) {
+      EXPECT_TRUE(s["critical_path"].is_null());
+      continue;
+    }
+    ++paths;
+    const nlohmann::json& p = s["critical_path"];
+    int64_t split = 0;
+    for (const char* b : {"cpu_ns", "data_ns", "kernel_ns", "communication_ns", "launch_delay_ns",
+                          "kernel_gap_ns"}) {
+      split += p[b].get<int64_t>();
+    }
+    EXPECT_EQ(split, p["length_ns"].get<int64_t>());
+    EXPECT_LT(p["without_data_ns"].get<int64_t>(), p["length_ns"].get<int64_t>());
+  }
+  EXPECT_EQ(paths, 5u);
+}
+
 }  // namespace
 }  // namespace damscope

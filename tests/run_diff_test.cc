@@ -103,6 +103,14 @@ TEST(RunDiff, LoaderFixMovesTheVerdictOffDataBound) {
   EXPECT_LT(*loading->value.after, 5) << "the metric after, though the rule no longer fires";
   EXPECT_TRUE(loading->max_gain_pct.before);
   EXPECT_FALSE(loading->max_gain_pct.after);
+  // The critical path: the loader's 600 µs, the GEMM, the 5 µs gap and the
+  // add (the GEMM's 8 µs wait is no launch delay by HTA's rule: the add was
+  // queued behind it by then); without the loader it predicted the fixed
+  // run's step (980 - 600 = 380 µs against 385 µs measured).
+  EXPECT_DOUBLE_EQ(*d.critical_path_ns.before, 955'000);
+  EXPECT_DOUBLE_EQ(*d.critical_path_ns.after, 360'000);
+  EXPECT_DOUBLE_EQ(*loading->projected_step_ns.before, 380'000);
+  EXPECT_FALSE(loading->projected_step_ns.after);
 
   ASSERT_FALSE(d.categories.empty());
   EXPECT_EQ(d.categories.front().category, KernelCategory::kGemm);

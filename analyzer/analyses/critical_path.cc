@@ -133,7 +133,7 @@ class GraphSource {
 };
 
 bool inWindow(int64_t ts, int64_t start, int64_t end) {
-  return ts >= start && ts <= end;
+  return ts >= start && ts < end;
 }
 
 GraphSource::GraphSource(const AnalysisInput& input) : input_(input) {
@@ -536,7 +536,7 @@ CriticalPath GraphSource::pathOf(int64_t start, int64_t end) const {
     return std::lower_bound(rows.begin(), rows.end(), start,
                             [&](size_t row, int64_t at) { return ts[row] < at; });
   };
-  for (auto it = first_at(ranges_by_ts_, r.ts); it != ranges_by_ts_.end() && r.ts[*it] <= end;
+  for (auto it = first_at(ranges_by_ts_, r.ts); it != ranges_by_ts_.end() && r.ts[*it] < end;
        ++it) {
     Event e;
     e.ts = r.ts[*it], e.end = r.ts[*it] + r.dur[*it], e.thread = r.thread_id[*it];
@@ -544,7 +544,7 @@ CriticalPath GraphSource::pathOf(int64_t start, int64_t end) const {
     g.events.push_back(e);
   }
   const std::vector<GpuOp>& gpu = input_.gpu();
-  for (auto it = first_at(api_by_ts_, api.ts); it != api_by_ts_.end() && api.ts[*it] <= end; ++it) {
+  for (auto it = first_at(api_by_ts_, api.ts); it != api_by_ts_.end() && api.ts[*it] < end; ++it) {
     Event e;
     e.ts = api.ts[*it], e.end = api.ts[*it] + api.dur[*it], e.thread = api.thread_id[*it];
     e.row = *it, e.source = Source::kApi, e.bound = PathBound::kCpu;
@@ -566,7 +566,7 @@ CriticalPath GraphSource::pathOf(int64_t start, int64_t end) const {
   // exactly one thread has each (autograd ops run on their own thread).
   auto only_thread_with = [&](const std::vector<size_t>& rows) -> int64_t {
     int64_t found = kNullInt;
-    for (auto it = first_at(rows, r.ts); it != rows.end() && r.ts[*it] <= end; ++it) {
+    for (auto it = first_at(rows, r.ts); it != rows.end() && r.ts[*it] < end; ++it) {
       if (!isNull(found) && found != r.thread_id[*it]) return kNullInt;
       found = r.thread_id[*it];
     }

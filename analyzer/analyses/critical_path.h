@@ -89,8 +89,10 @@ struct CriticalPath {
   bool operator==(const CriticalPath&) const = default;
 };
 
-// The critical path of the work launched within [start, end] (HTA's window:
-// host events that start in it, GPU operations whose launch call does).
+// The critical path of the work launched within [start, end) (HTA's window:
+// host events that start in it, GPU operations whose launch call does; HTA
+// closes it at `end` too, which hands an event starting exactly at a step's
+// end to two consecutive steps).
 CriticalPath computeCriticalPath(const AnalysisInput& input, int64_t start, int64_t end);
 
 struct StepCriticalPath {

@@ -56,6 +56,7 @@ json rankDiffJson(const RankDiff& d) {
   r["verdict_changed"] = d.verdictChanged();
   r["per_step"] = d.per_step;
   r["step_time_us"] = micros(d.step_ns);
+  r["critical_path_us"] = micros(d.critical_path_ns);
 
   json scorecard = json::object();
   for (const AxisChange& a : d.axes) {
@@ -110,7 +111,8 @@ json rankDiffJson(const RankDiff& d) {
                         {"title", f.title},
                         {"metric", std::string(toText(f.metric))},
                         {"value", pct(f.value)},
-                        {"max_gain_pct", pct(f.max_gain_pct)}});
+                        {"max_gain_pct", pct(f.max_gain_pct)},
+                        {"projected_step_us", micros(f.projected_step_ns)}});
   }
   r["findings"] = findings;
   r["notes"] = d.notes;

@@ -97,7 +97,13 @@ std::string stepLine(const RankDiff& d) {
   } else {
     line = "no steps to compare";
   }
-  return line + fmt::format(", {} -> {} steps analysed\n", d.before_steps, d.after_steps);
+  line += fmt::format(", {} -> {} steps analysed\n", d.before_steps, d.after_steps);
+  if (d.critical_path_ns.before || d.critical_path_ns.after) {
+    line += fmt::format("critical path {} -> {}{} (median analysed step)\n",
+                        duration(d.critical_path_ns.before), duration(d.critical_path_ns.after),
+                        relative(d.critical_path_ns));
+  }
+  return line;
 }
 
 std::string scorecardLines(const RankDiff& d) {
@@ -173,9 +179,10 @@ std::string kernelLines(const RankDiff& d) {
     out += clipText(line, kWidth) + "\n";
   }
   if (d.ops.empty()) return out;
-  out += fmt::format("\nOps that moved most (GPU time of what each launched, {}; <: below the "
-                     "run's top ops)\n",
-                     per);
+  out += fmt::format(
+      "\nOps that moved most (GPU time of what each launched, {}; <: below the "
+      "run's top ops)\n",
+      per);
   out += fmt::format("  {:>11} {:>11} {:>11}  {}\n", "before", "after", "change", "op");
   for (const OpChange& o : d.ops) {
     const Change& t = o.ns_per_step;
@@ -198,6 +205,10 @@ std::string findingLines(const RankDiff& d) {
                                                                 : "still";
     out += fmt::format("  {}  {} [{}]: {} {} -> {}\n", state, f.rule, toText(f.severity),
                        toText(f.metric), pct(f.value.before), pct(f.value.after));
+    if (f.projected_step_ns.before || f.projected_step_ns.after) {
+      out += fmt::format("         step without it (critical path): {} -> {}\n",
+                         duration(f.projected_step_ns.before), duration(f.projected_step_ns.after));
+    }
     out += wrapText(terminalName(f.title), 9, kWidth);
   }
   return out;

@@ -209,7 +209,7 @@ std::string behindLine(const Finding& f) {
 
 std::string projectionLine(const Finding& f) {
   const std::string words = projectionWords(f);
-  return words.empty() ? "" : "<p class=\"projection\">Critical path: " + htmlEscape(words) + "</p>";
+  return words.empty() ? "" : "<p class=\"projection\">" + htmlEscape(sentenceCase(words)) + "</p>";
 }
 
 std::string findingsSection(const RankResult& a, const ReportOptions& o) {
@@ -269,6 +269,25 @@ std::string stepsSection(const RankResult& a) {
   return "<h2>Step by step</h2><p class=\"sub\">Each step's time split as the scorecard splits "
          "it; faded labels are steps outside the analysed window.</p>" +
          svg;
+}
+
+std::string criticalPathSection(const RankResult& a) {
+  const std::vector<const StepResult*> steps = stepsWithPaths(a);
+  if (steps.empty()) return "";
+  std::string out =
+      "<h2>Critical path</h2><p class=\"sub\">Each analysed step's longest chain of dependent "
+      "work through the host threads and the GPU streams (HTA's graph), split by what bounds "
+      "each piece of it. Findings on data, host and communication stalls say what freeing "
+      "them would give.</p><table><tr><th>step</th><th class=\"num\">step time</th>"
+      "<th class=\"num\">critical path</th><th>bounded by</th></tr>";
+  for (const StepResult* s : steps) {
+    out += fmt::format(
+        "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+        s->number, formatDuration(static_cast<double>(s->dur)),
+        formatDuration(static_cast<double>(s->critical_path->length_ns)),
+        htmlEscape(pathCompositionWords(*s->critical_path)));
+  }
+  return out + "</table>";
 }
 
 std::string rooflineSection(const RankResult& a, const ReportOptions& o) {
@@ -501,6 +520,7 @@ std::string renderHtmlReport(const RunResult& run, const std::optional<StepStrip
   out += findingsSection(a, options);
   out += stripSection(a, strip);
   out += stepsSection(a);
+  out += criticalPathSection(a);
   out += rooflineSection(a, options);
   out += kernelsSection(a, options);
   out += opsSection(a, options);

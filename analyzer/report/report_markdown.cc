@@ -44,6 +44,23 @@ std::string verdictPart(const RankResult& a) {
   return out + "\n";
 }
 
+// Each analysed step's critical path and what bounds it.
+std::string criticalPathPart(const RankResult& a) {
+  const std::vector<const StepResult*> steps = stepsWithPaths(a);
+  if (steps.empty()) return "";
+  std::string out =
+      "\n## Critical path\n\nEach analysed step's longest chain of dependent work (HTA's "
+      "graph), split by what bounds it.\n\n| step | step time | critical path | bounded by "
+      "|\n|--:|--:|--:|---|\n";
+  for (const StepResult* s : steps) {
+    out += fmt::format("| {} | {} | {} | {} |\n", s->number,
+                       formatDuration(static_cast<double>(s->dur)),
+                       formatDuration(static_cast<double>(s->critical_path->length_ns)),
+                       pathCompositionWords(*s->critical_path));
+  }
+  return out;
+}
+
 // The HTML's "What if" section as a table (what_if.h).
 std::string whatIfPart(const RankResult& a) {
   const Result<WhatIfReport> report = estimateWhatIfs(a, applicableWhatIfs(a));
@@ -142,6 +159,7 @@ std::string renderMarkdownReport(const RunResult& run, const ReportOptions& o) {
                          percent(p.pct_of_ceiling), formatDuration(static_cast<double>(p.time_ns)));
     }
   }
+  out += criticalPathPart(a);
   out += whatIfPart(a);
   if (run.ranks.size() > 1) {
     out +=

@@ -210,6 +210,26 @@ std::string memoryLine(const std::optional<MemoryEstimate>& m) {
   return line + "\n";
 }
 
+// Each analysed step's critical path: its length and what bounds it (the
+// first kCriticalPathSteps; the JSON and the report have them all).
+constexpr size_t kCriticalPathSteps = 6;
+std::string pathLines(const RankResult& a) {
+  const std::vector<const StepResult*> steps = stepsWithPaths(a);
+  if (steps.empty()) return "";
+  std::string out =
+      "Path     the critical path of each analysed step (HTA's graph), by what bounds it:\n";
+  for (size_t i = 0; i < steps.size() && i < kCriticalPathSteps; ++i) {
+    const StepResult& s = *steps[i];
+    out += fmt::format("         step {:<6}{:>10}  {}\n", s.number,
+                       formatDuration(static_cast<double>(s.critical_path->length_ns)),
+                       pathCompositionWords(*s.critical_path));
+  }
+  if (steps.size() > kCriticalPathSteps) {
+    out += fmt::format("         ({} more steps)\n", steps.size() - kCriticalPathSteps);
+  }
+  return out;
+}
+
 std::string figureLines(const RankResult& a) {
   std::string out;
   const DeviceUtilization* u = a.utilization.primaryDevice();
@@ -259,6 +279,7 @@ std::string figureLines(const RankResult& a) {
     }
     out += line + "\n";
   }
+  out += pathLines(a);
   out += memoryLine(a.memory);
   if (a.comparison && a.comparison->steps > 0) {
     const RankComparison& c = *a.comparison;

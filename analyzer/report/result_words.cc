@@ -157,11 +157,38 @@ std::string_view stallWords(Metric metric) {
   }
 }
 
+std::string pathCompositionWords(const CriticalPath& path) {
+  if (path.length_ns <= 0) return "empty";
+  std::vector<size_t> order(kPathBoundCount);
+  for (size_t b = 0; b < kPathBoundCount; ++b) order[b] = b;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t x, size_t y) { return path.bound_ns[x] > path.bound_ns[y]; });
+  std::string out;
+  for (const size_t b : order) {
+    const double pct =
+        100.0 * static_cast<double>(path.bound_ns[b]) / static_cast<double>(path.length_ns);
+    if (pct < 0.05) continue;
+    std::string label(toText(static_cast<PathBound>(b)));
+    std::replace(label.begin(), label.end(), '_', ' ');
+    out += fmt::format("{}{} {}", out.empty() ? "" : ", ", label, percent(pct));
+  }
+  return out;
+}
+
+std::vector<const StepResult*> stepsWithPaths(const RankResult& rank) {
+  std::vector<const StepResult*> out;
+  for (const StepResult& s : rank.steps) {
+    if (s.critical_path) out.push_back(&s);
+  }
+  return out;
+}
+
 std::string projectionWords(const Finding& f) {
   if (!f.projection) return "";
   const PathProjection& p = *f.projection;
   return fmt::format("{} of the critical path: without it the median step takes ≈ {} (now {})",
-                     percent(p.on_path_pct), formatDuration(static_cast<double>(p.projected_step_ns)),
+                     percent(p.on_path_pct),
+                     formatDuration(static_cast<double>(p.projected_step_ns)),
                      formatDuration(static_cast<double>(p.step_ns)));
 }
 

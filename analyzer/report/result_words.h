@@ -50,6 +50,11 @@ std::string projectionWords(const Finding& finding);
 // "the data stall", "the host stall", "exposed communication": the cause a
 // projected finding's metric names.
 std::string_view stallWords(Metric metric);
+// A critical path's composition, largest first, parts under 0.05 % left out:
+// "data 38.0 %, kernel 36.2 %, cpu 25.1 %, kernel gap 0.8 %".
+std::string pathCompositionWords(const CriticalPath& path);
+// The analysed steps that have a critical path, in time order.
+std::vector<const StepResult*> stepsWithPaths(const RankResult& rank);
 
 // Exposed communication split (cross_rank.h RankComparison): "(waiting for
 // other ranks 12.0 %, transfer 6.7 %)", or with one rank "(waiting for other

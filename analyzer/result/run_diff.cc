@@ -6,8 +6,20 @@
 #include <map>
 #include <set>
 
+#include "base/median.h"
+
 namespace damscope {
 namespace {
+
+// The median critical path of a run's analysed steps; empty without paths.
+std::optional<double> medianCriticalPath(const RankResult& r) {
+  std::vector<int64_t> lengths;
+  for (const StepResult& s : r.steps) {
+    if (s.critical_path) lengths.push_back(s.critical_path->length_ns);
+  }
+  if (lengths.empty()) return std::nullopt;
+  return median(std::move(lengths));
+}
 
 std::optional<double> known(double v) {
   return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
@@ -171,8 +183,12 @@ std::vector<OpChange> opChanges(const Side& b, const Side& a, size_t limit) {
     const OpRow* oa = of(a, name);
     OpChange c;
     c.name = name;
-    if (ob) c.ns_per_step.before = b.perStep(ob->gpu_total_ns), c.calls_per_step.before = b.perStep(ob->calls);
-    if (oa) c.ns_per_step.after = a.perStep(oa->gpu_total_ns), c.calls_per_step.after = a.perStep(oa->calls);
+    if (ob)
+      c.ns_per_step.before = b.perStep(ob->gpu_total_ns),
+      c.calls_per_step.before = b.perStep(ob->calls);
+    if (oa)
+      c.ns_per_step.after = a.perStep(oa->gpu_total_ns),
+      c.calls_per_step.after = a.perStep(oa->calls);
     if (!ob) c.before_below_ns = below(b);
     if (!oa) c.after_below_ns = below(a);
     c.moved_ns = movedNs(c.ns_per_step, c.before_below_ns, c.after_below_ns);
@@ -198,6 +214,11 @@ std::vector<FindingChange> findingChanges(const Side& b, const Side& a) {
     const Finding* fb = b.finding(f.rule);
     const Finding* fa = a.finding(f.rule);
     c.max_gain_pct = {fb ? fb->max_gain_pct : std::nullopt, fa ? fa->max_gain_pct : std::nullopt};
+    auto projected = [](const Finding* f) -> std::optional<double> {
+      if (!f || !f->projection) return std::nullopt;
+      return static_cast<double>(f->projection->projected_step_ns);
+    };
+    c.projected_step_ns = {projected(fb), projected(fa)};
     return c;
   };
   std::vector<FindingChange> out;
@@ -252,6 +273,7 @@ RankDiff diffRanks(const RankResult& before, const RankResult& after, const Diff
   const Side a{after, d.per_step ? static_cast<double>(d.after_steps) : 1.0};
 
   d.step_ns = {before.window.avg_step_ns, after.window.avg_step_ns};
+  d.critical_path_ns = {medianCriticalPath(before), medianCriticalPath(after)};
   d.before_verdict = before.verdict(), d.after_verdict = after.verdict();
   if (b.card()) d.before_lead = b.card()->deciding_axis;
   if (a.card()) d.after_lead = a.card()->deciding_axis;

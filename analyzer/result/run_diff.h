@@ -105,6 +105,7 @@ struct FindingChange {
   Metric metric = Metric::kStallPct;
   Change value;  // the rule's metric, where the run computed it
   Change max_gain_pct;
+  Change projected_step_ns;  // the median step without its cause (critical_path.h)
   bool operator==(const FindingChange&) const = default;
 };
 
@@ -115,7 +116,8 @@ struct RankDiff {
   int64_t before_steps = 0, after_steps = 0;  // analysed steps
   bool per_step = true;  // false: a run has no steps; times are totals over its span
 
-  Change step_ns;  // mean analysed step
+  Change step_ns;           // mean analysed step
+  Change critical_path_ns;  // median critical path of the analysed steps
   Verdict before_verdict = Verdict::kNone, after_verdict = Verdict::kNone;
   std::optional<Axis> before_lead, after_lead;  // the axis each verdict rests on
 
