@@ -17,7 +17,7 @@ INSERT INTO meta VALUES(8,'clock','realtime');
 INSERT INTO meta VALUES(9,'kineto_base_time_ns','1700000000000000000');
 INSERT INTO meta VALUES(10,'profiler_span_start_ns','1700000000000000000');
 INSERT INTO meta VALUES(11,'profiler_span_end_ns','1700000000001000000');
-INSERT INTO meta VALUES(12,'analysis_schema_version','9');
+INSERT INTO meta VALUES(12,'analysis_schema_version','10');
 INSERT INTO meta VALUES(13,'analysis_options','damscope 0.1.0; window=hta; tokens_per_step=nan; samples_per_step=nan; thresholds=; model=; params=nan; layers=0; seq=0; d_model=0; heads=0; gpu=; peak_tflops=nan; peak_bw_gbs=nan; precision=');
 CREATE TABLE strings (
   id INTEGER PRIMARY KEY,
@@ -335,9 +335,22 @@ CREATE TABLE steps (
   complete INTEGER NOT NULL,
   gpu_launches INTEGER NOT NULL,
   tokens_per_s REAL,
-  samples_per_s REAL
+  samples_per_s REAL,
+  critical_path_ns INTEGER,
+  path_cpu_ns INTEGER,
+  path_data_ns INTEGER,
+  path_kernel_ns INTEGER,
+  path_communication_ns INTEGER,
+  path_launch_delay_ns INTEGER,
+  path_kernel_gap_ns INTEGER,
+  path_without_cpu_ns INTEGER,
+  path_without_data_ns INTEGER,
+  path_without_kernel_ns INTEGER,
+  path_without_communication_ns INTEGER,
+  path_without_launch_delay_ns INTEGER,
+  path_without_kernel_gap_ns INTEGER
 );
-INSERT INTO steps VALUES(0,1,'ProfilerStep#1',0,1700000000000000000,1000000,1700000000000000000,1000000,1,1,1,NULL,NULL);
+INSERT INTO steps VALUES(0,1,'ProfilerStep#1',0,1700000000000000000,1000000,1700000000000000000,1000000,1,1,1,NULL,NULL,340000,40000,300000,0,0,0,0,310000,315000,340000,340000,340000,340000);
 CREATE TABLE breakdown (
   id INTEGER PRIMARY KEY,
   step_id INTEGER,
@@ -484,18 +497,21 @@ CREATE TABLE findings (
   value REAL,
   threshold REAL,
   recommendation TEXT NOT NULL,
-  max_gain_pct REAL
+  max_gain_pct REAL,
+  critical_path_pct REAL,
+  step_ns INTEGER,
+  projected_step_ns INTEGER
 );
-INSERT INTO findings VALUES(0,'data_loading','performance','high','The GPU waits for input data 33.0 % of the step','data_stall_pct',33.0,5.0,'Feed the GPU faster: raise DataLoader num_workers (with persistent_workers=True), prefetch batches (prefetch_factor, or a side-stream prefetcher), use pin_memory=True with .to(device, non_blocking=True), and move decoding/augmentation out of the training process (pre-processed data, GPU decoding with DALI).',33.0);
-INSERT INTO findings VALUES(1,'kernels_below_roof','performance','high','Kernels reaching under 60 % of their roofline ceiling take 30.0 % of the step','below_roof_pct',30.0,10.0,'These kernels are held back by neither the arithmetic nor the memory roof but by latency: too little work per launch, low occupancy, uncoalesced or bank-conflicted memory access, or a naive implementation. Prefer the library or fused version (cuBLAS/cuDNN, FlashAttention through torch.nn.functional.scaled_dot_product_attention, torch.compile''s fused kernels), give each launch more work (a larger batch), and profile the largest one with Nsight Compute (Scheduler and Warp State Statistics).',29.98924537435897264);
-INSERT INTO findings VALUES(2,'fp32_matrix_math','performance','high','GEMMs and convolutions in FP32 without tensor cores take 30.0 % of the step','fp32_matrix_pct',30.0,10.0,'Run matrix math on tensor cores: mixed precision (torch.autocast with bf16, or fp16 with GradScaler), or TF32 on Ampere and newer (torch.backends.cuda.matmul.allow_tf32 = True, torch.backends.cudnn.allow_tf32 = True); keep batch, channel and hidden sizes multiples of 8, and of 64 for the best tiles.',26.25);
-INSERT INTO findings VALUES(3,'unexplained_idle','performance','high','The GPU idles 25.2 % of the step for reasons the trace does not show','other_idle_pct',25.199999999999999288,10.0,'Record the host in more detail: NVTX ranges around data loading, logging and checkpointing, or record with damscope (CPU sampling) to see what the launching thread does between GPU operations.',25.199999999999999288);
-INSERT INTO findings VALUES(4,'low_mfu','performance','high','The run turns 0.0 % of the device''s peak into model progress (MFU)','mfu_pct',0.01075462564102564085,30.0,'Under 30 % MFU the step has an addressable bottleneck: the verdict and the findings above say which. For scale, well-tuned large-model training reaches 40-55 % (PaLM 540B: 46.2 %; Megatron-LM''s GPT-3 175B on A100s: 52 %), and 55-65 % is a practical ceiling: beyond it gains come from needing fewer FLOPs, not from running them faster.',NULL);
-INSERT INTO findings VALUES(5,'lost_events','trace_quality','high','6.7 % of the trace''s events were lost on the way in','lost_events_pct',6.6666666666666669627,0.10000000000000000555,'Every figure above is computed without them, so a stall or a kernel class can be under- or over-counted. Record again with more headroom: more or larger CUPTI buffers, fewer NVTX ranges per second or a shorter capture window, a faster disk for the trace. The stats table of the trace names what was lost.',NULL);
-INSERT INTO findings VALUES(6,'exposed_communication','performance','medium','Communication that computation does not hide takes 10.0 % of the step','exposed_communication_pct',10.0,5.0,'Overlap collectives with computation: let DDP bucket gradients (tune bucket_cap_mb) and start all-reduce during backward, communicate less often (no_sync() with gradient accumulation), prefetch with FSDP/ZeRO for sharded models, and check the NCCL transport (NVLink/InfiniBand, NCCL_DEBUG=INFO).',10.0);
-INSERT INTO findings VALUES(7,'low_sm_efficiency','performance','medium','For 10.0 % of the step the GPU is busy with kernels too small to fill its SMs','idle_sm_pct',10.0,10.0,'Give each kernel more parallel work: a larger batch (with gradient accumulation if memory is short), fused kernels instead of many small ones, fewer per-sample ops.',10.0);
-INSERT INTO findings VALUES(8,'pageable_copies','performance','medium','Copies to or from pageable host memory take 3.0 % of the step','pageable_copy_pct',3.0,1.0,'Use pinned host memory: DataLoader(pin_memory=True) or tensor.pin_memory(), then .to(device, non_blocking=True). Pinned copies run asynchronously at full PCIe/NVLink bandwidth; pageable ones are staged through a bounce buffer and block the host.',3.0);
-INSERT INTO findings VALUES(9,'low_occupancy','performance','low','Estimated achieved occupancy is 25.0 %','occupancy_pct',25.0,25.0,'Few warps per SM limit latency hiding. Check the top kernels'' registers per thread and shared memory in Nsight Compute''s occupancy section; larger blocks or fewer registers help only kernels that are not already bandwidth-bound.',NULL);
+INSERT INTO findings VALUES(0,'data_loading','performance','high','The GPU waits for input data 33.0 % of the step','data_stall_pct',33.0,5.0,'Feed the GPU faster: raise DataLoader num_workers (with persistent_workers=True), prefetch batches (prefetch_factor, or a side-stream prefetcher), use pin_memory=True with .to(device, non_blocking=True), and move decoding/augmentation out of the training process (pre-processed data, GPU decoding with DALI).',33.0,88.235294117647057989,1000000,975000);
+INSERT INTO findings VALUES(1,'kernels_below_roof','performance','high','Kernels reaching under 60 % of their roofline ceiling take 30.0 % of the step','below_roof_pct',30.0,10.0,'These kernels are held back by neither the arithmetic nor the memory roof but by latency: too little work per launch, low occupancy, uncoalesced or bank-conflicted memory access, or a naive implementation. Prefer the library or fused version (cuBLAS/cuDNN, FlashAttention through torch.nn.functional.scaled_dot_product_attention, torch.compile''s fused kernels), give each launch more work (a larger batch), and profile the largest one with Nsight Compute (Scheduler and Warp State Statistics).',29.98924537435897264,NULL,NULL,NULL);
+INSERT INTO findings VALUES(2,'fp32_matrix_math','performance','high','GEMMs and convolutions in FP32 without tensor cores take 30.0 % of the step','fp32_matrix_pct',30.0,10.0,'Run matrix math on tensor cores: mixed precision (torch.autocast with bf16, or fp16 with GradScaler), or TF32 on Ampere and newer (torch.backends.cuda.matmul.allow_tf32 = True, torch.backends.cudnn.allow_tf32 = True); keep batch, channel and hidden sizes multiples of 8, and of 64 for the best tiles.',26.25,NULL,NULL,NULL);
+INSERT INTO findings VALUES(3,'unexplained_idle','performance','high','The GPU idles 25.2 % of the step for reasons the trace does not show','other_idle_pct',25.199999999999999288,10.0,'Record the host in more detail: NVTX ranges around data loading, logging and checkpointing, or record with damscope (CPU sampling) to see what the launching thread does between GPU operations.',25.199999999999999288,NULL,NULL,NULL);
+INSERT INTO findings VALUES(4,'low_mfu','performance','high','The run turns 0.0 % of the device''s peak into model progress (MFU)','mfu_pct',0.01075462564102564085,30.0,'Under 30 % MFU the step has an addressable bottleneck: the verdict and the findings above say which. For scale, well-tuned large-model training reaches 40-55 % (PaLM 540B: 46.2 %; Megatron-LM''s GPT-3 175B on A100s: 52 %), and 55-65 % is a practical ceiling: beyond it gains come from needing fewer FLOPs, not from running them faster.',NULL,NULL,NULL,NULL);
+INSERT INTO findings VALUES(5,'lost_events','trace_quality','high','6.7 % of the trace''s events were lost on the way in','lost_events_pct',6.6666666666666669627,0.10000000000000000555,'Every figure above is computed without them, so a stall or a kernel class can be under- or over-counted. Record again with more headroom: more or larger CUPTI buffers, fewer NVTX ranges per second or a shorter capture window, a faster disk for the trace. The stats table of the trace names what was lost.',NULL,NULL,NULL,NULL);
+INSERT INTO findings VALUES(6,'exposed_communication','performance','medium','Communication that computation does not hide takes 10.0 % of the step','exposed_communication_pct',10.0,5.0,'Overlap collectives with computation: let DDP bucket gradients (tune bucket_cap_mb) and start all-reduce during backward, communicate less often (no_sync() with gradient accumulation), prefetch with FSDP/ZeRO for sharded models, and check the NCCL transport (NVLink/InfiniBand, NCCL_DEBUG=INFO).',10.0,NULL,NULL,NULL);
+INSERT INTO findings VALUES(7,'low_sm_efficiency','performance','medium','For 10.0 % of the step the GPU is busy with kernels too small to fill its SMs','idle_sm_pct',10.0,10.0,'Give each kernel more parallel work: a larger batch (with gradient accumulation if memory is short), fused kernels instead of many small ones, fewer per-sample ops.',10.0,NULL,NULL,NULL);
+INSERT INTO findings VALUES(8,'pageable_copies','performance','medium','Copies to or from pageable host memory take 3.0 % of the step','pageable_copy_pct',3.0,1.0,'Use pinned host memory: DataLoader(pin_memory=True) or tensor.pin_memory(), then .to(device, non_blocking=True). Pinned copies run asynchronously at full PCIe/NVLink bandwidth; pageable ones are staged through a bounce buffer and block the host.',3.0,NULL,NULL,NULL);
+INSERT INTO findings VALUES(9,'low_occupancy','performance','low','Estimated achieved occupancy is 25.0 %','occupancy_pct',25.0,25.0,'Few warps per SM limit latency hiding. Check the top kernels'' registers per thread and shared memory in Nsight Compute''s occupancy section; larger blocks or fewer registers help only kernels that are not already bandwidth-bound.',NULL,NULL,NULL,NULL);
 CREATE TABLE finding_evidence (
   id INTEGER PRIMARY KEY,
   finding_id INTEGER NOT NULL,
