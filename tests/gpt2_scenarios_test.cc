@@ -107,15 +107,15 @@ double medianAnalysedStep(const nlohmann::json& rank) {
 TEST(Gpt2Scenarios, DataBoundWithoutItsDataStallProjectsTheBalancedStep) {
   // Issue 29 §1: the same model and batch, once starved by a slow loader and
   // once fed; the critical path's step without the data stall should land
-  // near the fed step as measured. It lands within the path's own accuracy
+  // near the fed step as measured. The projection itself is exact here
   // (each step less its 300 ms wait, to the microsecond), but on the 2-core
-  // build VM the starved run's ops themselves run about 1.4x slower: without
-  // damscope too, data-bound steps take 423-450 ms (300 ms of waiting +
-  // 123-150 ms of compute) against 79-97 ms for balanced ones, and a 30 ms
+  // build VM the starved run's ops run 1.4x to 2x slower than the fed run's:
+  // without damscope too, data-bound steps take 423-450 ms (300 ms waiting,
+  // 123-150 ms computing) against 66-97 ms for balanced ones, and a 30 ms
   // batch cost already adds 20 ms to the compute. No projection from the
-  // starved trace can see that, so the check is what holds here: much
-  // nearer the fed step than the starved step is. Alone (RUN_SERIAL): both
-  // are timings.
+  // starved trace can see that, so the check is what holds here: the
+  // projection takes most of the step away, lands no lower than the fed
+  // step, and within 2.5x of it. Alone (RUN_SERIAL): both are timings.
   const Diagnosis fed = recordAndAnalyse("balanced", "--steps 6");
   const Diagnosis starved = recordAndAnalyse("data-bound", "--steps 6");
   ASSERT_TRUE(fed.rank.is_object()) << fed.trainer_out;
@@ -136,7 +136,8 @@ TEST(Gpt2Scenarios, DataBoundWithoutItsDataStallProjectsTheBalancedStep) {
                               std::to_string(balanced / 1e6) + " ms, starved " +
                               std::to_string(starved_step / 1e6) + " ms";
   EXPECT_LT(projected, 0.5 * starved_step) << figures;
-  EXPECT_NEAR(projected, balanced, 0.75 * balanced) << figures;
+  EXPECT_GT(projected, 0.85 * balanced) << figures;
+  EXPECT_LT(projected, 2.5 * balanced) << figures;
 }
 
 TEST(Gpt2Scenarios, PeriodicStallIsFoundAsSlowStepsThatRecur) {

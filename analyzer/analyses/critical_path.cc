@@ -136,6 +136,42 @@ bool inWindow(int64_t ts, int64_t start, int64_t end) {
   return ts >= start && ts < end;
 }
 
+// What a range's name or category says, per distinct string (bits).
+enum NameBits : uint8_t {
+  kStepName = 1,
+  kDataName = 2,
+  kForwardName = 4,
+  kAutogradName = 8,
+  kOpCategory = 16,          // framework ops (cpu_op)
+  kAnnotationCategory = 32,  // cpu_op or user_annotation: where HTA looks for threads
+  kDataCategory = 64,
+  kClassified = 128,
+};
+// What a runtime call's name says, per distinct string (bits).
+enum CallBits : uint8_t {
+  kLockCall = 1,
+  kBlockingCall = 2,
+  kQueueingCall = 4,
+  kCallClassified = 8
+};
+
+template <typename Classify>
+uint8_t cached(std::vector<uint8_t>& cache, const StringPool& strings, StringId id,
+               Classify&& classify) {
+  const size_t key = id.valid() ? static_cast<size_t>(id.value) : strings.size();
+  if (cache[key] == 0) cache[key] = classify(strings.get(id));
+  return cache[key];
+}
+
+// Sorts `rows` by `ts[row]` unless they are already (the store keeps tables
+// by time), stably.
+void sortByTime(std::vector<size_t>& rows, const std::vector<int64_t>& ts) {
+  auto before = [&](size_t a, size_t b) { return ts[a] < ts[b]; };
+  if (!std::is_sorted(rows.begin(), rows.end(), before)) {
+    std::stable_sort(rows.begin(), rows.end(), before);
+  }
+}
+
 GraphSource::GraphSource(const AnalysisInput& input) : input_(input) {
   const TraceTables& t = input.tables();
   const RangeTable& r = t.ranges;
@@ -150,22 +186,42 @@ GraphSource::GraphSource(const AnalysisInput& input) : input_(input) {
     const int64_t range = input.opRange(op);
     if (!isNull(range)) device_work[static_cast<size_t>(range)] = static_cast<int8_t>(op.work);
   }
+  std::vector<uint8_t> names(t.strings.size() + 1, 0), categories(t.strings.size() + 1, 0);
+  auto name_bits = [&](size_t i) {
+    return cached(names, t.strings, r.name[i], [](std::string_view name) {
+      uint8_t bits = kClassified;
+      if (profilerStepNumber(name) || isStepAnnotationName(name, nullptr)) bits |= kStepName;
+      if (isDataLoadingRange(name, "")) bits |= kDataName;
+      if (name.find("forward") != std::string_view::npos) bits |= kForwardName;
+      if (name.find("autograd") != std::string_view::npos) bits |= kAutogradName;
+      return bits;
+    });
+  };
+  auto category_bits = [&](size_t i) {
+    return cached(categories, t.strings, r.category[i], [](std::string_view category) {
+      uint8_t bits = kClassified;
+      if (isFrameworkOpCategory(category)) bits |= kOpCategory;
+      if (category == "cpu_op" || category == "user_annotation") bits |= kAnnotationCategory;
+      if (isDataLoadingRange("", category)) bits |= kDataCategory;
+      return bits;
+    });
+  };
   bool framework_ops = false;
   for (size_t i = 0; i < r.size() && !framework_ops; ++i) {
-    framework_ops = isFrameworkOpCategory(t.strings.get(r.category[i]));
+    framework_ops = (category_bits(i) & kOpCategory) != 0;
   }
   range_bound_.assign(r.size(), PathBound::kCpu);
   for (size_t i = 0; i < r.size(); ++i) {
     if (isNull(r.thread_id[i]) || r.dur[i] <= 0) continue;
-    const std::string_view name = t.strings.get(r.name[i]);
-    const std::string_view category = t.strings.get(r.category[i]);
-    if (category == "cpu_op" || category == "user_annotation") {
-      if (name.find("forward") != std::string_view::npos) forward_ranges_.push_back(i);
-      if (name.find("autograd") != std::string_view::npos) autograd_ranges_.push_back(i);
+    const uint8_t name = name_bits(i);
+    const uint8_t category = category_bits(i);
+    if (category & kAnnotationCategory) {
+      if (name & kForwardName) forward_ranges_.push_back(i);
+      if (name & kAutogradName) autograd_ranges_.push_back(i);
     }
-    if (profilerStepNumber(name) || isStepAnnotationName(name, nullptr)) continue;
-    const bool data = isDataLoadingRange(name, category);
-    const bool op = isFrameworkOpCategory(category) || device_work[i] >= 0;
+    if (name & kStepName) continue;
+    const bool data = (name & kDataName) || (category & kDataCategory);
+    const bool op = (category & kOpCategory) || device_work[i] >= 0;
     if (!data && !op && framework_ops) continue;
     if (data) {
       range_bound_[i] = PathBound::kData;
@@ -177,84 +233,82 @@ GraphSource::GraphSource(const AnalysisInput& input) : input_(input) {
     ranges_by_ts_.push_back(i);
   }
   for (std::vector<size_t>* rows : {&ranges_by_ts_, &forward_ranges_, &autograd_ranges_}) {
-    std::stable_sort(rows->begin(), rows->end(),
-                     [&](size_t a, size_t b) { return r.ts[a] < r.ts[b]; });
+    sortByTime(*rows, r.ts);
   }
 
   api_lock_.assign(api.size(), 0);
   api_blocking_.assign(api.size(), 0);
   std::vector<uint8_t> queueing(api.size(), 0);
+  std::vector<uint8_t> calls(t.strings.size() + 1, 0);
   for (size_t i = 0; i < api.size(); ++i) {
-    const std::string_view base = apiBase(t.strings.get(api.name[i]));
-    api_lock_[i] = oneOf(base, kRuntimeLockCalls);
-    api_blocking_[i] = oneOf(base, kBlockingCalls);
-    queueing[i] = oneOf(base, kQueueingCalls);
+    const uint8_t bits = cached(calls, t.strings, api.name[i], [](std::string_view name) {
+      const std::string_view base = apiBase(name);
+      return static_cast<uint8_t>(kCallClassified |
+                                  (oneOf(base, kRuntimeLockCalls) ? kLockCall : 0) |
+                                  (oneOf(base, kBlockingCalls) ? kBlockingCall : 0) |
+                                  (oneOf(base, kQueueingCalls) ? kQueueingCall : 0));
+    });
+    api_lock_[i] = (bits & kLockCall) != 0;
+    api_blocking_[i] = (bits & kBlockingCall) != 0;
+    queueing[i] = (bits & kQueueingCall) != 0;
     if (api.dur[i] > 0 && !isNull(api.thread_id[i])) api_by_ts_.push_back(i);
   }
-  std::stable_sort(api_by_ts_.begin(), api_by_ts_.end(),
-                   [&](size_t a, size_t b) { return api.ts[a] < api.ts[b]; });
+  sortByTime(api_by_ts_, api.ts);
 
   // The operations each call launched; syncs are handled apart.
+  auto launched_op = [&](const GpuOp& op) {
+    return op.launch >= 0 && op.kind != GpuOpKind::kSync && !input.onCpu(op);
+  };
   launched_offsets_.assign(api.size() + 1, 0);
   for (const GpuOp& op : gpu) {
-    if (op.launch >= 0 && op.kind != GpuOpKind::kSync && !input.onCpu(op)) {
-      ++launched_offsets_[static_cast<size_t>(op.launch) + 1];
-    }
+    if (launched_op(op)) ++launched_offsets_[static_cast<size_t>(op.launch) + 1];
   }
   for (size_t i = 0; i < api.size(); ++i) launched_offsets_[i + 1] += launched_offsets_[i];
   launched_.resize(launched_offsets_.back());
   std::vector<size_t> fill(launched_offsets_.begin(), launched_offsets_.end() - 1);
+  std::map<StreamKey, std::vector<size_t>> by_stream;  // launched operations, by start
   for (size_t k = 0; k < gpu.size(); ++k) {
-    const GpuOp& op = gpu[k];
-    if (op.launch >= 0 && op.kind != GpuOpKind::kSync && !input.onCpu(op)) {
-      launched_[fill[static_cast<size_t>(op.launch)]++] = k;
-    }
+    if (!launched_op(gpu[k])) continue;
+    launched_[fill[static_cast<size_t>(gpu[k].launch)]++] = k;
+    by_stream[streamOf(gpu[k])].push_back(k);
   }
 
-  // Queue lengths per stream over the whole trace (HTA's TraceCounters
-  // queue length): +1 at each queueing call, -1 when its operation starts.
-  // On a tie the start comes first: the stream was free at that moment.
-  struct Change {
-    int64_t ts;
-    int delta;
-    size_t op;
-  };
-  std::map<StreamKey, std::vector<Change>> changes;
-  for (size_t k = 0; k < gpu.size(); ++k) {
-    const GpuOp& op = gpu[k];
-    if (op.launch < 0 || op.kind == GpuOpKind::kSync || input.onCpu(op)) continue;
-    if (!queueing[static_cast<size_t>(op.launch)]) continue;
-    std::vector<Change>& list = changes[streamOf(op)];
-    list.push_back({api.ts[static_cast<size_t>(op.launch)], +1, k});
-    list.push_back({op.ts, -1, k});
-  }
-  {
-    std::map<StreamKey, std::vector<std::pair<int64_t, int64_t>>> launches;  // launch ts, end
-    for (const GpuOp& op : gpu) {
-      if (op.launch < 0 || op.kind == GpuOpKind::kSync || input.onCpu(op)) continue;
-      launches[streamOf(op)].emplace_back(api.ts[static_cast<size_t>(op.launch)], op.end);
-    }
-    for (auto& [key, list] : launches) {
-      std::sort(list.begin(), list.end());
-      StreamBusy& b = busy_[key];
-      int64_t until = kNullInt;
-      for (const auto& [launch, op_end] : list) {
-        until = std::max(until, op_end);
-        b.launch_ts.push_back(launch);
-        b.busy_until.push_back(until);
-      }
-    }
-  }
+  // Per stream: queue lengths over the whole trace (HTA's TraceCounters
+  // queue length: +1 at each queueing call, -1 when its operation starts; on
+  // a tie the start comes first, the stream was free at that moment), and
+  // how long the work launched up to each moment keeps it busy. A stream
+  // runs its operations in launch order, so the launches are nearly always
+  // in time order already: merging them with the starts needs no sort.
   queue_at_launch_.assign(gpu.size(), -1);
   queue_at_start_.assign(gpu.size(), -1);
-  for (auto& [key, list] : changes) {
-    std::stable_sort(list.begin(), list.end(), [](const Change& a, const Change& b) {
-      return a.ts != b.ts ? a.ts < b.ts : a.delta < b.delta;
-    });
+  for (auto& [key, starts] : by_stream) {
+    auto launch_ts = [&](size_t k) { return api.ts[static_cast<size_t>(gpu[k].launch)]; };
+    std::vector<size_t> launches = starts;
+    auto launched_first = [&](size_t a, size_t b) { return launch_ts(a) < launch_ts(b); };
+    if (!std::is_sorted(launches.begin(), launches.end(), launched_first)) {
+      std::stable_sort(launches.begin(), launches.end(), launched_first);
+    }
+    StreamBusy& busy = busy_[key];
+    int64_t until = kNullInt;
+    for (const size_t k : launches) {
+      until = std::max(until, gpu[k].end);
+      busy.launch_ts.push_back(launch_ts(k));
+      busy.busy_until.push_back(until);
+    }
     int32_t queue = 0;
-    for (const Change& c : list) {
-      queue += c.delta;
-      (c.delta > 0 ? queue_at_launch_ : queue_at_start_)[c.op] = queue;
+    size_t i = 0, j = 0;
+    while (i < starts.size() || j < launches.size()) {
+      const bool start = j == launches.size() ||
+                         (i < starts.size() && gpu[starts[i]].ts <= launch_ts(launches[j]));
+      if (start) {
+        const size_t k = starts[i++];
+        if (!queueing[static_cast<size_t>(gpu[k].launch)]) continue;
+        queue_at_start_[k] = --queue;
+      } else {
+        const size_t k = launches[j++];
+        if (!queueing[static_cast<size_t>(gpu[k].launch)]) continue;
+        queue_at_launch_[k] = ++queue;
+      }
     }
   }
 
@@ -487,42 +541,54 @@ void GraphSource::addGpuEdges(GraphBuild& g, int64_t start, int64_t end) const {
   }
 }
 
-// The longest path's length with the edges of `free_bound` weighing nothing
-// (kNoBound: none), following the what-if edges or not, and optionally its
-// split by bound.
-int64_t longestPath(size_t nodes, const std::vector<Edge>& edges,
-                    const std::vector<uint32_t>& topological, int8_t free_bound, bool what_if,
-                    std::array<int64_t, kPathBoundCount>* split) {
-  std::vector<size_t> offsets(nodes + 1, 0);
+// The longest paths, in one pass over the topological order with a lane per
+// question: HTA's graph as it is (lane 0, the path itself), the what-if
+// graph as it is (lane 1), and the what-if graph with each bound's edges
+// weighing nothing (lanes 2 + bound). Fills `path`.
+constexpr size_t kLanes = 2 + kPathBoundCount;
+void longestPaths(size_t nodes, const std::vector<Edge>& edges,
+                  const std::vector<uint32_t>& topological, CriticalPath& path) {
+  std::vector<uint32_t> offsets(nodes + 1, 0);
   for (const Edge& e : edges) ++offsets[e.to + 1];
   for (size_t i = 0; i < nodes; ++i) offsets[i + 1] += offsets[i];
-  std::vector<size_t> incoming(edges.size());
-  std::vector<size_t> fill(offsets.begin(), offsets.end() - 1);
-  for (size_t k = 0; k < edges.size(); ++k) incoming[fill[edges[k].to]++] = k;
+  std::vector<uint32_t> incoming(edges.size());
+  std::vector<uint32_t> fill(offsets.begin(), offsets.end() - 1);
+  for (size_t k = 0; k < edges.size(); ++k)
+    incoming[fill[edges[k].to]++] = static_cast<uint32_t>(k);
 
-  std::vector<int64_t> distance(nodes, 0);
-  std::vector<int64_t> via(nodes, -1);  // the edge the longest path arrives by
+  std::vector<std::array<int64_t, kLanes>> distance(nodes, std::array<int64_t, kLanes>{});
+  std::vector<int64_t> via(nodes, -1);  // the edge lane 0's longest path arrives by
   for (const uint32_t v : topological) {
-    for (size_t k = offsets[v]; k < offsets[v + 1]; ++k) {
+    std::array<int64_t, kLanes>& at = distance[v];
+    for (uint32_t k = offsets[v]; k < offsets[v + 1]; ++k) {
       const Edge& e = edges[incoming[k]];
-      if (e.what_if && !what_if) continue;
-      const int64_t w = e.bound == free_bound && free_bound != kNoBound ? 0 : e.weight;
-      if (distance[e.from] + w > distance[v]) {
-        distance[v] = distance[e.from] + w;
-        via[v] = static_cast<int64_t>(incoming[k]);
+      const std::array<int64_t, kLanes>& from = distance[e.from];
+      if (!e.what_if && from[0] + e.weight > at[0]) {
+        at[0] = from[0] + e.weight;
+        via[v] = incoming[k];
+      }
+      at[1] = std::max(at[1], from[1] + e.weight);
+      for (size_t b = 0; b < kPathBoundCount; ++b) {
+        const int64_t w = e.bound == static_cast<int8_t>(b) ? 0 : e.weight;
+        at[2 + b] = std::max(at[2 + b], from[2 + b] + w);
       }
     }
   }
-  const auto best = std::max_element(distance.begin(), distance.end());
-  if (best == distance.end()) return 0;
-  if (split != nullptr) {
-    for (auto v = static_cast<size_t>(best - distance.begin()); via[v] >= 0;) {
-      const Edge& e = edges[static_cast<size_t>(via[v])];
-      if (e.bound != kNoBound) (*split)[static_cast<uint8_t>(e.bound)] += e.weight;
-      v = e.from;
-    }
+  std::array<int64_t, kLanes> longest{};
+  size_t end = 0;
+  for (size_t v = 0; v < nodes; ++v) {
+    if (distance[v][0] > longest[0]) end = v;
+    for (size_t l = 0; l < kLanes; ++l) longest[l] = std::max(longest[l], distance[v][l]);
   }
-  return *best;
+  path.length_ns = longest[0];
+  for (auto v = end; via[v] >= 0;) {
+    const Edge& e = edges[static_cast<size_t>(via[v])];
+    if (e.bound != kNoBound) path.bound_ns[static_cast<uint8_t>(e.bound)] += e.weight;
+    v = e.from;
+  }
+  for (size_t b = 0; b < kPathBoundCount; ++b) {
+    path.without_ns[b] = std::max<int64_t>(path.length_ns - (longest[1] - longest[2 + b]), 0);
+  }
 }
 
 CriticalPath GraphSource::pathOf(int64_t start, int64_t end) const {
@@ -605,12 +671,7 @@ CriticalPath GraphSource::pathOf(int64_t start, int64_t end) const {
   }
   if (order.size() != nodes) return path;  // a cycle: the trace's times contradict themselves
 
-  path.length_ns = longestPath(nodes, g.edges, order, kNoBound, false, &path.bound_ns);
-  const int64_t what_if_length = longestPath(nodes, g.edges, order, kNoBound, true, nullptr);
-  for (size_t b = 0; b < kPathBoundCount; ++b) {
-    const int64_t freed = longestPath(nodes, g.edges, order, static_cast<int8_t>(b), true, nullptr);
-    path.without_ns[b] = std::max<int64_t>(path.length_ns - (what_if_length - freed), 0);
-  }
+  longestPaths(nodes, g.edges, order, path);
   return path;
 }
 
@@ -626,8 +687,9 @@ std::vector<StepCriticalPath> computeStepCriticalPaths(const AnalysisInput& inpu
   std::vector<StepCriticalPath> paths;
   if (window.step_count == 0) return paths;
   const GraphSource source(input);
-  for (size_t s = 0; s < steps.steps.size(); ++s) {
-    if (!window.stepInWindow(s)) continue;
+  const size_t n = std::min(window.step_count, kMaxCriticalPathSteps);
+  for (size_t i = 0; i < n; ++i) {
+    const size_t s = window.first_step + i * window.step_count / n;
     const Step& step = steps.steps[s];
     paths.push_back({s, source.pathOf(step.host_start, step.host_end)});
   }

@@ -102,7 +102,12 @@ struct StepCriticalPath {
 };
 
 // One critical path per analysed step, over its host range (HTA's
-// annotation window for ProfilerStep).
+// annotation window for ProfilerStep); with more than kMaxCriticalPathSteps
+// analysed steps, that many spread evenly over them (the first, and every
+// k-th after it): a graph per step of a 1,000-step trace of a million
+// kernels would cost as much as all the other analyses together, while the
+// projections are medians over the steps.
+constexpr size_t kMaxCriticalPathSteps = 64;
 std::vector<StepCriticalPath> computeStepCriticalPaths(const AnalysisInput& input,
                                                        const StepReport& steps,
                                                        const WindowReport& window);
