@@ -169,7 +169,9 @@ fi
 # Reads the analysis JSON of `damscope analyze --format json` (one object,
 # "ranks": one per rank, each with "verdict", "scorecard" and "findings").
 # Prints what `query` asks for: verdict | axis NAME (percent) | has RULE
-# (yes/no, the rule in any rank's or the job's findings).
+# (yes/no, the rule in any rank's or the job's findings) | projected_ms RULE
+# (the first rank's finding's median step without its cause, by the
+# critical path).
 json_query() {
   python3 - "$@" <<'EOF'
 import json, sys
@@ -199,6 +201,10 @@ elif what[0] == "first_step_ratio":
 elif what[0] == "median_step_ms":
     durs = sorted(s["dur_ns"] for s in (ranks[0].get("steps") or []) if s.get("in_window"))
     print(f"{durs[len(durs) // 2] / 1e6:.3f}" if durs else "nan")
+elif what[0] == "projected_ms":
+    found = [f for f in (ranks[0].get("findings") or []) if f.get("rule") == what[1]] if ranks else []
+    path = found[0].get("critical_path") if found else None
+    print(f"{path['projected_step_ns'] / 1e6:.3f}" if path else "nan")
 EOF
 }
 
@@ -270,6 +276,15 @@ else
       result PASS "cuda-graph shortens the step" "median step ${without} ms without, ${with} ms with; $stall"
     else
       result FAIL "cuda-graph shortens the step" "median step ${without} ms without, ${with} ms with (5 % shorter expected); $stall"
+    fi
+    # Issue 29 §1: launch-bound's step without its host stall, projected by
+    # the critical path, against the step the CUDA graph measured (the host
+    # work it removes); within 15 %.
+    projected=$(json_query "$tmp/launch-bound.json" projected_ms launch_overhead 2>/dev/null || echo nan)
+    if python3 -c "import sys; sys.exit(0 if abs(float('$projected') - float('$with')) <= 0.15 * float('$with') else 1)" 2>/dev/null; then
+      result PASS "critical path projects the launch-bound step without its host stall" "projected ${projected} ms, measured with a CUDA graph ${with} ms (without ${without} ms)"
+    else
+      result FAIL "critical path projects the launch-bound step without its host stall" "projected ${projected} ms, measured with a CUDA graph ${with} ms (within 15 % expected; without ${without} ms)"
     fi
   else
     result FAIL "cuda-graph" "the run or its analysis failed: $(tail -n 1 "$tmp/graph.out")"
