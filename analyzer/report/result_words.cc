@@ -144,19 +144,6 @@ std::string gainWords(const Finding& f) {
   return "gain cannot be bounded from the trace";
 }
 
-std::string_view stallWords(Metric metric) {
-  switch (metric) {
-    case Metric::kDataStallPct:
-      return "the data stall";
-    case Metric::kHostStallPct:
-      return "the host stall";
-    case Metric::kExposedCommunicationPct:
-      return "exposed communication";
-    default:
-      return "its cause";
-  }
-}
-
 std::string pathCompositionWords(const CriticalPath& path) {
   if (path.length_ns <= 0) return "empty";
   std::vector<size_t> order(kPathBoundCount);
@@ -293,12 +280,13 @@ std::vector<KeyFigure> keyFigures(const RankResult& a,
     std::string detail = fmt::format("mean of {} analysed step{}", a.window.step_count,
                                      a.window.step_count == 1 ? "" : "s");
     // The most important finding the critical path projects: what the
-    // step would be without its cause.
+    // step would be without its cause. Projected findings read scorecard
+    // metrics, and those follow Axis (findings.h).
     for (const Finding& f : a.findings.findings) {
       if (!f.projection) continue;
-      detail += fmt::format("; ≈ {} without {} (median, critical path)",
+      detail += fmt::format("; ≈ {} without the {} (median, critical path)",
                             formatDuration(static_cast<double>(f.projection->projected_step_ns)),
-                            stallWords(f.metric));
+                            axisLabel(static_cast<Axis>(f.metric)));
       break;
     }
     out.push_back({"Step time", formatDuration(*avg), detail});

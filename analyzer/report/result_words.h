@@ -47,9 +47,6 @@ std::string gainWords(const Finding& finding);
 // "38.7 % of the critical path: without it the median step takes ≈ 111.3 ms
 // (now 179.7 ms)"; "" when the finding has no projection.
 std::string projectionWords(const Finding& finding);
-// "the data stall", "the host stall", "exposed communication": the cause a
-// projected finding's metric names.
-std::string_view stallWords(Metric metric);
 // A critical path's composition, largest first, parts under 0.05 % left out:
 // "data 38.0 %, kernel 36.2 %, cpu 25.1 %, kernel gap 0.8 %".
 std::string pathCompositionWords(const CriticalPath& path);
